@@ -1,0 +1,52 @@
+# Finds Kokkos (+ Kokkos Kernels) and exposes it as the interface target
+# tlfea_kokkos (exported as TLFEA::kokkos).
+#
+# Trilinos build: Debian's exported Kokkos::kokkos target lists the
+# non-existent include directory /usr/lib/include, so it is not used; the
+# Trilinos package variables and its per-library imported targets are.
+set(TLFEA_TRILINOS_COMPONENTS KokkosCore KokkosContainers KokkosKernels)
+add_library(tlfea_kokkos INTERFACE)
+if(TLFEA_ENABLE_TRILINOS)
+  find_package(Trilinos REQUIRED COMPONENTS ${TLFEA_TRILINOS_COMPONENTS})
+  message(STATUS "TLFEA: Kokkos from Trilinos ${Trilinos_VERSION} (${Trilinos_DIR})")
+  target_include_directories(tlfea_kokkos SYSTEM INTERFACE ${Trilinos_INCLUDE_DIRS})
+  target_link_libraries(tlfea_kokkos INTERFACE
+    trilinos_kokkoskernels trilinos_kokkoscontainers trilinos_kokkoscore)
+  set(TLFEA_KOKKOS_PROVIDER "Trilinos")
+else()
+  find_package(Kokkos REQUIRED)
+  find_package(KokkosKernels REQUIRED)
+  message(STATUS "TLFEA: Kokkos ${Kokkos_VERSION} from ${Kokkos_DIR}, devices ${Kokkos_DEVICES}")
+  target_link_libraries(tlfea_kokkos INTERFACE Kokkos::kokkoskernels Kokkos::kokkos)
+  set(TLFEA_KOKKOS_PROVIDER "Kokkos")
+endif()
+install(TARGETS tlfea_kokkos EXPORT TLFEATargets)
+add_library(TLFEA::kokkos ALIAS tlfea_kokkos)
+
+find_package(Eigen3 3.3 REQUIRED NO_MODULE)
+
+# Builds one TLFEA layer: tlfea_add_layer(NAME SOURCES ... DEPENDS ...)
+function(tlfea_add_layer name)
+  cmake_parse_arguments(L "" "" "SOURCES;DEPENDS;PRIVATE_DEPENDS" ${ARGN})
+  if(L_SOURCES)
+    add_library(tlfea_${name} ${L_SOURCES})
+    target_include_directories(tlfea_${name} PUBLIC
+      $<BUILD_INTERFACE:${CMAKE_CURRENT_SOURCE_DIR}/include>
+      $<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}>)
+    target_link_libraries(tlfea_${name} PUBLIC ${L_DEPENDS} PRIVATE ${L_PRIVATE_DEPENDS})
+    set_target_properties(tlfea_${name} PROPERTIES EXPORT_NAME ${name}
+      POSITION_INDEPENDENT_CODE ON)
+  else()
+    add_library(tlfea_${name} INTERFACE)
+    target_include_directories(tlfea_${name} INTERFACE
+      $<BUILD_INTERFACE:${CMAKE_CURRENT_SOURCE_DIR}/include>
+      $<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}>)
+    target_link_libraries(tlfea_${name} INTERFACE ${L_DEPENDS})
+    set_target_properties(tlfea_${name} PROPERTIES EXPORT_NAME ${name})
+  endif()
+  add_library(TLFEA::${name} ALIAS tlfea_${name})
+  install(TARGETS tlfea_${name} EXPORT TLFEATargets
+    ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
+    LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
+  install(DIRECTORY ${CMAKE_CURRENT_SOURCE_DIR}/include/ DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+endfunction()

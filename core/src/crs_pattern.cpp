@@ -1,0 +1,89 @@
+#include "tlfea/core/crs_pattern.hpp"
+
+#include <algorithm>
+#include <limits>
+
+#include "tlfea/core/error.hpp"
+
+namespace tlfea {
+
+CrsPattern build_crs_pattern(Ordinal num_coefficients, const std::vector<CliqueSet>& cliques,
+                             std::vector<DeviceView<Offset***>>& offsets) {
+  const Ordinal nb = num_coefficients;
+  // Block adjacency: for each block row, the sorted unique block columns.
+  std::vector<std::vector<Ordinal>> adj(nb);
+  for (const auto& set : cliques) {
+    const int k = set.size;
+    for (Ordinal c = 0; c < set.count(); ++c) {
+      const Ordinal* ids = set.ids.data() + static_cast<size_t>(c) * k;
+      for (int i = 0; i < k; ++i) {
+        if (ids[i] < 0) continue;
+        if (ids[i] >= nb)
+          throw_error("CRS pattern: coefficient ", ids[i], " out of range (", nb, " coefficients)");
+        for (int j = 0; j < k; ++j)
+          if (ids[j] >= 0) adj[ids[i]].push_back(ids[j]);
+      }
+    }
+  }
+  size_t total = 0;
+  for (Ordinal a = 0; a < nb; ++a) {
+    auto& row = adj[a];
+    row.push_back(a);  // the diagonal block is always present (mass, regularisation)
+    std::sort(row.begin(), row.end());
+    row.erase(std::unique(row.begin(), row.end()), row.end());
+    total += 9 * row.size();
+  }
+  if (total > static_cast<size_t>(std::numeric_limits<Offset>::max()))
+    throw_error("CRS pattern: ", total, " nonzeros exceed the offset type's range");
+
+  CrsPattern p;
+  p.num_block_rows = nb;
+  p.row_map = DeviceView<Offset*>("tlfea::core::row_map", 3 * static_cast<size_t>(nb) + 1);
+  p.entries = DeviceView<Ordinal*>("tlfea::core::entries", total);
+  p.block_row_length = DeviceView<Offset*>("tlfea::core::block_row_length", nb);
+  auto row_map = Kokkos::create_mirror_view(p.row_map);
+  auto entries = Kokkos::create_mirror_view(p.entries);
+  auto brl = Kokkos::create_mirror_view(p.block_row_length);
+  std::vector<Offset> block_start(nb);
+  Offset pos = 0;
+  row_map(0) = 0;
+  for (Ordinal a = 0; a < nb; ++a) {
+    const auto& row = adj[a];
+    const Offset len = static_cast<Offset>(3 * row.size());
+    brl(a) = len;
+    block_start[a] = pos;
+    for (int r = 0; r < 3; ++r) {
+      for (size_t b = 0; b < row.size(); ++b)
+        for (int s = 0; s < 3; ++s) entries(pos + 3 * b + s) = 3 * row[b] + s;
+      pos += len;
+      row_map(3 * a + r + 1) = pos;
+    }
+  }
+  offsets.clear();
+  for (const auto& set : cliques) {
+    const int k = set.size;
+    DeviceView<Offset***> off("tlfea::core::clique_offsets", set.count(), k, k);
+    auto h = Kokkos::create_mirror_view(off);
+    for (Ordinal c = 0; c < set.count(); ++c) {
+      const Ordinal* ids = set.ids.data() + static_cast<size_t>(c) * k;
+      for (int i = 0; i < k; ++i)
+        for (int j = 0; j < k; ++j) {
+          if (ids[i] < 0 || ids[j] < 0) {
+            h(c, i, j) = -1;
+            continue;
+          }
+          const auto& row = adj[ids[i]];
+          const size_t b = std::lower_bound(row.begin(), row.end(), ids[j]) - row.begin();
+          h(c, i, j) = block_start[ids[i]] + static_cast<Offset>(3 * b);
+        }
+    }
+    Kokkos::deep_copy(off, h);
+    offsets.push_back(off);
+  }
+  Kokkos::deep_copy(p.row_map, row_map);
+  Kokkos::deep_copy(p.entries, entries);
+  Kokkos::deep_copy(p.block_row_length, brl);
+  return p;
+}
+
+}  // namespace tlfea

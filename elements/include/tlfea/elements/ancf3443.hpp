@@ -1,0 +1,188 @@
+// TLFEA: fully parameterised 4-node ANCF shell element 3443 (seed section 9.4;
+// Dmitrochenko and Pogorelov 2003, Dufva and Shabana 2005).
+//
+// Material coordinates (u, v, w) of the flat reference shell: mid-surface
+// u in [0, L], v in [0, W], thickness coordinate w in [-H/2, H/2]. Parent xi
+// in [-1, 1]^3 with u = L (xi + 1)/2, v = W (eta + 1)/2, w = H zeta/2
+// (core/mesh.hpp). Nodes 0..3 at (u, v) = (0,0), (L,0), (L,W), (0,W), w = 0;
+// node k owns coefficients 4k + j, j = 0..3 for (r, r_u, r_v, r_w).
+//
+// Basis. The seed prints b = [1, u, v, w, uw, vw, uv, u^2, w^2, u^3, w^3,
+// u^2 w, w^2 u, uvw, u^3 w, u w^3], the standard 3443 basis for a shell whose
+// mid-surface is the seed's u-w plane (v through the thickness). TLFEA puts the
+// mid-surface in the u-v plane with w through the thickness, so v and w are
+// exchanged:
+//   b = [1, u, v, w, uv, uw, vw, uvw, u^2, v^2, u^3, v^3, u^2 v, u v^2, u^3 v, u v^3].
+// B = [b, b_u, b_v, b_w](P_k), k = 1..4 (columns), s = B^-1 b, with B^-1 built
+// on the host by make_param and stored per element in Param.
+//
+// Quadrature:
+//  - stiffness and mass: 4 x 4 x 2 Gauss. s is cubic in u and v and linear in
+//    w, so s_i s_j has degree 6 / 6 / 2 and is integrated exactly (degree 7 /
+//    7 / 3); H H^T has the same degrees, so the small-strain stiffness of a
+//    flat reference shell is exact too.
+//  - faces: 4 x 4 Gauss on every face (nq_face = 16). On the top and bottom
+//    faces (zeta = +-1) s_i s_j has degree 6 in both tangent directions; on
+//    the edge faces degree 6 along the mid-surface and 2 through the thickness,
+//    where 4 points over-integrate but keep nq_face uniform.
+#pragma once
+
+#include "tlfea/core/error.hpp"
+#include "tlfea/core/mesh.hpp"
+#include "tlfea/core/types.hpp"
+#include "tlfea/elements/ancf3243.hpp"  // detail::invert_dense_host
+#include "tlfea/elements/quadrature.hpp"
+
+namespace tlfea {
+
+struct ANCF3443 {
+  static constexpr ElementType type = ElementType::ANCF3443;
+  static constexpr int n = 16;
+  static constexpr int nodes = 4;
+  static constexpr int coef_per_node = 4;
+  static constexpr int nq = 32;       // 4 x 4 x 2
+  static constexpr int nq_mass = 32;  // 4 x 4 x 2
+  static constexpr int nfaces = 6;
+  static constexpr int nq_face = 16;  // 4 x 4
+
+  struct Param {
+    Real L, W, H;
+    Real Binv[n][n];
+  };
+
+  KOKKOS_INLINE_FUNCTION static void basis(Real u, Real v, Real w, Real b[n]) {
+    b[0] = 1.0;
+    b[1] = u;
+    b[2] = v;
+    b[3] = w;
+    b[4] = u * v;
+    b[5] = u * w;
+    b[6] = v * w;
+    b[7] = u * v * w;
+    b[8] = u * u;
+    b[9] = v * v;
+    b[10] = u * u * u;
+    b[11] = v * v * v;
+    b[12] = u * u * v;
+    b[13] = u * v * v;
+    b[14] = u * u * u * v;
+    b[15] = u * v * v * v;
+  }
+  KOKKOS_INLINE_FUNCTION static void basis_deriv(Real u, Real v, Real w, Real bu[n], Real bv[n],
+                                                 Real bw[n]) {
+    for (int m = 0; m < n; ++m) bu[m] = bv[m] = bw[m] = 0.0;
+    bu[1] = 1.0;
+    bu[4] = v;
+    bu[5] = w;
+    bu[7] = v * w;
+    bu[8] = 2.0 * u;
+    bu[10] = 3.0 * u * u;
+    bu[12] = 2.0 * u * v;
+    bu[13] = v * v;
+    bu[14] = 3.0 * u * u * v;
+    bu[15] = v * v * v;
+
+    bv[2] = 1.0;
+    bv[4] = u;
+    bv[6] = w;
+    bv[7] = u * w;
+    bv[9] = 2.0 * v;
+    bv[11] = 3.0 * v * v;
+    bv[12] = u * u;
+    bv[13] = 2.0 * u * v;
+    bv[14] = u * u * u;
+    bv[15] = 3.0 * u * v * v;
+
+    bw[3] = 1.0;
+    bw[5] = u;
+    bw[6] = v;
+    bw[7] = u * v;
+  }
+
+  // Host: B^-1 for an element of size L (along u), W (along v), thickness H,
+  // formed in normalised coordinates and scaled back (detail::ancf_scale_binv).
+  static Param make_param(Real L, Real W, Real H) {
+    if (!(L > 0.0) || !(W > 0.0) || !(H > 0.0))
+      throw_error("ANCF3443::make_param: element size must be positive, got L = ", L, ", W = ", W,
+                  ", H = ", H);
+    Param p;
+    p.L = L;
+    p.W = W;
+    p.H = H;
+    const Real nu[4] = {0.0, 1.0, 1.0, 0.0};  // normalised u/L, v/W
+    const Real nv[4] = {0.0, 0.0, 1.0, 1.0};
+    Real B[n][n];
+    for (int k = 0; k < nodes; ++k) {
+      Real b[n], bu[n], bv[n], bw[n];
+      basis(nu[k], nv[k], 0.0, b);
+      basis_deriv(nu[k], nv[k], 0.0, bu, bv, bw);
+      for (int m = 0; m < n; ++m) {
+        B[m][4 * k + 0] = b[m];
+        B[m][4 * k + 1] = bu[m];
+        B[m][4 * k + 2] = bv[m];
+        B[m][4 * k + 3] = bw[m];
+      }
+    }
+    Real Bhat_inv[n][n], scale[n];
+    detail::invert_dense_host<n>(B, Bhat_inv, "ANCF3443::make_param");
+    basis(L, W, H, scale);
+    detail::ancf_scale_binv<n>(Bhat_inv, scale, L, W, H, p.Binv);
+    return p;
+  }
+
+  // Material coordinates (u, v, w) of parent point xi.
+  KOKKOS_INLINE_FUNCTION static void material_point(const Param& p, const Real xi[3], Real x[3]) {
+    x[0] = 0.5 * p.L * (xi[0] + 1.0);
+    x[1] = 0.5 * p.W * (xi[1] + 1.0);
+    x[2] = 0.5 * p.H * xi[2];
+  }
+
+  KOKKOS_INLINE_FUNCTION static void shape(const Param& p, const Real xi[3], Real s[n]) {
+    Real x[3], b[n];
+    material_point(p, xi, x);
+    basis(x[0], x[1], x[2], b);
+    for (int i = 0; i < n; ++i) {
+      Real acc = 0.0;
+      for (int m = 0; m < n; ++m) acc += p.Binv[i][m] * b[m];
+      s[i] = acc;
+    }
+  }
+
+  // ds_i/dxi_k = (B^-1 b_{,u_k})_i du_k/dxi_k, du/dxi = L/2, dv/deta = W/2, dw/dzeta = H/2.
+  KOKKOS_INLINE_FUNCTION static void shape_deriv(const Param& p, const Real xi[3], Real ds[n][3]) {
+    Real x[3], bu[n], bv[n], bw[n];
+    material_point(p, xi, x);
+    basis_deriv(x[0], x[1], x[2], bu, bv, bw);
+    for (int i = 0; i < n; ++i) {
+      Real au = 0.0, av = 0.0, aw = 0.0;
+      for (int m = 0; m < n; ++m) {
+        au += p.Binv[i][m] * bu[m];
+        av += p.Binv[i][m] * bv[m];
+        aw += p.Binv[i][m] * bw[m];
+      }
+      ds[i][0] = 0.5 * p.L * au;
+      ds[i][1] = 0.5 * p.W * av;
+      ds[i][2] = 0.5 * p.H * aw;
+    }
+  }
+
+  KOKKOS_INLINE_FUNCTION static void quad_point(int q, Real xi[3], Real& w) {
+    gauss_box(4, 4, 2, q, xi, w);
+  }
+  KOKKOS_INLINE_FUNCTION static void mass_quad_point(int q, Real xi[3], Real& w) {
+    gauss_box(4, 4, 2, q, xi, w);
+  }
+  // Face f (f0 xi=-1 ... f5 zeta=+1), axes as in cube_face_map.
+  KOKKOS_INLINE_FUNCTION static void face_quad_point(int f, int q, Real xi[3], Real t1[3],
+                                                     Real t2[3], Real& w) {
+    cube_face_rule(f, 4, 4, q, xi, t1, t2, w);
+  }
+
+  KOKKOS_INLINE_FUNCTION static void node_parent(int node, Real xi[3]) {
+    xi[0] = (node == 1 || node == 2) ? 1.0 : -1.0;
+    xi[1] = (node >= 2) ? 1.0 : -1.0;
+    xi[2] = 0.0;
+  }
+};
+
+}  // namespace tlfea

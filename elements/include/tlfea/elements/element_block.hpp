@@ -1,0 +1,91 @@
+// TLFEA: a block of elements of one type and one material, behind a host-side
+// interface. The virtual dispatch happens once per kernel launch on the host;
+// the kernels themselves are the templated functors of kernels.hpp,
+// instantiated for the closed set of element x material combinations.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "tlfea/core/crs_pattern.hpp"
+#include "tlfea/core/mesh.hpp"
+#include "tlfea/core/tensor.hpp"
+#include "tlfea/core/types.hpp"
+#include "tlfea/materials/material_spec.hpp"
+
+namespace tlfea {
+
+// A list of faces (block-local element id, local face) carrying a surface load.
+struct FaceList {
+  DeviceView<Ordinal*> element;
+  DeviceView<int*> face;
+  Ordinal size() const { return static_cast<Ordinal>(element.extent(0)); }
+};
+FaceList make_face_list(const std::vector<FaceRef>& faces);
+
+// Point loads at material points (block-local element id, parent coordinates).
+struct PointLoads {
+  DeviceView<Ordinal*> element;
+  DeviceView<Real* [3]> xi;
+  DeviceView<Real* [3]> force;
+  Ordinal size() const { return static_cast<Ordinal>(element.extent(0)); }
+};
+
+class ElementBlockBase {
+ public:
+  virtual ~ElementBlockBase() = default;
+  virtual ElementType element_type() const = 0;
+  virtual std::string material_name() const = 0;
+  virtual bool is_viscous() const = 0;
+  virtual Real density() const = 0;
+  virtual Ordinal num_elements() const = 0;
+  virtual int coefficients_per_element() const = 0;
+  virtual int quadrature_points() const = 0;
+
+  // Element coefficient lists, for the CRS pattern; then the offsets the
+  // pattern builder returned for them.
+  virtual CliqueSet cliques() const = 0;
+  virtual void set_matrix_offsets(const CrsPattern& pattern, DeviceView<Offset***> offsets) = 0;
+
+  // f += f_int(q, v).
+  virtual void internal_force(const CoefView& q, const CoefView& v, const CoefView& f) const = 0;
+  // values += alpha_K K(q, v) + alpha_D D(q, v) (D: Kelvin-Voigt velocity tangent).
+  virtual void tangent(const CoefView& q, const CoefView& v, Real alpha_K, Real alpha_D,
+                       const DeviceView<Real*>& values) const = 0;
+  // values += alpha M (x) I3, M from the reference coefficients q0.
+  virtual void mass(const CoefView& q0, Real alpha, const DeviceView<Real*>& values) const = 0;
+  // f += rho b int s dV.
+  virtual void body_force(const CoefView& q0, const Vec3& b, const CoefView& f) const = 0;
+  // f += sum_k s(xi_k) scale force_k.
+  virtual void point_forces(const PointLoads& loads, Real scale, const CoefView& f) const = 0;
+  // Dead traction t0 (force per reference area) on faces: f += int s t0 dA0.
+  virtual void dead_traction(const CoefView& q0, const FaceList& faces, const Vec3& t0,
+                             const CoefView& f) const = 0;
+  // Follower pressure p on faces in the configuration q: f += -p int s n da.
+  virtual void follower_pressure(const CoefView& q, const FaceList& faces, Real p,
+                                 const CoefView& f) const = 0;
+  // values += alpha d(f_pressure)/dq.
+  virtual void follower_pressure_tangent(const CoefView& q, const FaceList& faces, Real p,
+                                         Real alpha, const DeviceView<Real*>& values) const = 0;
+  // Sum of Psi(F) dV (elastic part).
+  virtual Real strain_energy(const CoefView& q) const = 0;
+  // Reference volume int dV (mass rule).
+  virtual Real volume(const CoefView& q0) const = 0;
+  // F at every stiffness quadrature point: (element, point, 3a+B).
+  virtual DeviceView<Real** [9]> deformation_gradients(const CoefView& q) const = 0;
+  // Shape functions at a material point (host), for tests and constraints.
+  virtual std::vector<Real> shape_at(Ordinal element, const Real xi[3]) const = 0;
+  // Global coefficient ids of an element (host copy).
+  virtual std::vector<Ordinal> element_coefficients(Ordinal element) const = 0;
+};
+
+// Host-side factory: maps (mesh element type, material spec) to the matching
+// instantiation. `coef_offset` is the global id of the mesh's coefficient 0.
+std::unique_ptr<ElementBlockBase> make_element_block(const Mesh& mesh, Ordinal coef_offset,
+                                                     const MaterialSpec& material, Real density);
+
+// Uploads a mesh's reference coefficients into rows [offset, offset + n) of q0.
+void copy_reference_coefficients(const Mesh& mesh, Ordinal offset, const CoefView& q0);
+
+}  // namespace tlfea

@@ -1,0 +1,110 @@
+// TLFEA: per-element geometry computed once at setup (DESIGN.md section 1):
+//   J0(xi) = N0 ds/dxi,  H(xi) = ds/dxi J0^-1,  dV = w |det J0|,
+// so that F = N H equals I in the reference configuration for every element
+// type, including curved and rotated references.
+#pragma once
+
+#include <string>
+
+#include "tlfea/core/error.hpp"
+#include "tlfea/core/mesh.hpp"
+#include "tlfea/core/tensor.hpp"
+#include "tlfea/core/types.hpp"
+
+namespace tlfea {
+
+template <class E>
+struct ElementGeometry {
+  using Param = typename E::Param;
+  Ordinal num_elements = 0;
+  DeviceView<Ordinal * [E::n]> conn;  // global coefficient ids
+  DeviceView<Param*> param;           // shape parameters (ANCF sizes and B^-1)
+  DeviceView<Real* * [E::n][3]> H;    // (e, q, i, k) = d s_i / d X_k at stiffness point q
+  DeviceView<Real**> dV;              // (e, q) = w_q det J0
+};
+
+// J0 = sum_i e0_i (x) ds_i/dxi for an element's reference coefficients.
+template <class E>
+KOKKOS_INLINE_FUNCTION Mat3 parent_jacobian(const Real x0[E::n][3], const Real ds[E::n][3]) {
+  Mat3 J = zero3();
+  for (int i = 0; i < E::n; ++i)
+    for (int a = 0; a < 3; ++a)
+      for (int k = 0; k < 3; ++k) J(a, k) += x0[i][a] * ds[i][k];
+  return J;
+}
+
+// Builds the geometry of all elements of `mesh`, whose coefficients start at
+// global id `coef_offset`. Throws Error naming the mesh source and element for
+// a zero or negative reference volume at any quadrature point.
+template <class E>
+ElementGeometry<E> build_geometry(const Mesh& mesh, Ordinal coef_offset) {
+  if (mesh.type != E::type)
+    throw_error(mesh.source, ": element type ", to_string(mesh.type), " given to a ",
+                to_string(E::type), " block");
+  if (mesh.coefficients_per_element() != E::n)
+    throw_error(mesh.source, ": ", mesh.coefficients_per_element(),
+                " coefficients per element, expected ", E::n);
+  const bool ancf = E::coef_per_node > 1;
+  const Ordinal ne = mesh.num_elements();
+  if (ancf && mesh.element_size.size() != static_cast<size_t>(ne))
+    throw_error(mesh.source, ": ANCF mesh needs one (L, W, H) per element, got ",
+                mesh.element_size.size(), " for ", ne, " elements");
+  ElementGeometry<E> g;
+  g.num_elements = ne;
+  g.conn = DeviceView<Ordinal * [E::n]>("tlfea::elements::conn", ne);
+  g.param = DeviceView<typename E::Param*>("tlfea::elements::param", ne);
+  g.H = DeviceView<Real* * [E::n][3]>("tlfea::elements::H", ne, E::nq);
+  g.dV = DeviceView<Real**>("tlfea::elements::dV", ne, E::nq);
+  auto conn = Kokkos::create_mirror_view(g.conn);
+  auto param = Kokkos::create_mirror_view(g.param);
+  auto H = Kokkos::create_mirror_view(g.H);
+  auto dV = Kokkos::create_mirror_view(g.dV);
+  const Ordinal nc = mesh.num_coefficients();
+  for (Ordinal e = 0; e < ne; ++e) {
+    Real x0[E::n][3];
+    for (int i = 0; i < E::n; ++i) {
+      const Ordinal c = mesh.coefficient(e, i);
+      if (c < 0 || c >= nc)
+        throw_error(mesh.source, ": element ", e, " references coefficient ", c, " (mesh has ", nc,
+                    ")");
+      conn(e, i) = c + coef_offset;
+      for (int a = 0; a < 3; ++a) x0[i][a] = mesh.coefficients[c][a];
+    }
+    if (ancf) {
+      const auto& sz = mesh.element_size[e];
+      if (!(sz[0] > 0 && sz[1] > 0 && sz[2] > 0))
+        throw_error(mesh.source, ": element ", e, " has non-positive size (", sz[0], ", ", sz[1],
+                    ", ", sz[2], ")");
+      param(e) = E::make_param(sz[0], sz[1], sz[2]);
+    } else {
+      param(e) = E::make_param(0, 0, 0);
+    }
+    for (int q = 0; q < E::nq; ++q) {
+      Real xi[3], w, ds[E::n][3];
+      E::quad_point(q, xi, w);
+      E::shape_deriv(param(e), xi, ds);
+      const Mat3 J0 = parent_jacobian<E>(x0, ds);
+      const Real d = det(J0);
+      // Scale-aware test: det J0 compared with the product of its column norms.
+      Real scale = 1.0;
+      for (int k = 0; k < 3; ++k)
+        scale *= kmath::sqrt(J0(0, k) * J0(0, k) + J0(1, k) * J0(1, k) + J0(2, k) * J0(2, k));
+      if (!(d > 1e-12 * scale))
+        throw_error(mesh.source, ": element ", e,
+                    " has zero or negative reference volume (det J0 = ", d, " at quadrature point ",
+                    q, ")");
+      const Mat3 Ji = inverse(J0);
+      for (int i = 0; i < E::n; ++i)
+        for (int k = 0; k < 3; ++k)
+          H(e, q, i, k) = ds[i][0] * Ji(0, k) + ds[i][1] * Ji(1, k) + ds[i][2] * Ji(2, k);
+      dV(e, q) = w * d;
+    }
+  }
+  Kokkos::deep_copy(g.conn, conn);
+  Kokkos::deep_copy(g.param, param);
+  Kokkos::deep_copy(g.H, H);
+  Kokkos::deep_copy(g.dV, dV);
+  return g;
+}
+
+}  // namespace tlfea

@@ -1,0 +1,215 @@
+// TLFEA: ElementBlock<E, M>, the templated implementation behind
+// ElementBlockBase. Included only by the explicit-instantiation sources in
+// elements/src/ (one per element type) to keep compile time in check.
+#pragma once
+
+#include "tlfea/elements/element_block.hpp"
+#include "tlfea/elements/element_types.hpp"
+#include "tlfea/elements/geometry.hpp"
+#include "tlfea/elements/kernels.hpp"
+#include "tlfea/materials/materials.hpp"
+
+namespace tlfea {
+
+template <class M>
+struct MaterialFromSpec;
+template <>
+struct MaterialFromSpec<StVenantKirchhoff> {
+  static StVenantKirchhoff make(const MaterialSpec& s) {
+    StVenantKirchhoff m;
+    m.lambda = s.lambda;
+    m.mu = s.mu;
+    return m;
+  }
+};
+template <>
+struct MaterialFromSpec<MooneyRivlin> {
+  static MooneyRivlin make(const MaterialSpec& s) {
+    MooneyRivlin m;
+    m.mu10 = s.mu10;
+    m.mu01 = s.mu01;
+    m.kappa = s.kappa;
+    return m;
+  }
+};
+template <>
+struct MaterialFromSpec<NeoHookean> {
+  static NeoHookean make(const MaterialSpec& s) {
+    NeoHookean m;
+    m.mu10 = s.mu10;
+    m.kappa = s.kappa;
+    return m;
+  }
+};
+template <class X>
+struct MaterialFromSpec<KelvinVoigt<X>> {
+  static KelvinVoigt<X> make(const MaterialSpec& s) {
+    KelvinVoigt<X> m;
+    m.elastic = MaterialFromSpec<X>::make(s);
+    m.mu_v = s.mu_v;
+    m.lambda_v = s.lambda_v;
+    return m;
+  }
+};
+
+template <class E, class M>
+class ElementBlock final : public ElementBlockBase {
+ public:
+  ElementBlock(const Mesh& mesh, Ordinal coef_offset, const MaterialSpec& spec, Real density)
+      : geom_(build_geometry<E>(mesh, coef_offset)),
+        mat_(MaterialFromSpec<M>::make(spec)),
+        spec_(spec),
+        rho_(density) {}
+
+  ElementType element_type() const override { return E::type; }
+  std::string material_name() const override { return spec_.name(); }
+  bool is_viscous() const override { return M::is_viscous; }
+  Real density() const override { return rho_; }
+  Ordinal num_elements() const override { return geom_.num_elements; }
+  int coefficients_per_element() const override { return E::n; }
+  int quadrature_points() const override { return E::nq; }
+  const ElementGeometry<E>& geometry() const { return geom_; }
+
+  CliqueSet cliques() const override {
+    CliqueSet c;
+    c.size = E::n;
+    auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), geom_.conn);
+    c.ids.resize(static_cast<size_t>(geom_.num_elements) * E::n);
+    for (Ordinal e = 0; e < geom_.num_elements; ++e)
+      for (int i = 0; i < E::n; ++i) c.ids[static_cast<size_t>(e) * E::n + i] = h(e, i);
+    return c;
+  }
+  void set_matrix_offsets(const CrsPattern& pattern, DeviceView<Offset***> offsets) override {
+    if (offsets.extent(0) != static_cast<size_t>(geom_.num_elements) || offsets.extent(1) != E::n)
+      throw_error("element block: offset map of shape (", offsets.extent(0), ", ",
+                  offsets.extent(1), ") does not match ", geom_.num_elements, " x ", E::n);
+    offsets_ = offsets;
+    block_row_length_ = pattern.block_row_length;
+  }
+
+  void internal_force(const CoefView& q, const CoefView& v, const CoefView& f) const override {
+    Kokkos::parallel_for("tlfea::elements::internal_force",
+                         Kokkos::RangePolicy<ExecSpace>(0, geom_.num_elements),
+                         InternalForceFunctor<E, M>{geom_, mat_, q, v, f});
+  }
+  void tangent(const CoefView& q, const CoefView& v, Real alpha_K, Real alpha_D,
+               const DeviceView<Real*>& values) const override {
+    require_offsets();
+    TangentFunctor<E, M> fn{geom_, mat_, q, v, offsets_, block_row_length_, values, alpha_K,
+                            alpha_D};
+    Kokkos::parallel_for("tlfea::elements::tangent",
+                         Kokkos::RangePolicy<ExecSpace>(0, geom_.num_elements), fn);
+  }
+  void mass(const CoefView& q0, Real alpha, const DeviceView<Real*>& values) const override {
+    require_offsets();
+    MassFunctor<E> fn{geom_, q0, rho_, alpha, offsets_, block_row_length_, values};
+    Kokkos::parallel_for("tlfea::elements::mass",
+                         Kokkos::RangePolicy<ExecSpace>(0, geom_.num_elements), fn);
+  }
+  void body_force(const CoefView& q0, const Vec3& b, const CoefView& f) const override {
+    BodyForceFunctor<E> fn{geom_, q0, rho_, {b[0], b[1], b[2]}, f};
+    Kokkos::parallel_for("tlfea::elements::body_force",
+                         Kokkos::RangePolicy<ExecSpace>(0, geom_.num_elements), fn);
+  }
+  void point_forces(const PointLoads& loads, Real scale, const CoefView& f) const override {
+    PointForceFunctor<E> fn{geom_, loads.element, loads.xi, loads.force, scale, f};
+    Kokkos::parallel_for("tlfea::elements::point_force",
+                         Kokkos::RangePolicy<ExecSpace>(0, loads.size()), fn);
+  }
+  void dead_traction(const CoefView& q0, const FaceList& faces, const Vec3& t0,
+                     const CoefView& f) const override {
+    SurfaceLoadFunctor<E> fn{geom_, faces.element, faces.face, q0, false, {t0[0], t0[1], t0[2]},
+                             0.0, f};
+    Kokkos::parallel_for("tlfea::elements::dead_traction",
+                         Kokkos::RangePolicy<ExecSpace>(0, faces.size()), fn);
+  }
+  void follower_pressure(const CoefView& q, const FaceList& faces, Real p,
+                         const CoefView& f) const override {
+    SurfaceLoadFunctor<E> fn{geom_, faces.element, faces.face, q, true, {0.0, 0.0, 0.0}, p, f};
+    Kokkos::parallel_for("tlfea::elements::follower_pressure",
+                         Kokkos::RangePolicy<ExecSpace>(0, faces.size()), fn);
+  }
+  void follower_pressure_tangent(const CoefView& q, const FaceList& faces, Real p, Real alpha,
+                                 const DeviceView<Real*>& values) const override {
+    require_offsets();
+    PressureTangentFunctor<E> fn{geom_, faces.element, faces.face, offsets_, block_row_length_,
+                                 q, p, alpha, values};
+    Kokkos::parallel_for("tlfea::elements::follower_pressure_tangent",
+                         Kokkos::RangePolicy<ExecSpace>(0, faces.size()), fn);
+  }
+  Real strain_energy(const CoefView& q) const override {
+    Real sum = 0.0;
+    Kokkos::parallel_reduce("tlfea::elements::strain_energy",
+                            Kokkos::RangePolicy<ExecSpace>(0, geom_.num_elements),
+                            StrainEnergyFunctor<E, M>{geom_, mat_, q}, sum);
+    return sum;
+  }
+  Real volume(const CoefView& q0) const override {
+    Real sum = 0.0;
+    Kokkos::parallel_reduce("tlfea::elements::volume",
+                            Kokkos::RangePolicy<ExecSpace>(0, geom_.num_elements),
+                            VolumeFunctor<E>{geom_, q0}, sum);
+    return sum;
+  }
+  DeviceView<Real** [9]> deformation_gradients(const CoefView& q) const override {
+    DeviceView<Real** [9]> F("tlfea::elements::F", geom_.num_elements, E::nq);
+    Kokkos::parallel_for("tlfea::elements::deformation_gradient",
+                         Kokkos::RangePolicy<ExecSpace>(0, geom_.num_elements),
+                         DeformationGradientFunctor<E>{geom_, q, F});
+    return F;
+  }
+  std::vector<Real> shape_at(Ordinal element, const Real xi[3]) const override {
+    auto p = Kokkos::create_mirror_view(Kokkos::HostSpace(),
+                                        Kokkos::subview(geom_.param, std::make_pair(element, element + 1)));
+    Kokkos::deep_copy(p, Kokkos::subview(geom_.param, std::make_pair(element, element + 1)));
+    Real s[E::n];
+    E::shape(p(0), xi, s);
+    return std::vector<Real>(s, s + E::n);
+  }
+  std::vector<Ordinal> element_coefficients(Ordinal element) const override {
+    auto row = Kokkos::subview(geom_.conn, element, Kokkos::ALL());
+    auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), row);
+    std::vector<Ordinal> out(E::n);
+    for (int i = 0; i < E::n; ++i) out[i] = h(i);
+    return out;
+  }
+
+ private:
+  void require_offsets() const {
+    if (offsets_.extent(0) != static_cast<size_t>(geom_.num_elements))
+      throw_error("element block: matrix assembly before set_matrix_offsets");
+  }
+  ElementGeometry<E> geom_;
+  M mat_;
+  MaterialSpec spec_;
+  Real rho_;
+  DeviceView<Offset***> offsets_;
+  DeviceView<Offset*> block_row_length_;
+};
+
+// Factory for one element type over all materials (defined per element in
+// elements/src/block_<element>.cpp).
+template <class E>
+std::unique_ptr<ElementBlockBase> make_block_for_element(const Mesh& mesh, Ordinal coef_offset,
+                                                         const MaterialSpec& spec, Real density) {
+  switch (spec.model) {
+    case MaterialModel::StVenantKirchhoff:
+      if (spec.kelvin_voigt)
+        return std::make_unique<ElementBlock<E, KelvinVoigt<StVenantKirchhoff>>>(mesh, coef_offset,
+                                                                                 spec, density);
+      return std::make_unique<ElementBlock<E, StVenantKirchhoff>>(mesh, coef_offset, spec, density);
+    case MaterialModel::MooneyRivlin:
+      if (spec.kelvin_voigt)
+        return std::make_unique<ElementBlock<E, KelvinVoigt<MooneyRivlin>>>(mesh, coef_offset, spec,
+                                                                            density);
+      return std::make_unique<ElementBlock<E, MooneyRivlin>>(mesh, coef_offset, spec, density);
+    case MaterialModel::NeoHookean:
+      if (spec.kelvin_voigt)
+        return std::make_unique<ElementBlock<E, KelvinVoigt<NeoHookean>>>(mesh, coef_offset, spec,
+                                                                          density);
+      return std::make_unique<ElementBlock<E, NeoHookean>>(mesh, coef_offset, spec, density);
+  }
+  throw_error("unknown material model");
+}
+
+}  // namespace tlfea

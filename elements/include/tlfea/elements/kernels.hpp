@@ -1,0 +1,403 @@
+// TLFEA: element loops templated on <Element, Material> (DESIGN.md section 1).
+// Every loop is a named functor launched with a "tlfea::elements::<kernel>"
+// label; element-local arrays have compile-time sizes and live on the stack;
+// the scatter to shared coefficients goes through scatter_add (atomic on
+// parallel backends) and, for matrices, the precomputed CRS block offsets.
+#pragma once
+
+#include <type_traits>
+
+#include "tlfea/core/tensor.hpp"
+#include "tlfea/core/types.hpp"
+#include "tlfea/elements/geometry.hpp"
+
+namespace tlfea {
+
+// dst += val, race-free: plain add when the execution space is Serial (one
+// thread), atomic otherwise.
+KOKKOS_INLINE_FUNCTION void scatter_add(Real& dst, Real val) {
+#ifdef KOKKOS_ENABLE_SERIAL
+  if constexpr (std::is_same_v<ExecSpace, Kokkos::Serial>) {
+    dst += val;
+    return;
+  }
+#endif
+  Kokkos::atomic_add(&dst, val);
+}
+
+// P(F, Fdot): elastic laws ignore Fdot.
+template <class M>
+KOKKOS_INLINE_FUNCTION Mat3 material_stress(const M& m, const Mat3& F, const Mat3& Fdot) {
+  if constexpr (M::is_viscous)
+    return m.first_piola(F, Fdot);
+  else {
+    (void)Fdot;
+    return m.first_piola(F);
+  }
+}
+
+// C = alpha_K dP/dF + alpha_D dP/dFdot.
+template <class M>
+KOKKOS_INLINE_FUNCTION void material_tangent(const M& m, const Mat3& F, const Mat3& Fdot,
+                                             Real alpha_K, Real alpha_D, Tangent& C) {
+  if constexpr (M::is_viscous) {
+    Tangent B;
+    m.tangent(F, Fdot, C);
+    m.velocity_tangent(F, Fdot, B);
+    for (int r = 0; r < 9; ++r)
+      for (int s = 0; s < 9; ++s) C.a[r][s] = alpha_K * C.a[r][s] + alpha_D * B.a[r][s];
+  } else {
+    (void)Fdot;
+    (void)alpha_D;
+    m.tangent(F, C);
+    for (int r = 0; r < 9; ++r)
+      for (int s = 0; s < 9; ++s) C.a[r][s] *= alpha_K;
+  }
+}
+
+namespace detail {
+
+template <class E>
+KOKKOS_INLINE_FUNCTION void gather(const ElementGeometry<E>& g, const CoefView& x, Ordinal e,
+                                   Real xe[E::n][3]) {
+  for (int i = 0; i < E::n; ++i) {
+    const Ordinal c = g.conn(e, i);
+    for (int a = 0; a < 3; ++a) xe[i][a] = x(c, a);
+  }
+}
+
+// F = sum_i e_i (x) h_i at quadrature point q.
+template <class E>
+KOKKOS_INLINE_FUNCTION Mat3 deformation_gradient(const ElementGeometry<E>& g, Ordinal e, int q,
+                                                 const Real xe[E::n][3]) {
+  Mat3 F = zero3();
+  for (int i = 0; i < E::n; ++i) {
+    const Real h0 = g.H(e, q, i, 0), h1 = g.H(e, q, i, 1), h2 = g.H(e, q, i, 2);
+    for (int a = 0; a < 3; ++a) {
+      F(a, 0) += xe[i][a] * h0;
+      F(a, 1) += xe[i][a] * h1;
+      F(a, 2) += xe[i][a] * h2;
+    }
+  }
+  return F;
+}
+
+}  // namespace detail
+
+// f_i += sum_q P(F, Fdot) h_i dV.
+template <class E, class M>
+struct InternalForceFunctor {
+  ElementGeometry<E> g;
+  M mat;
+  CoefView q, v, f;
+  KOKKOS_INLINE_FUNCTION void operator()(const Ordinal e) const {
+    Real xe[E::n][3], ve[E::n][3], fe[E::n][3];
+    detail::gather(g, q, e, xe);
+    if constexpr (M::is_viscous) detail::gather(g, v, e, ve);
+    for (int i = 0; i < E::n; ++i) fe[i][0] = fe[i][1] = fe[i][2] = 0.0;
+    for (int p = 0; p < E::nq; ++p) {
+      const Mat3 F = detail::deformation_gradient(g, e, p, xe);
+      Mat3 Fdot = zero3();
+      if constexpr (M::is_viscous) Fdot = detail::deformation_gradient(g, e, p, ve);
+      const Mat3 P = g.dV(e, p) * material_stress(mat, F, Fdot);
+      for (int i = 0; i < E::n; ++i) {
+        const Real h0 = g.H(e, p, i, 0), h1 = g.H(e, p, i, 1), h2 = g.H(e, p, i, 2);
+        for (int a = 0; a < 3; ++a) fe[i][a] += P(a, 0) * h0 + P(a, 1) * h1 + P(a, 2) * h2;
+      }
+    }
+    for (int i = 0; i < E::n; ++i) {
+      const Ordinal c = g.conn(e, i);
+      for (int a = 0; a < 3; ++a) scatter_add(f(c, a), fe[i][a]);
+    }
+  }
+};
+
+// Strain energy sum_q Psi(F) dV, reduced.
+template <class E, class M>
+struct StrainEnergyFunctor {
+  ElementGeometry<E> g;
+  M mat;
+  CoefView q;
+  KOKKOS_INLINE_FUNCTION void operator()(const Ordinal e, Real& sum) const {
+    Real xe[E::n][3];
+    detail::gather(g, q, e, xe);
+    for (int p = 0; p < E::nq; ++p)
+      sum += g.dV(e, p) * mat.energy(detail::deformation_gradient(g, e, p, xe));
+  }
+};
+
+// Deformation gradient at every stiffness quadrature point: Fout(e, q, 3a+B).
+template <class E>
+struct DeformationGradientFunctor {
+  ElementGeometry<E> g;
+  CoefView q;
+  DeviceView<Real** [9]> Fout;
+  KOKKOS_INLINE_FUNCTION void operator()(const Ordinal e) const {
+    Real xe[E::n][3];
+    detail::gather(g, q, e, xe);
+    for (int p = 0; p < E::nq; ++p) {
+      const Mat3 F = detail::deformation_gradient(g, e, p, xe);
+      for (int k = 0; k < 9; ++k) Fout(e, p, k) = F.m[k];
+    }
+  }
+};
+
+// values += alpha_K K + alpha_D D with
+//   K_ij[a][c] = sum_q A_{aBcD} h_iB h_jD dV,  A = dP/dF,
+//   D_ij[a][c] = sum_q B_{aBcD} h_iB h_jD dV,  B = dP/dFdot (Kelvin-Voigt).
+template <class E, class M>
+struct TangentFunctor {
+  ElementGeometry<E> g;
+  M mat;
+  CoefView q, v;
+  DeviceView<Offset***> offsets;         // (e, i, j) -> CRS offset of block (0, 0)
+  DeviceView<Offset*> block_row_length;  // scalar row length of each block row
+  DeviceView<Real*> values;
+  Real alpha_K = 1.0, alpha_D = 0.0;
+  KOKKOS_INLINE_FUNCTION void operator()(const Ordinal e) const {
+    Real xe[E::n][3], ve[E::n][3];
+    Real Ke[E::n][E::n][9];
+    detail::gather(g, q, e, xe);
+    if constexpr (M::is_viscous) detail::gather(g, v, e, ve);
+    for (int i = 0; i < E::n; ++i)
+      for (int j = 0; j < E::n; ++j)
+        for (int k = 0; k < 9; ++k) Ke[i][j][k] = 0.0;
+    for (int p = 0; p < E::nq; ++p) {
+      const Mat3 F = detail::deformation_gradient(g, e, p, xe);
+      Mat3 Fdot = zero3();
+      if constexpr (M::is_viscous) Fdot = detail::deformation_gradient(g, e, p, ve);
+      Tangent C;
+      material_tangent(mat, F, Fdot, alpha_K * g.dV(e, p), alpha_D * g.dV(e, p), C);
+      for (int i = 0; i < E::n; ++i) {
+        // G[a][c][D] = sum_B C_{aBcD} h_iB
+        Real G[3][3][3];
+        const Real h0 = g.H(e, p, i, 0), h1 = g.H(e, p, i, 1), h2 = g.H(e, p, i, 2);
+        for (int a = 0; a < 3; ++a)
+          for (int c = 0; c < 3; ++c)
+            for (int D = 0; D < 3; ++D)
+              G[a][c][D] = C.a[3 * a][3 * c + D] * h0 + C.a[3 * a + 1][3 * c + D] * h1 +
+                           C.a[3 * a + 2][3 * c + D] * h2;
+        for (int j = 0; j < E::n; ++j) {
+          const Real k0 = g.H(e, p, j, 0), k1 = g.H(e, p, j, 1), k2 = g.H(e, p, j, 2);
+          for (int a = 0; a < 3; ++a)
+            for (int c = 0; c < 3; ++c)
+              Ke[i][j][3 * a + c] += G[a][c][0] * k0 + G[a][c][1] * k1 + G[a][c][2] * k2;
+        }
+      }
+    }
+    for (int i = 0; i < E::n; ++i) {
+      const Offset len = block_row_length(g.conn(e, i));
+      for (int j = 0; j < E::n; ++j) {
+        const Offset off = offsets(e, i, j);
+        if (off < 0) continue;
+        for (int a = 0; a < 3; ++a)
+          for (int c = 0; c < 3; ++c) scatter_add(values(off + a * len + c), Ke[i][j][3 * a + c]);
+      }
+    }
+  }
+};
+
+// Reference-geometry quantities at the mass rule's points (computed on the fly:
+// the mass matrix and body force are assembled once).
+template <class E>
+KOKKOS_INLINE_FUNCTION Real mass_point(const ElementGeometry<E>& g, const Real x0[E::n][3],
+                                       Ordinal e, int p, Real s[E::n]) {
+  Real xi[3], w, ds[E::n][3];
+  E::mass_quad_point(p, xi, w);
+  E::shape(g.param(e), xi, s);
+  E::shape_deriv(g.param(e), xi, ds);
+  return w * kmath::fabs(det(parent_jacobian<E>(x0, ds)));
+}
+
+// Consistent mass M_ij = sum_q rho s_i s_j dV: values += alpha (M (x) I3).
+template <class E>
+struct MassFunctor {
+  ElementGeometry<E> g;
+  CoefView q0;
+  Real rho = 0.0, alpha = 1.0;
+  DeviceView<Offset***> offsets;
+  DeviceView<Offset*> block_row_length;
+  DeviceView<Real*> values;
+  KOKKOS_INLINE_FUNCTION void operator()(const Ordinal e) const {
+    Real x0[E::n][3], Me[E::n][E::n], s[E::n];
+    detail::gather(g, q0, e, x0);
+    for (int i = 0; i < E::n; ++i)
+      for (int j = 0; j < E::n; ++j) Me[i][j] = 0.0;
+    for (int p = 0; p < E::nq_mass; ++p) {
+      const Real dV = rho * alpha * mass_point(g, x0, e, p, s);
+      for (int i = 0; i < E::n; ++i)
+        for (int j = 0; j < E::n; ++j) Me[i][j] += s[i] * s[j] * dV;
+    }
+    for (int i = 0; i < E::n; ++i) {
+      const Offset len = block_row_length(g.conn(e, i));
+      for (int j = 0; j < E::n; ++j) {
+        const Offset off = offsets(e, i, j);
+        if (off < 0) continue;
+        for (int a = 0; a < 3; ++a) scatter_add(values(off + a * len + a), Me[i][j]);
+      }
+    }
+  }
+};
+
+// Body force f_i += rho b int s_i dV (mass rule: integrates s_i exactly).
+template <class E>
+struct BodyForceFunctor {
+  ElementGeometry<E> g;
+  CoefView q0;
+  Real rho = 0.0;
+  Real b[3] = {0.0, 0.0, 0.0};
+  CoefView f;
+  KOKKOS_INLINE_FUNCTION void operator()(const Ordinal e) const {
+    Real x0[E::n][3], s[E::n], fe[E::n];
+    detail::gather(g, q0, e, x0);
+    for (int i = 0; i < E::n; ++i) fe[i] = 0.0;
+    for (int p = 0; p < E::nq_mass; ++p) {
+      const Real dV = rho * mass_point(g, x0, e, p, s);
+      for (int i = 0; i < E::n; ++i) fe[i] += s[i] * dV;
+    }
+    for (int i = 0; i < E::n; ++i) {
+      const Ordinal c = g.conn(e, i);
+      for (int a = 0; a < 3; ++a) scatter_add(f(c, a), fe[i] * b[a]);
+    }
+  }
+};
+
+template <class E>
+struct VolumeFunctor {
+  ElementGeometry<E> g;
+  CoefView q0;
+  KOKKOS_INLINE_FUNCTION void operator()(const Ordinal e, Real& sum) const {
+    Real x0[E::n][3], s[E::n];
+    detail::gather(g, q0, e, x0);
+    for (int p = 0; p < E::nq_mass; ++p) sum += mass_point(g, x0, e, p, s);
+  }
+};
+
+// Point force at material point (element, xi): f_i += s_i(xi) f_P.
+template <class E>
+struct PointForceFunctor {
+  ElementGeometry<E> g;
+  DeviceView<Ordinal*> element;  // block-local element ids
+  DeviceView<Real* [3]> xi;
+  DeviceView<Real* [3]> force;
+  Real scale = 1.0;
+  CoefView f;
+  KOKKOS_INLINE_FUNCTION void operator()(const Ordinal k) const {
+    const Ordinal e = element(k);
+    Real x[3] = {xi(k, 0), xi(k, 1), xi(k, 2)}, s[E::n];
+    E::shape(g.param(e), x, s);
+    for (int i = 0; i < E::n; ++i) {
+      const Ordinal c = g.conn(e, i);
+      for (int a = 0; a < 3; ++a) scatter_add(f(c, a), scale * s[i] * force(k, a));
+    }
+  }
+};
+
+// Face point geometry: x_a = sum_i e_i (ds_i/dxi . t1), x_b likewise, for the
+// coefficients `xe` (reference ones give dX/da, dX/db).
+template <class E>
+KOKKOS_INLINE_FUNCTION void face_tangents(const Real ds[E::n][3], const Real t1[3],
+                                          const Real t2[3], const Real xe[E::n][3], Vec3& xa,
+                                          Vec3& xb, Real da[E::n], Real db[E::n]) {
+  for (int a = 0; a < 3; ++a) xa[a] = xb[a] = 0.0;
+  for (int i = 0; i < E::n; ++i) {
+    da[i] = ds[i][0] * t1[0] + ds[i][1] * t1[1] + ds[i][2] * t1[2];
+    db[i] = ds[i][0] * t2[0] + ds[i][1] * t2[1] + ds[i][2] * t2[2];
+    for (int a = 0; a < 3; ++a) {
+      xa[a] += xe[i][a] * da[i];
+      xb[a] += xe[i][a] * db[i];
+    }
+  }
+}
+
+// Surface loads on faces (element, local face):
+//  dead traction:     f_i += int s_i t0 dA0                      (follower = false)
+//  follower pressure: f_i += -p int s_i J F^-T n0 dA0
+//                          = -p int s_i (x_a x x_b) da db        (follower = true)
+template <class E>
+struct SurfaceLoadFunctor {
+  ElementGeometry<E> g;
+  DeviceView<Ordinal*> element;
+  DeviceView<int*> face;
+  CoefView x;  // reference coefficients (dead traction) or current (pressure)
+  bool follower = false;
+  Real t0[3] = {0.0, 0.0, 0.0};
+  Real pressure = 0.0;
+  CoefView f;
+  KOKKOS_INLINE_FUNCTION void operator()(const Ordinal k) const {
+    const Ordinal e = element(k);
+    const int fc = face(k);
+    Real xe[E::n][3], fe[E::n][3];
+    detail::gather(g, x, e, xe);
+    for (int i = 0; i < E::n; ++i) fe[i][0] = fe[i][1] = fe[i][2] = 0.0;
+    for (int p = 0; p < E::nq_face; ++p) {
+      Real xi[3], t1[3], t2[3], w, s[E::n], ds[E::n][3], da[E::n], db[E::n];
+      E::face_quad_point(fc, p, xi, t1, t2, w);
+      E::shape(g.param(e), xi, s);
+      E::shape_deriv(g.param(e), xi, ds);
+      Vec3 xa, xb;
+      face_tangents<E>(ds, t1, t2, xe, xa, xb, da, db);
+      const Vec3 nda = cross(xa, xb);
+      Real load[3];
+      if (follower) {
+        for (int a = 0; a < 3; ++a) load[a] = -pressure * nda[a] * w;
+      } else {
+        const Real dA = kmath::sqrt(dot(nda, nda)) * w;
+        for (int a = 0; a < 3; ++a) load[a] = t0[a] * dA;
+      }
+      for (int i = 0; i < E::n; ++i)
+        for (int a = 0; a < 3; ++a) fe[i][a] += s[i] * load[a];
+    }
+    for (int i = 0; i < E::n; ++i) {
+      const Ordinal c = g.conn(e, i);
+      for (int a = 0; a < 3; ++a) scatter_add(f(c, a), fe[i][a]);
+    }
+  }
+};
+
+// Load stiffness of the follower pressure, values += alpha d f_ext / d q:
+//   d(x_a x x_b) = da_j dx_j x x_b + db_j x_a x dx_j, so block
+//   (i, j) = -p sum_q w s_i (db_j [x_a]_x - da_j [x_b]_x),  [u]_x y = u x y.
+template <class E>
+struct PressureTangentFunctor {
+  ElementGeometry<E> g;
+  DeviceView<Ordinal*> element;
+  DeviceView<int*> face;
+  DeviceView<Offset***> offsets;  // element offsets (block-local element ids)
+  DeviceView<Offset*> block_row_length;
+  CoefView x;
+  Real pressure = 0.0, alpha = 1.0;
+  DeviceView<Real*> values;
+  KOKKOS_INLINE_FUNCTION void operator()(const Ordinal k) const {
+    const Ordinal e = element(k);
+    const int fc = face(k);
+    Real xe[E::n][3];
+    detail::gather(g, x, e, xe);
+    for (int p = 0; p < E::nq_face; ++p) {
+      Real xi[3], t1[3], t2[3], w, s[E::n], ds[E::n][3], da[E::n], db[E::n];
+      E::face_quad_point(fc, p, xi, t1, t2, w);
+      E::shape(g.param(e), xi, s);
+      E::shape_deriv(g.param(e), xi, ds);
+      Vec3 xa, xb;
+      face_tangents<E>(ds, t1, t2, xe, xa, xb, da, db);
+      // Skew matrices: [u]_x = [[0,-u2,u1],[u2,0,-u0],[-u1,u0,0]].
+      const Real Sa[9] = {0, -xa[2], xa[1], xa[2], 0, -xa[0], -xa[1], xa[0], 0};
+      const Real Sb[9] = {0, -xb[2], xb[1], xb[2], 0, -xb[0], -xb[1], xb[0], 0};
+      for (int i = 0; i < E::n; ++i) {
+        const Offset len = block_row_length(g.conn(e, i));
+        const Real si = -alpha * pressure * w * s[i];
+        if (si == 0.0) continue;
+        for (int j = 0; j < E::n; ++j) {
+          const Offset off = offsets(e, i, j);
+          if (off < 0) continue;
+          for (int r = 0; r < 3; ++r)
+            for (int c = 0; c < 3; ++c)
+              scatter_add(values(off + r * len + c),
+                          si * (db[j] * Sa[3 * r + c] - da[j] * Sb[3 * r + c]));
+        }
+      }
+    }
+  }
+};
+
+}  // namespace tlfea

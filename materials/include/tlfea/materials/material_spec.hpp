@@ -1,0 +1,64 @@
+// TLFEA: host-side description of a body's material, from which the element
+// factory picks the <Element, Material> instantiation.
+#pragma once
+
+#include <string>
+
+#include "tlfea/core/types.hpp"
+#include "tlfea/materials/parameters.hpp"
+
+namespace tlfea {
+
+enum class MaterialModel { StVenantKirchhoff, MooneyRivlin, NeoHookean };
+
+struct MaterialSpec {
+  MaterialModel model = MaterialModel::StVenantKirchhoff;
+  // St. Venant-Kirchhoff: Lame constants (lambda, mu).
+  Real lambda = 0.0, mu = 0.0;
+  // Mooney-Rivlin / Neo-Hookean: mu10, mu01 (0 for Neo-Hookean), bulk modulus kappa.
+  Real mu10 = 0.0, mu01 = 0.0, kappa = 0.0;
+  // Kelvin-Voigt viscous part (added to the elastic law when enabled):
+  // S_v = 2 mu_v Edot + lambda_v tr(Edot) I, in Pa s.
+  bool kelvin_voigt = false;
+  Real mu_v = 0.0, lambda_v = 0.0;
+
+  static MaterialSpec svk(Real E, Real nu) {
+    MaterialSpec s;
+    s.model = MaterialModel::StVenantKirchhoff;
+    const LameParameters l = lame_from_young_poisson(E, nu);  // validates E > 0, -1 < nu < 1/2
+    s.lambda = l.lambda;
+    s.mu = l.mu;
+    return s;
+  }
+  static MaterialSpec mooney_rivlin(Real mu10, Real mu01, Real kappa) {
+    MaterialSpec s;
+    s.model = MaterialModel::MooneyRivlin;
+    s.mu10 = mu10;
+    s.mu01 = mu01;
+    s.kappa = kappa;
+    return s;
+  }
+  // Neo-Hookean with shear modulus mu (= 2 mu10) and bulk modulus kappa.
+  static MaterialSpec neo_hookean(Real mu, Real kappa) {
+    MaterialSpec s;
+    s.model = MaterialModel::NeoHookean;
+    s.mu10 = mu / 2;
+    s.kappa = kappa;
+    return s;
+  }
+  MaterialSpec with_kelvin_voigt(Real mu_v_, Real lambda_v_) const {
+    MaterialSpec s = *this;
+    s.kelvin_voigt = true;
+    s.mu_v = mu_v_;
+    s.lambda_v = lambda_v_;
+    return s;
+  }
+  std::string name() const {
+    std::string n = model == MaterialModel::StVenantKirchhoff ? "svk"
+                    : model == MaterialModel::MooneyRivlin   ? "mooney_rivlin"
+                                                             : "neo_hookean";
+    return kelvin_voigt ? "kelvin_voigt<" + n + ">" : n;
+  }
+};
+
+}  // namespace tlfea
