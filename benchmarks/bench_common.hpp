@@ -4,13 +4,12 @@
 
 #include <sys/resource.h>
 
+#include <Kokkos_Core.hpp>
 #include <chrono>
 #include <cstdio>
 #include <map>
 #include <sstream>
 #include <string>
-
-#include <Kokkos_Core.hpp>
 
 #ifndef TLFEA_GIT_REVISION
 #define TLFEA_GIT_REVISION "unknown"
@@ -57,7 +56,9 @@ class Json {
 };
 
 inline Json& add_config(Json& j) {
-  return j.str("kokkos_backend", backend()).integer("threads", threads()).str("git_revision", TLFEA_GIT_REVISION);
+  return j.str("kokkos_backend", backend())
+      .integer("threads", threads())
+      .str("git_revision", TLFEA_GIT_REVISION);
 }
 
 }  // namespace tlfea::bench

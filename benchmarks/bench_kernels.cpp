@@ -100,12 +100,17 @@ int main(int argc, char** argv) {
       }
       return argv[++i];
     };
-    if (a == "--mesh-dir") mesh_dir = next("--mesh-dir");
-    else if (a == "--max-res") max_res = std::atoi(next("--max-res").c_str());
-    else if (a == "--repeat") repeat = std::max(1, std::atoi(next("--repeat").c_str()));
-    else if (a == "--quick") quick = true;
+    if (a == "--mesh-dir")
+      mesh_dir = next("--mesh-dir");
+    else if (a == "--max-res")
+      max_res = std::atoi(next("--max-res").c_str());
+    else if (a == "--repeat")
+      repeat = std::max(1, std::atoi(next("--repeat").c_str()));
+    else if (a == "--quick")
+      quick = true;
     else if (a == "--help" || a == "-h") {
-      std::printf("usage: tlfea_bench_kernels [--mesh-dir DIR] [--max-res R] [--repeat N] [--quick]\n");
+      std::printf(
+          "usage: tlfea_bench_kernels [--mesh-dir DIR] [--max-res R] [--repeat N] [--quick]\n");
       return 0;
     } else {
       std::fprintf(stderr, "tlfea_bench_kernels: unknown argument '%s'\n", a.c_str());
@@ -122,14 +127,16 @@ int main(int argc, char** argv) {
       }
     } else {
       for (int n : quick ? std::vector<int>{2, 4} : std::vector<int>{4, 8, 16})
-        cases.push_back({"t10_box", generate_box(ElementType::T10, {3.0, 2.0, 1.0}, {3 * n, 2 * n, n}),
-                         std::to_string(3 * n) + "x" + std::to_string(2 * n) + "x" + std::to_string(n)});
+        cases.push_back(
+            {"t10_box", generate_box(ElementType::T10, {3.0, 2.0, 1.0}, {3 * n, 2 * n, n}),
+             std::to_string(3 * n) + "x" + std::to_string(2 * n) + "x" + std::to_string(n)});
     }
     for (int n : quick ? std::vector<int>{2, 4} : std::vector<int>{4, 8, 16})
       cases.push_back({"q27_box", generate_box(ElementType::Q27, {1.0, 1.0, 1.0}, {n, n, n}),
                        std::to_string(n) + "^3"});
     for (int n : quick ? std::vector<int>{16, 64} : std::vector<int>{16, 128, 1024})
-      cases.push_back({"ancf3243_beam", generate_beam_ancf3243(2.0, 0.1, 0.1, n), std::to_string(n)});
+      cases.push_back(
+          {"ancf3243_beam", generate_beam_ancf3243(2.0, 0.1, 0.1, n), std::to_string(n)});
     for (int n : quick ? std::vector<int>{4, 8} : std::vector<int>{8, 32, 64})
       cases.push_back({"ancf3443_plate", generate_plate_ancf3443(1.0, 1.0, 0.01, {n, n}),
                        std::to_string(n) + "x" + std::to_string(n)});

@@ -11,7 +11,7 @@ template class ElementBlock<ANCF3243, KelvinVoigt<MooneyRivlin>>;
 template class ElementBlock<ANCF3243, KelvinVoigt<NeoHookean>>;
 
 std::unique_ptr<ElementBlockBase> make_block_ancf3243(const Mesh& mesh, Ordinal coef_offset,
-                                                  const MaterialSpec& spec, Real density) {
+                                                      const MaterialSpec& spec, Real density) {
   return make_block_for_element<ANCF3243>(mesh, coef_offset, spec, density);
 }
 

@@ -11,7 +11,7 @@ template class ElementBlock<ANCF3443, KelvinVoigt<MooneyRivlin>>;
 template class ElementBlock<ANCF3443, KelvinVoigt<NeoHookean>>;
 
 std::unique_ptr<ElementBlockBase> make_block_ancf3443(const Mesh& mesh, Ordinal coef_offset,
-                                                  const MaterialSpec& spec, Real density) {
+                                                      const MaterialSpec& spec, Real density) {
   return make_block_for_element<ANCF3443>(mesh, coef_offset, spec, density);
 }
 

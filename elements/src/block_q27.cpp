@@ -11,7 +11,7 @@ template class ElementBlock<Q27, KelvinVoigt<MooneyRivlin>>;
 template class ElementBlock<Q27, KelvinVoigt<NeoHookean>>;
 
 std::unique_ptr<ElementBlockBase> make_block_q27(const Mesh& mesh, Ordinal coef_offset,
-                                                  const MaterialSpec& spec, Real density) {
+                                                 const MaterialSpec& spec, Real density) {
   return make_block_for_element<Q27>(mesh, coef_offset, spec, density);
 }
 

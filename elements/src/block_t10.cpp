@@ -11,7 +11,7 @@ template class ElementBlock<T10, KelvinVoigt<MooneyRivlin>>;
 template class ElementBlock<T10, KelvinVoigt<NeoHookean>>;
 
 std::unique_ptr<ElementBlockBase> make_block_t10(const Mesh& mesh, Ordinal coef_offset,
-                                                  const MaterialSpec& spec, Real density) {
+                                                 const MaterialSpec& spec, Real density) {
   return make_block_for_element<T10>(mesh, coef_offset, spec, density);
 }
 

@@ -15,10 +15,14 @@ std::unique_ptr<ElementBlockBase> make_element_block(const Mesh& mesh, Ordinal c
                                                      const MaterialSpec& material, Real density) {
   if (!(density > 0)) throw_error(mesh.source, ": density must be positive, got ", density);
   switch (mesh.type) {
-    case ElementType::T10: return make_block_t10(mesh, coef_offset, material, density);
-    case ElementType::Q27: return make_block_q27(mesh, coef_offset, material, density);
-    case ElementType::ANCF3243: return make_block_ancf3243(mesh, coef_offset, material, density);
-    case ElementType::ANCF3443: return make_block_ancf3443(mesh, coef_offset, material, density);
+    case ElementType::T10:
+      return make_block_t10(mesh, coef_offset, material, density);
+    case ElementType::Q27:
+      return make_block_q27(mesh, coef_offset, material, density);
+    case ElementType::ANCF3243:
+      return make_block_ancf3243(mesh, coef_offset, material, density);
+    case ElementType::ANCF3443:
+      return make_block_ancf3443(mesh, coef_offset, material, density);
   }
   throw_error(mesh.source, ": unknown element type");
 }

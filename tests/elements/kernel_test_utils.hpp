@@ -39,10 +39,14 @@ inline System make_system(const Mesh& mesh, const MaterialSpec& mat, Real rho = 
 // Small meshes of every element type (reference geometry from the generators).
 inline Mesh small_mesh(ElementType t) {
   switch (t) {
-    case ElementType::T10: return generate_box(t, {1.0, 0.8, 0.6}, {2, 1, 1});
-    case ElementType::Q27: return generate_box(t, {1.0, 0.8, 0.6}, {2, 1, 1});
-    case ElementType::ANCF3243: return generate_beam_ancf3243(1.0, 0.1, 0.08, 2);
-    case ElementType::ANCF3443: return generate_plate_ancf3443(1.0, 0.8, 0.05, {2, 2});
+    case ElementType::T10:
+      return generate_box(t, {1.0, 0.8, 0.6}, {2, 1, 1});
+    case ElementType::Q27:
+      return generate_box(t, {1.0, 0.8, 0.6}, {2, 1, 1});
+    case ElementType::ANCF3243:
+      return generate_beam_ancf3243(1.0, 0.1, 0.08, 2);
+    case ElementType::ANCF3443:
+      return generate_plate_ancf3443(1.0, 0.8, 0.05, {2, 2});
   }
   return {};
 }
@@ -90,14 +94,18 @@ inline CoefViewHost rigid_motion(const Mesh& mesh, const Real R[3][3], const Rea
 
 // Rotation about a unit axis by angle t (Rodrigues' formula).
 inline void rotation(const Real axis_in[3], Real t, Real R[3][3]) {
-  const Real n = std::sqrt(axis_in[0] * axis_in[0] + axis_in[1] * axis_in[1] + axis_in[2] * axis_in[2]);
+  const Real n =
+      std::sqrt(axis_in[0] * axis_in[0] + axis_in[1] * axis_in[1] + axis_in[2] * axis_in[2]);
   const Real u[3] = {axis_in[0] / n, axis_in[1] / n, axis_in[2] / n};
   const Real c = std::cos(t), s = std::sin(t);
   for (int a = 0; a < 3; ++a)
     for (int b = 0; b < 3; ++b) R[a][b] = (a == b ? c : 0.0) + (1 - c) * u[a] * u[b];
-  R[0][1] -= s * u[2]; R[0][2] += s * u[1];
-  R[1][0] += s * u[2]; R[1][2] -= s * u[0];
-  R[2][0] -= s * u[1]; R[2][1] += s * u[0];
+  R[0][1] -= s * u[2];
+  R[0][2] += s * u[1];
+  R[1][0] += s * u[2];
+  R[1][2] -= s * u[0];
+  R[2][0] -= s * u[1];
+  R[2][1] += s * u[0];
 }
 
 // Dense copy of a CRS matrix (host), for small test systems.

@@ -102,8 +102,8 @@ TEST(ElementKernels, PatchTestUniaxialStressReactionMatchesClosedForm) {
       for (int b = 0; b < 3; ++b) M[a][b] = R[a][b] * F0[b];
     const Real c[3] = {0.3, 0.1, -0.2};
     CoefView q = to_device(rigid_motion(s.mesh, M, c), "q");
-    auto F = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(),
-                                                 s.block->deformation_gradients(q));
+    auto F =
+        Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), s.block->deformation_gradients(q));
     Real err = 0.0;
     for (size_t e = 0; e < F.extent(0); ++e)
       for (size_t p = 0; p < F.extent(1); ++p)
@@ -228,10 +228,12 @@ TEST(ElementKernels, TangentsMatchFiniteDifferenceOfInternalForce) {
       const auto Kd = dense(s.pattern, K), Dd = dense(s.pattern, D);
       for (unsigned trial = 0; trial < 2; ++trial) {
         auto dir = random_like(n, 1.0, 100 + trial);
-        auto fdK = central_difference(qh, dir, 1e-7, [&](const CoefViewHost& x) { return force(x, vh); });
+        auto fdK =
+            central_difference(qh, dir, 1e-7, [&](const CoefViewHost& x) { return force(x, vh); });
         EXPECT_LT(rel_diff(matvec(Kd, dir), fdK), 1e-6) << name_of(t) << " " << mat.name();
         if (mat.kelvin_voigt) {
-          auto fdD = central_difference(vh, dir, 1e-5, [&](const CoefViewHost& x) { return force(qh, x); });
+          auto fdD = central_difference(vh, dir, 1e-5,
+                                        [&](const CoefViewHost& x) { return force(qh, x); });
           EXPECT_LT(rel_diff(matvec(Dd, dir), fdD), 1e-6) << name_of(t) << " " << mat.name();
         } else {
           Real dmax = 0.0;
@@ -270,7 +272,8 @@ TEST(ElementKernels, InternalForceIsGradientOfStrainEnergy) {
           qm(k, a) = qh(k, a) - h * dir(k, a);
           proj += fh(k, a) * dir(k, a);
         }
-      const Real fd = (s.block->strain_energy(to_device(qp)) - s.block->strain_energy(to_device(qm))) / (2 * h);
+      const Real fd =
+          (s.block->strain_energy(to_device(qp)) - s.block->strain_energy(to_device(qm))) / (2 * h);
       EXPECT_NEAR(fd, proj, 1e-6 * std::fabs(proj)) << name_of(t) << " " << mat.name();
     }
   }
@@ -387,6 +390,40 @@ TEST(ElementKernels, PointForceIsStaticallyEquivalent) {
       for (int a = 0; a < 3; ++a) EXPECT_NEAR(m[a], 2.0 * e[a], 1e-12) << name_of(t);
     }
   }
+}
+
+}  // namespace
+}  // namespace tlfea::test
+
+namespace tlfea::test {
+namespace {
+
+// An element whose reference Jacobian is inverted (two vertices swapped) or
+// degenerate (all vertices coplanar) is refused at setup with a message that
+// names the mesh source and the element.
+TEST(ElementGeometry, RefusesInvertedOrDegenerateReferenceNamingTheElement) {
+  Mesh mesh = generate_box(ElementType::T10, {1.0, 1.0, 1.0}, {1, 1, 1});
+  mesh.source = "inverted-box";
+  // Element 3: swap vertices 1 and 2 together with their edge nodes
+  // (edges 01 <-> 02, 13 <-> 23), a mirror image: det J0 < 0 everywhere.
+  std::swap(mesh.connectivity[3 * 10 + 1], mesh.connectivity[3 * 10 + 2]);
+  std::swap(mesh.connectivity[3 * 10 + 4], mesh.connectivity[3 * 10 + 6]);
+  std::swap(mesh.connectivity[3 * 10 + 8], mesh.connectivity[3 * 10 + 9]);
+  try {
+    make_element_block(mesh, 0, MaterialSpec::svk(1e6, 0.3), 1000.0);
+    FAIL() << "inverted element accepted";
+  } catch (const Error& e) {
+    const std::string msg = e.what();
+    EXPECT_NE(msg.find("inverted-box"), std::string::npos) << msg;
+    EXPECT_NE(msg.find("element 3"), std::string::npos) << msg;
+  }
+  Mesh flat = generate_beam_ancf3243(1.0, 0.1, 0.1, 2);
+  flat.source = "flat-beam";
+  for (Ordinal k = 0; k < flat.num_nodes(); ++k) flat.coefficients[4 * k + 3] = {0.0, 0.0, 0.0};
+  EXPECT_THROW(make_element_block(flat, 0, MaterialSpec::svk(1e6, 0.3), 1000.0), Error);
+  EXPECT_THROW(make_element_block(generate_box(ElementType::Q27, {1, 1, 1}, {1, 1, 1}), 0,
+                                  MaterialSpec::svk(1e6, 0.3), -1.0),
+               Error);
 }
 
 }  // namespace

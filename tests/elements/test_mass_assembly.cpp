@@ -79,8 +79,8 @@ TEST(Mass, AncfBeamReproducesClassicalConsistentMassEntries) {
 // additions differs between threads (atomics), nothing else.
 TEST(Assembly, GlobalForceAndMatrixEqualSumOfElementContributions) {
   for (ElementType t : all_element_types()) {
-    Mesh mesh = t == ElementType::T10   ? generate_box(t, {1.0, 1.0, 1.0}, {3, 3, 2})
-                : t == ElementType::Q27 ? generate_box(t, {1.0, 1.0, 1.0}, {2, 2, 2})
+    Mesh mesh = t == ElementType::T10        ? generate_box(t, {1.0, 1.0, 1.0}, {3, 3, 2})
+                : t == ElementType::Q27      ? generate_box(t, {1.0, 1.0, 1.0}, {2, 2, 2})
                 : t == ElementType::ANCF3243 ? generate_beam_ancf3243(1.0, 0.1, 0.1, 6)
                                              : generate_plate_ancf3443(1.0, 1.0, 0.02, {3, 3});
     const MaterialSpec mat = MaterialSpec::mooney_rivlin(3e5, 2e5, 2e6).with_kelvin_voigt(1e3, 5e2);
@@ -132,7 +132,8 @@ TEST(Assembly, GlobalForceAndMatrixEqualSumOfElementContributions) {
         for (int a = 0; a < 3; ++a) fref(ids[i], a) += feh(i, a);
         for (int j = 0; j < ne; ++j)
           for (int a = 0; a < 3; ++a)
-            for (int c = 0; c < 3; ++c) Kref[3 * ids[i] + a][3 * ids[j] + c] += Kd[3 * i + a][3 * j + c];
+            for (int c = 0; c < 3; ++c)
+              Kref[3 * ids[i] + a][3 * ids[j] + c] += Kd[3 * i + a][3 * j + c];
       }
     }
     Real num = 0.0, den = 0.0;

@@ -18,10 +18,10 @@
 namespace tlfea {
 
 struct CrsPattern {
-  Ordinal num_block_rows = 0;                // = number of coefficients
-  DeviceView<Offset*> row_map;               // size 3 * num_block_rows + 1
-  DeviceView<Ordinal*> entries;              // scalar column indices, sorted per row
-  DeviceView<Offset*> block_row_length;      // scalar entries per row of block row a (3 * blocks)
+  Ordinal num_block_rows = 0;            // = number of coefficients
+  DeviceView<Offset*> row_map;           // size 3 * num_block_rows + 1
+  DeviceView<Ordinal*> entries;          // scalar column indices, sorted per row
+  DeviceView<Offset*> block_row_length;  // scalar entries per row of block row a (3 * blocks)
   Offset nnz() const { return static_cast<Offset>(entries.extent(0)); }
   Ordinal num_rows() const { return 3 * num_block_rows; }
 };

@@ -62,7 +62,7 @@ struct Mesh {
   ElementType type = ElementType::T10;
   std::string source;  // file name or generator description, used in messages
   std::vector<std::array<Real, 3>> coefficients;  // reference coefficients
-  std::vector<Ordinal> connectivity;  // element e: coefficient ids [e n, (e+1) n)
+  std::vector<Ordinal> connectivity;              // element e: coefficient ids [e n, (e+1) n)
   // ANCF only: per element (L, W, H) in the element's material coordinates.
   std::vector<std::array<Real, 3>> element_size;
   std::map<std::string, std::vector<Ordinal>> node_sets;  // node ids

@@ -58,24 +58,21 @@ KOKKOS_INLINE_FUNCTION Mat3 operator*(double s, const Mat3& A) {
 KOKKOS_INLINE_FUNCTION Mat3 operator*(const Mat3& A, const Mat3& B) {
   Mat3 C;
   for (int i = 0; i < 3; ++i)
-    for (int j = 0; j < 3; ++j)
-      C(i, j) = A(i, 0) * B(0, j) + A(i, 1) * B(1, j) + A(i, 2) * B(2, j);
+    for (int j = 0; j < 3; ++j) C(i, j) = A(i, 0) * B(0, j) + A(i, 1) * B(1, j) + A(i, 2) * B(2, j);
   return C;
 }
 // C = A^T B
 KOKKOS_INLINE_FUNCTION Mat3 mul_tn(const Mat3& A, const Mat3& B) {
   Mat3 C;
   for (int i = 0; i < 3; ++i)
-    for (int j = 0; j < 3; ++j)
-      C(i, j) = A(0, i) * B(0, j) + A(1, i) * B(1, j) + A(2, i) * B(2, j);
+    for (int j = 0; j < 3; ++j) C(i, j) = A(0, i) * B(0, j) + A(1, i) * B(1, j) + A(2, i) * B(2, j);
   return C;
 }
 // C = A B^T
 KOKKOS_INLINE_FUNCTION Mat3 mul_nt(const Mat3& A, const Mat3& B) {
   Mat3 C;
   for (int i = 0; i < 3; ++i)
-    for (int j = 0; j < 3; ++j)
-      C(i, j) = A(i, 0) * B(j, 0) + A(i, 1) * B(j, 1) + A(i, 2) * B(j, 2);
+    for (int j = 0; j < 3; ++j) C(i, j) = A(i, 0) * B(j, 0) + A(i, 1) * B(j, 1) + A(i, 2) * B(j, 2);
   return C;
 }
 KOKKOS_INLINE_FUNCTION Vec3 operator*(const Mat3& A, const Vec3& x) {

@@ -55,8 +55,8 @@ struct MaterialSpec {
   }
   std::string name() const {
     std::string n = model == MaterialModel::StVenantKirchhoff ? "svk"
-                    : model == MaterialModel::MooneyRivlin   ? "mooney_rivlin"
-                                                             : "neo_hookean";
+                    : model == MaterialModel::MooneyRivlin    ? "mooney_rivlin"
+                                                              : "neo_hookean";
     return kelvin_voigt ? "kelvin_voigt<" + n + ">" : n;
   }
 };

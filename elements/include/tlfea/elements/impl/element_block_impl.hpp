@@ -95,8 +95,8 @@ class ElementBlock final : public ElementBlockBase {
   void tangent(const CoefView& q, const CoefView& v, Real alpha_K, Real alpha_D,
                const DeviceView<Real*>& values) const override {
     require_offsets();
-    TangentFunctor<E, M> fn{geom_, mat_, q, v, offsets_, block_row_length_, values, alpha_K,
-                            alpha_D};
+    TangentFunctor<E, M> fn{geom_,  mat_,    q,      v, offsets_, block_row_length_,
+                            values, alpha_K, alpha_D};
     Kokkos::parallel_for("tlfea::elements::tangent",
                          Kokkos::RangePolicy<ExecSpace>(0, geom_.num_elements), fn);
   }
@@ -118,8 +118,8 @@ class ElementBlock final : public ElementBlockBase {
   }
   void dead_traction(const CoefView& q0, const FaceList& faces, const Vec3& t0,
                      const CoefView& f) const override {
-    SurfaceLoadFunctor<E> fn{geom_, faces.element, faces.face, q0, false, {t0[0], t0[1], t0[2]},
-                             0.0, f};
+    SurfaceLoadFunctor<E> fn{geom_, faces.element,         faces.face, q0,
+                             false, {t0[0], t0[1], t0[2]}, 0.0,        f};
     Kokkos::parallel_for("tlfea::elements::dead_traction",
                          Kokkos::RangePolicy<ExecSpace>(0, faces.size()), fn);
   }
@@ -132,8 +132,8 @@ class ElementBlock final : public ElementBlockBase {
   void follower_pressure_tangent(const CoefView& q, const FaceList& faces, Real p, Real alpha,
                                  const DeviceView<Real*>& values) const override {
     require_offsets();
-    PressureTangentFunctor<E> fn{geom_, faces.element, faces.face, offsets_, block_row_length_,
-                                 q, p, alpha, values};
+    PressureTangentFunctor<E> fn{geom_, faces.element, faces.face, offsets_, block_row_length_, q,
+                                 p,     alpha,         values};
     Kokkos::parallel_for("tlfea::elements::follower_pressure_tangent",
                          Kokkos::RangePolicy<ExecSpace>(0, faces.size()), fn);
   }
@@ -157,10 +157,9 @@ class ElementBlock final : public ElementBlockBase {
                          Kokkos::RangePolicy<ExecSpace>(0, geom_.num_elements),
                          DeformationGradientFunctor<E>{geom_, q, F});
     return F;
-  }
-  std::vector<Real> shape_at(Ordinal element, const Real xi[3]) const override {
-    auto p = Kokkos::create_mirror_view(Kokkos::HostSpace(),
-                                        Kokkos::subview(geom_.param, std::make_pair(element, element + 1)));
+  } std::vector<Real> shape_at(Ordinal element, const Real xi[3]) const override {
+    auto p = Kokkos::create_mirror_view(
+        Kokkos::HostSpace(), Kokkos::subview(geom_.param, std::make_pair(element, element + 1)));
     Kokkos::deep_copy(p, Kokkos::subview(geom_.param, std::make_pair(element, element + 1)));
     Real s[E::n];
     E::shape(p(0), xi, s);
