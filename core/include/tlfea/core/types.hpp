@@ -28,8 +28,10 @@ template <class DataType>
 using HostView = Kokkos::View<DataType, Kokkos::HostSpace>;
 
 // Stack of coefficient vectors (positions, position gradients, velocities,
-// forces): one row per coefficient, 3 scalars each.
-using CoefView = DeviceView<Real* [3]>;
+// forces): one row per coefficient, 3 scalars each. LayoutRight on every
+// backend, so the data is also the flat vector (3 c + a) that the Newton
+// matrix's rows and columns index.
+using CoefView = Kokkos::View<Real* [3], Kokkos::LayoutRight, DeviceType>;
 using CoefViewHost = CoefView::HostMirror;
 
 }  // namespace tlfea
