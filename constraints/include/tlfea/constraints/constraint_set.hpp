@@ -1,0 +1,191 @@
+// TLFEA: scalar constraint primitives on material points, joints as stacks of
+// them, and their Jacobian / Hessian kernels (DESIGN.md section 1, seed
+// sections 2.2 and 10).
+//
+// Primitives (a = r_Q - r_P; every row is multiplied by its weight w):
+//   DP1:  b = r_T - r_R,  c = w (a^T b - f(t))
+//   DP2:  d = r_S - r_R,  c = w (a^T d - f(t))   (R on a's body, S on the other)
+//   DIST:                 c = w (a^T a - f(t)^2) / 2
+//   CD:   d fixed unit,   c = w (d^T a - f(t))
+// The row's point slots are (P, Q, R, T|S); dc/dr_X = w * (+-b | +-a | +-d),
+// and dc/de_i = sum_X s_i(xi_X) dc/dr_X.
+//
+// Row weights (seed section 10.1: constant, from the reference configuration,
+// so that rows have commensurate Jacobians; a0, b0 = reference directions):
+//   CD   w = 1                 (c: a length; dc/de = O(1));
+//   DP1  w = 1 / (|a0| |b0|)   (c: a cosine);
+//   DP2  w = 1 / |a0|          (c: the offset along a unit a, a length);
+//   DIST w = 1 / |a0|          (1 when the reference distance is zero).
+// Why DP1 needs 1/delta^2 for fibers of length delta: both ends of a fiber
+// sit in the same element, so da/de_i = (s_i(Q) - s_i(P)) I = O(delta / h)
+// (h: element size) and dc/de = O(delta^2 / h) unweighted; weighted it is
+// O(1 / h), within a small factor of CD's O(1) for elements of size ~0.1-1 in
+// model units. (The seed's prose says "weights of order 1/delta", which only
+// balances the gradient with respect to point positions, not coefficients.)
+// Weights can be switched off (all w = 1) or overridden per row.
+//
+// Joints (seed Table 1) are built from JointFrames of the two bodies (i, j):
+//   spherical   3 CD (origin_j - origin_i along e_x, e_y, e_z)          m = 3
+//   universal   + DP1 axis_i . axis_j  (the two cross-pin axes)          m = 4
+//   revolute    + DP1 axis_i . cross1_j, axis_i . cross2_j               m = 5
+//   fixed       revolute + DP1 cross1_i . cross2_j                       m = 6
+//   cylindrical DP1 axis_i . cross1_j, axis_i . cross2_j,
+//               DP2 cross1_i . (origin_j - origin_i), cross2_i . (...)   m = 4
+//   prismatic   cylindrical + DP1 cross1_i . cross2_j                    m = 5
+// Each joint row's f is the constant reference value, so a joint holds in the
+// reference configuration it was built from.
+#pragma once
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "tlfea/constraints/material_point.hpp"
+#include "tlfea/core/crs_pattern.hpp"
+#include "tlfea/core/tensor.hpp"
+#include "tlfea/core/types.hpp"
+
+namespace tlfea {
+
+enum class PrimitiveType : int { DP1 = 0, DP2 = 1, DIST = 2, CD = 3 };
+
+// Driving function f(t), evaluated on the host only.
+struct DrivingFunction {
+  enum class Kind { Constant, Linear, Sinusoid, User };
+  Kind kind = Kind::Constant;
+  Real value = 0.0;      // constant; linear and sinusoid offset
+  Real rate = 0.0;       // linear: f = value + rate t
+  Real amplitude = 0.0;  // sinusoid: f = value + amplitude sin(omega t + phase)
+  Real omega = 0.0, phase = 0.0;
+  std::function<Real(Real)> user;
+
+  static DrivingFunction constant(Real v);
+  static DrivingFunction linear(Real v0, Real rate);
+  static DrivingFunction sinusoid(Real offset, Real amplitude, Real omega, Real phase = 0.0);
+  static DrivingFunction function(std::function<Real(Real)> f);
+  Real operator()(Real t) const;
+};
+
+// Rows [first, first + count) of a ConstraintSet.
+struct RowRange {
+  Ordinal first = 0, count = 0;
+};
+
+// Device-side data of a finalized set (trivially copyable; held by kernels).
+struct ConstraintData {
+  Ordinal num_rows = 0;
+  int max_coefficients = 0;  // K: clique width
+  DeviceView<int*> type;
+  DeviceView<Ordinal* [4]> point;   // point slots P, Q, R, T|S (-1 unused)
+  DeviceView<Real* [3]> direction;  // CD direction
+  DeviceView<Real*> weight;
+  DeviceView<Real*> drive;             // f(t) per row, uploaded per evaluation time
+  DeviceView<int*> num_coefficients;   // unique coefficients of each row
+  DeviceView<Ordinal**> coefficient;   // (row, l) unique coefficient ids, -1 padded
+  DeviceView<Real** [4]> slot_weight;  // (row, l, slot): d r_slot / d e_l (scalar)
+  DeviceView<int*> point_num;
+  DeviceView<Ordinal* [kMaxPointCoefficients]> point_id;
+  DeviceView<Real* [kMaxPointCoefficients]> point_weight;
+  DeviceView<Real* [3]> point_offset;
+  // CRS placement (after set_matrix_offsets).
+  DeviceView<Offset***> offsets;         // (row, l, m)
+  DeviceView<Offset*> block_row_length;  // of the pattern
+};
+
+class ConstraintSet {
+ public:
+  // q0: reference coefficients of the whole system (used for row weights,
+  // joint reference values and point location). row_weights: see above.
+  explicit ConstraintSet(const CoefView& q0, bool row_weights = true);
+
+  // --- building (host; before finalize) ---
+  Ordinal add_dp1(const MaterialPoint& P, const MaterialPoint& Q, const MaterialPoint& R,
+                  const MaterialPoint& T, const DrivingFunction& f);
+  Ordinal add_dp2(const MaterialPoint& P, const MaterialPoint& Q, const MaterialPoint& R,
+                  const MaterialPoint& S, const DrivingFunction& f);
+  Ordinal add_dist(const MaterialPoint& P, const MaterialPoint& Q, const DrivingFunction& f);
+  // d is normalised.
+  Ordinal add_cd(const MaterialPoint& P, const MaterialPoint& Q, const Vec3& d,
+                 const DrivingFunction& f);
+
+  // Joints between body frames i and j (either may be a ground frame). A
+  // joint whose frames are degenerate throws Error and adds nothing.
+  RowRange add_spherical(const JointFrame& i, const JointFrame& j);
+  RowRange add_universal(const JointFrame& i, const JointFrame& j);
+  RowRange add_revolute(const JointFrame& i, const JointFrame& j);
+  RowRange add_fixed(const JointFrame& i, const JointFrame& j);
+  RowRange add_cylindrical(const JointFrame& i, const JointFrame& j);
+  RowRange add_prismatic(const JointFrame& i, const JointFrame& j);
+
+  // Reference values, for building driven rows.
+  Vec3 reference_position(const MaterialPoint& p) const { return point_position(p, q0_); }
+  // The row weight in use (1 when weights are off); set_row_weight overrides
+  // the automatic one (before finalize; ignored when weights are off).
+  Real row_weight(Ordinal row) const;
+  void set_row_weight(Ordinal row, Real w);
+  PrimitiveType row_type(Ordinal row) const { return rows_.at(row).type; }
+
+  // Uploads rows and points; after this no row can be added.
+  void finalize();
+  bool finalized() const { return finalized_; }
+  Ordinal num_rows() const { return static_cast<Ordinal>(rows_.size()); }
+
+  // --- evaluation (device kernels; no allocation) ---
+  // c = weighted constraint values at (q, t); c has num_rows() entries.
+  void evaluate(const CoefView& q, Real t, const DeviceView<Real*>& c);
+  // f += C_q^T y (C_q of the weighted rows; y one value per row). The
+  // Jacobian does not depend on t; t is accepted for a uniform interface.
+  void apply_jacobian_transpose(const CoefView& q, Real t, const DeviceView<Real*>& y,
+                                const CoefView& f) const;
+  // All coefficients each row touches (width max_coefficients, -1 padded),
+  // one clique per row, for build_crs_pattern; then the offsets it returned.
+  CliqueSet jacobian_cliques() const;
+  void set_matrix_offsets(const CrsPattern& pattern, DeviceView<Offset***> offsets);
+  // values += scale C_q^T C_q.
+  void assemble_gauss_newton(const CoefView& q, Real t, Real scale,
+                             const DeviceView<Real*>& values) const;
+  // values += scale sum_i eta_i grad^2 c_i over DP1, DP2 and DIST rows (their
+  // Hessians are constant; CD rows have none). q is not read.
+  void assemble_dp1_hessian(const CoefView& q, const DeviceView<Real*>& eta, Real scale,
+                            const DeviceView<Real*>& values) const;
+  // Euclidean norm of c (weighted rows) and its largest entry in magnitude.
+  Real violation_norm(const DeviceView<Real*>& c) const;
+  Real violation_max(const DeviceView<Real*>& c) const;
+
+  const ConstraintData& data() const { return data_; }
+
+ private:
+  struct Row {
+    PrimitiveType type;
+    Ordinal point[4];
+    Vec3 direction;
+    Real weight;  // automatic weight (applied only when row_weights_)
+    DrivingFunction f;
+  };
+  Ordinal add_point(const MaterialPoint& p);
+  Ordinal add_row(Row row);
+  Ordinal add_joint_dp1(const MaterialPoint& P, const MaterialPoint& Q, const MaterialPoint& R,
+                        const MaterialPoint& T, const char* joint);
+  RowRange add_joint(RowRange (ConstraintSet::*build)(const JointFrame&, const JointFrame&),
+                     const JointFrame& i, const JointFrame& j);
+  RowRange build_spherical(const JointFrame& i, const JointFrame& j);
+  RowRange build_universal(const JointFrame& i, const JointFrame& j);
+  RowRange build_revolute(const JointFrame& i, const JointFrame& j);
+  RowRange build_fixed(const JointFrame& i, const JointFrame& j);
+  RowRange build_cylindrical(const JointFrame& i, const JointFrame& j);
+  RowRange build_prismatic(const JointFrame& i, const JointFrame& j);
+  void require_finalized(const char* what) const;
+  void upload_drive(Real t);
+
+  CoefViewHost q0_;
+  bool row_weights_;
+  bool finalized_ = false;
+  std::vector<MaterialPoint> points_;
+  std::vector<Row> rows_;
+  ConstraintData data_;
+  DeviceView<Real*>::HostMirror drive_host_;
+  Real drive_time_ = 0.0;
+  bool drive_valid_ = false;
+};
+
+}  // namespace tlfea
