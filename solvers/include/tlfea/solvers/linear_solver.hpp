@@ -1,0 +1,75 @@
+// TLFEA: one interface to the sparse linear solvers of the Newton system.
+//
+// A backend is chosen by name. The matrix is the fixed-sparsity CRS matrix of
+// core/crs_pattern.hpp (3 scalar rows per coefficient); the call sequence is
+//   analyze(pattern)      symbolic work (ordering, elimination tree, graph),
+//                         once per pattern;
+//   factorize(values)     numeric factorisation or preconditioner setup, once
+//                         per Newton matrix (same pattern, new values);
+//   solve(b, x)           x = A^-1 b, any number of times per factorisation.
+// Failures (unknown backend, singular matrix, no convergence) throw
+// tlfea::Error. This header names no Trilinos or Eigen type: the backends live
+// in solvers/src, one translation unit each.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "tlfea/core/crs_pattern.hpp"
+#include "tlfea/core/types.hpp"
+
+namespace tlfea {
+
+struct LinearSolverOptions {
+  // "default", "tacho", "eigen-ldlt", "eigen-lu", "klu2", "belos-gmres",
+  // "belos-cg", "belos-minres". "default" is Tacho in the Trilinos build and
+  // Eigen's LDL^T otherwise (KLU2 / Eigen's LU when symmetric is false).
+  std::string backend = "default";
+  bool symmetric = true;               // the matrix is symmetric (values, not only pattern)
+  bool positive_definite = false;      // Tacho: Cholesky instead of LDL^T
+  double tolerance = 1e-10;            // iterative: relative residual ||b - A x|| / ||b||
+  int max_iterations = 500;            // iterative
+  std::string preconditioner = "ilu";  // iterative: "none", "jacobi", "ilu", "muelu"
+  int ilu_level = 0;                   // ILU(k) fill level
+};
+
+struct SolverStats {
+  std::string backend;       // name() of the solver that produced them
+  int analyses = 0;          // analyze() calls
+  int factorizations = 0;    // factorize() calls
+  int solves = 0;            // solve() calls
+  int last_iterations = 0;   // iterative: iterations of the last solve (0 for direct)
+  int total_iterations = 0;  // iterative: over all solves
+  double last_residual = 0;  // relative residual reported by the last solve (direct: 0)
+  double analyze_seconds = 0;
+  double factorize_seconds = 0;
+  double solve_seconds = 0;
+};
+
+class LinearSolver {
+ public:
+  virtual ~LinearSolver();
+  virtual std::string name() const = 0;
+  // Symbolic phase, once per pattern. The pattern's views may be released
+  // afterwards: backends keep what they need.
+  virtual void analyze(const CrsPattern& pattern) = 0;
+  // Numeric phase for values laid out on the analysed pattern (length nnz).
+  virtual void factorize(const DeviceView<Real*>& values) = 0;
+  // x = A^-1 b; b and x have length 3 * num_block_rows and may not alias.
+  virtual void solve(const DeviceView<Real*>& b, const DeviceView<Real*>& x) = 0;
+  virtual SolverStats stats() const;
+
+ protected:
+  SolverStats stats_;
+};
+
+// Throws tlfea::Error for an unknown name, or one not built into this
+// configuration, listing the available ones; or for options the backend
+// cannot honour (e.g. an unsymmetric matrix with an LDL^T backend).
+std::unique_ptr<LinearSolver> make_linear_solver(const LinearSolverOptions& options);
+
+// Backend names usable in this build, "default" first.
+std::vector<std::string> available_linear_solvers();
+
+}  // namespace tlfea

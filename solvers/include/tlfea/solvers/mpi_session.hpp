@@ -1,0 +1,29 @@
+// TLFEA: MPI lifetime for programs that use the Trilinos solvers.
+//
+// Debian's Trilinos is built with MPI, and Tpetra (under KLU2 and Belos)
+// needs MPI initialised before its default communicator is taken. A program
+// creates one MpiSession before Kokkos is initialised and destroys it after
+// Kokkos is finalised (declare it first in main). In a build without the
+// Trilinos solvers it does nothing. It initialises MPI only when nobody has
+// yet, and then finalises it in its destructor.
+#pragma once
+
+namespace tlfea {
+
+class MpiSession {
+ public:
+  MpiSession(int* argc, char*** argv);
+  ~MpiSession();
+  MpiSession(const MpiSession&) = delete;
+  MpiSession& operator=(const MpiSession&) = delete;
+
+  // Whether this build uses MPI at all (the Trilinos solvers are built).
+  static bool enabled();
+  // Whether this object called MPI_Init (and will call MPI_Finalize).
+  bool owns_mpi() const { return owns_; }
+
+ private:
+  bool owns_ = false;
+};
+
+}  // namespace tlfea

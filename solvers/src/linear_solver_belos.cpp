@@ -1,0 +1,175 @@
+// Belos backends on Tpetra: CG (SPD), MINRES (symmetric, SPD
+// preconditioner), GMRES (general), created by Belos::SolverFactory and
+// preconditioned by Ifpack2 (ILU(k) "RILUK", Jacobi "RELAXATION") or MueLu
+// (smoothed-aggregation AMG, its own translation unit). analyze() builds the
+// Tpetra graph and the Ifpack2 symbolic phase (initialize); factorize()
+// computes the preconditioner for the new values (Ifpack2 compute, MueLu
+// setup); solve() iterates from x = 0 to options.tolerance (relative
+// residual) and throws if it does not converge within max_iterations.
+#include <BelosLinearProblem.hpp>
+#include <BelosSolverFactory.hpp>
+#include <BelosSolverFactory_Tpetra.hpp>
+#include <BelosTpetraAdapter.hpp>
+#include <Ifpack2_Factory.hpp>
+#include <Teuchos_ParameterList.hpp>
+#include <algorithm>
+#include <exception>
+
+#include "backends.hpp"
+#include "muelu_preconditioner.hpp"
+#include "tlfea/core/error.hpp"
+#include "tpetra_system.hpp"
+
+namespace tlfea::detail {
+namespace {
+
+using Ifpack2Preconditioner =
+    Ifpack2::Preconditioner<Real, TpetraMatrix::local_ordinal_type,
+                            TpetraMatrix::global_ordinal_type, TpetraMatrix::node_type>;
+
+class BelosSolver final : public LinearSolver {
+ public:
+  BelosSolver(const LinearSolverOptions& options, const char* kind)
+      : options_(options), kind_(kind) {
+    if (kind_ == "GMRES")
+      name_ = "belos-gmres";
+    else if (kind_ == "CG")
+      name_ = "belos-cg";
+    else
+      name_ = "belos-minres";
+    const auto& p = options_.preconditioner;
+    if (p != "none" && p != "jacobi" && p != "ilu" && p != "muelu")
+      throw_error(name_, ": unknown preconditioner \"", p,
+                  "\"; available: none, jacobi, ilu, muelu");
+    if (options_.ilu_level < 0) throw_error(name_, ": ilu_level must be >= 0");
+    if (options_.max_iterations < 1) throw_error(name_, ": max_iterations must be >= 1");
+    if (!(options_.tolerance > 0)) throw_error(name_, ": tolerance must be > 0");
+    if (kind_ != "GMRES" && !options_.symmetric)
+      throw_error(name_, " needs a symmetric matrix (options.symmetric = false); use belos-gmres");
+  }
+
+  std::string name() const override { return name_; }
+
+  void analyze(const CrsPattern& pattern) override {
+    Stopwatch t;
+    factorized_ = false;
+    preconditioner_ = Teuchos::null;
+    ifpack2_ = Teuchos::null;
+    guard("analysis", [&] {
+      system_.analyze(name_.c_str(), pattern);
+      const auto& p = options_.preconditioner;
+      if (p == "ilu" || p == "jacobi") {
+        Teuchos::ParameterList params;
+        if (p == "ilu") {
+          ifpack2_ = Ifpack2::Factory::create<TpetraRowMatrix>("RILUK", system_.matrix());
+          params.set("fact: iluk level-of-fill", options_.ilu_level);
+        } else {
+          ifpack2_ = Ifpack2::Factory::create<TpetraRowMatrix>("RELAXATION", system_.matrix());
+          params.set("relaxation: type", std::string("Jacobi"));
+          params.set("relaxation: sweeps", 1);
+        }
+        ifpack2_->setParameters(params);
+        ifpack2_->initialize();  // symbolic: graph of L and U (ILU), nothing (Jacobi)
+      }
+      make_belos_solver();
+    });
+    stats_.analyses++;
+    stats_.analyze_seconds += t.seconds();
+  }
+
+  void factorize(const DeviceView<Real*>& values) override {
+    if (!system_.analyzed()) throw_error(name_, ": factorize() before analyze()");
+    Stopwatch t;
+    factorized_ = false;
+    const auto& p = options_.preconditioner;
+    system_.set_values(name_.c_str(), values, p == "ilu" || p == "jacobi");
+    guard("preconditioner setup", [&] {
+      if (!ifpack2_.is_null()) {
+        ifpack2_->compute();
+        preconditioner_ = ifpack2_;
+      } else if (p == "muelu") {
+        preconditioner_ = make_muelu_preconditioner(system_.matrix(), options_.symmetric);
+      }
+      problem_ = Teuchos::rcp(new Belos::LinearProblem<Real, TpetraVector, TpetraOperator>(
+          system_.matrix(), system_.x(), system_.b()));
+      if (!preconditioner_.is_null()) {
+        // GMRES preconditioned on the right, so its residual is the true one;
+        // CG and MINRES take M^-1 as the left preconditioner.
+        if (kind_ == "GMRES")
+          problem_->setRightPrec(preconditioner_);
+        else
+          problem_->setLeftPrec(preconditioner_);
+      }
+    });
+    factorized_ = true;
+    stats_.factorizations++;
+    stats_.factorize_seconds += t.seconds();
+  }
+
+  void solve(const DeviceView<Real*>& b, const DeviceView<Real*>& x) override {
+    if (!factorized_) throw_error(name_, ": solve() without a successful factorize()");
+    Stopwatch t;
+    system_.set_rhs(name_.c_str(), b);
+    system_.x()->putScalar(0.0);
+    Belos::ReturnType result = Belos::Unconverged;
+    guard("solve", [&] {
+      problem_->setProblem(system_.x(), system_.b());
+      solver_->setProblem(problem_);
+      result = solver_->solve();
+    });
+    const int iterations = solver_->getNumIters();
+    stats_.last_iterations = iterations;
+    stats_.total_iterations += iterations;
+    stats_.last_residual = system_.relative_residual();
+    stats_.solves++;
+    stats_.solve_seconds += t.seconds();
+    if (result != Belos::Converged)
+      throw_error(name_, ": did not converge in ", iterations, " iterations (relative residual ",
+                  stats_.last_residual, ", tolerance ", options_.tolerance, "; preconditioner ",
+                  options_.preconditioner, ")");
+    system_.get_solution(name_.c_str(), x);
+  }
+
+ private:
+  void make_belos_solver() {
+    auto params = Teuchos::parameterList();
+    params->set("Convergence Tolerance", options_.tolerance);
+    params->set("Maximum Iterations", options_.max_iterations);
+    params->set("Verbosity", static_cast<int>(Belos::Errors));
+    if (kind_ == "GMRES") {
+      const int restart = std::min(options_.max_iterations, 200);
+      params->set("Num Blocks", restart);
+      params->set("Maximum Restarts", options_.max_iterations / restart + 1);
+    }
+    Belos::SolverFactory<Real, TpetraVector, TpetraOperator> factory;
+    solver_ = factory.create(kind_, params);
+  }
+
+  template <class F>
+  void guard(const char* phase, F&& f) {
+    try {
+      f();
+    } catch (const Error&) {
+      throw;
+    } catch (const std::exception& e) {
+      throw_error(name_, ": ", phase, " failed (", e.what(), ")");
+    }
+  }
+
+  LinearSolverOptions options_;
+  std::string kind_, name_;
+  TpetraSystem system_;
+  Teuchos::RCP<Ifpack2Preconditioner> ifpack2_;
+  Teuchos::RCP<TpetraOperator> preconditioner_;
+  Teuchos::RCP<Belos::LinearProblem<Real, TpetraVector, TpetraOperator>> problem_;
+  Teuchos::RCP<Belos::SolverManager<Real, TpetraVector, TpetraOperator>> solver_;
+  bool factorized_ = false;
+};
+
+}  // namespace
+
+std::unique_ptr<LinearSolver> make_belos(const LinearSolverOptions& options, const char* kind) {
+  return std::make_unique<BelosSolver>(options, kind);
+}
+
+}  // namespace tlfea::detail

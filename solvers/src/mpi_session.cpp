@@ -1,0 +1,41 @@
+#include "tlfea/solvers/mpi_session.hpp"
+
+#ifdef TLFEA_HAVE_MPI
+#include <mpi.h>
+#endif
+
+namespace tlfea {
+
+MpiSession::MpiSession(int* argc, char*** argv) {
+#ifdef TLFEA_HAVE_MPI
+  int initialized = 0;
+  MPI_Initialized(&initialized);
+  if (!initialized) {
+    // Kokkos Serial + one rank per process: funneled is all Tpetra asks for.
+    int provided = 0;
+    MPI_Init_thread(argc, argv, MPI_THREAD_FUNNELED, &provided);
+    owns_ = true;
+  }
+#else
+  (void)argc;
+  (void)argv;
+#endif
+}
+
+MpiSession::~MpiSession() {
+#ifdef TLFEA_HAVE_MPI
+  int finalized = 0;
+  MPI_Finalized(&finalized);
+  if (owns_ && !finalized) MPI_Finalize();
+#endif
+}
+
+bool MpiSession::enabled() {
+#ifdef TLFEA_HAVE_MPI
+  return true;
+#else
+  return false;
+#endif
+}
+
+}  // namespace tlfea

@@ -1,0 +1,309 @@
+#include "tlfea/solvers/time_stepper.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <sstream>
+
+#include "tlfea/core/error.hpp"
+
+namespace tlfea {
+namespace {
+
+using Range = Kokkos::RangePolicy<ExecSpace>;
+
+// out = x + a y (coefficient vectors).
+struct Axpy {
+  CoefView out, x, y;
+  Real a;
+  KOKKOS_INLINE_FUNCTION void operator()(const Ordinal k) const {
+    for (int c = 0; c < 3; ++c) out(k, c) = x(k, c) + a * y(k, c);
+  }
+};
+
+// y = a A x for the CRS matrix (pattern, values); x, y flat (3 c + a).
+struct ScaledSpmv {
+  DeviceView<Offset*> row_map;
+  DeviceView<Ordinal*> entries;
+  DeviceView<Real*> values;
+  CoefView x, y;
+  Real a;
+  KOKKOS_INLINE_FUNCTION void operator()(const Ordinal r) const {
+    Real s = 0.0;
+    for (Offset k = row_map(r); k < row_map(r + 1); ++k) {
+      const Ordinal c = entries(k);
+      s += values(k) * x(c / 3, c % 3);
+    }
+    y(r / 3, r % 3) = a * s;
+  }
+};
+
+struct Negate {
+  CoefView out, in;
+  KOKKOS_INLINE_FUNCTION void operator()(const Ordinal k) const {
+    for (int c = 0; c < 3; ++c) out(k, c) = -in(k, c);
+  }
+};
+
+struct ScaleCopy {
+  DeviceView<Real*> out, in;
+  Real a;
+  KOKKOS_INLINE_FUNCTION void operator()(const Offset k) const { out(k) = a * in(k); }
+};
+
+// Elimination of clamped dofs: zero their rows and columns, unit diagonal.
+struct ZeroOffsets {
+  DeviceView<Real*> values;
+  DeviceView<Offset*> offsets;
+  KOKKOS_INLINE_FUNCTION void operator()(const Ordinal k) const { values(offsets(k)) = 0.0; }
+};
+struct UnitDiagonal {
+  DeviceView<Real*> values;
+  DeviceView<Offset*> offsets;
+  KOKKOS_INLINE_FUNCTION void operator()(const Ordinal k) const { values(offsets(k)) = 1.0; }
+};
+struct ZeroDofs {
+  CoefView g;
+  DeviceView<Ordinal*> dofs;
+  KOKKOS_INLINE_FUNCTION void operator()(const Ordinal k) const {
+    g(dofs(k) / 3, dofs(k) % 3) = 0.0;
+  }
+};
+
+// y = h (lambda + rho c).
+struct Multiplier {
+  DeviceView<Real*> y, lambda, c;
+  Real h, rho;
+  KOKKOS_INLINE_FUNCTION void operator()(const Ordinal i) const {
+    y(i) = h * (lambda(i) + rho * c(i));
+  }
+};
+struct UpdateLambda {
+  DeviceView<Real*> lambda, c;
+  Real rho;
+  KOKKOS_INLINE_FUNCTION void operator()(const Ordinal i) const { lambda(i) += rho * c(i); }
+};
+
+struct SquaredNorm {
+  CoefView x;
+  KOKKOS_INLINE_FUNCTION void operator()(const Ordinal k, Real& s) const {
+    s += x(k, 0) * x(k, 0) + x(k, 1) * x(k, 1) + x(k, 2) * x(k, 2);
+  }
+};
+
+Real norm2(const CoefView& x) {
+  Real s = 0.0;
+  Kokkos::parallel_reduce("tlfea::solvers::norm", Range(0, x.extent(0)), SquaredNorm{x}, s);
+  return std::sqrt(s);
+}
+
+DeviceView<Real*> flat(const CoefView& x) { return DeviceView<Real*>(x.data(), 3 * x.extent(0)); }
+
+}  // namespace
+
+TimeStepper::TimeStepper(Model& model, const StepperSettings& settings)
+    : model_(model), s_(settings) {
+  if (!(s_.dt > 0)) throw_error("time step dt must be positive, got ", s_.dt);
+  model_.finalize();
+  const Ordinal n = model_.num_coefficients();
+  const CrsPattern& p = model_.pattern();
+  q_ = CoefView("tlfea::solvers::q", n);
+  v_ = CoefView("tlfea::solvers::v", n);
+  qt_ = CoefView("tlfea::solvers::q_trial", n);
+  vt_ = CoefView("tlfea::solvers::v_trial", n);
+  dv_ = CoefView("tlfea::solvers::dv", n);
+  g_ = CoefView("tlfea::solvers::g", n);
+  gt_ = CoefView("tlfea::solvers::g_trial", n);
+  work_ = CoefView("tlfea::solvers::work", n);
+  Kokkos::deep_copy(q_, model_.reference());
+  values_ = DeviceView<Real*>("tlfea::solvers::newton_values", p.nnz());
+  m_ = model_.has_constraints() ? model_.constraints().num_rows() : 0;
+  lambda_ = DeviceView<Real*>("tlfea::solvers::lambda", m_);
+  lambda_t_ = DeviceView<Real*>("tlfea::solvers::lambda_trial", m_);
+  c_ = DeviceView<Real*>("tlfea::solvers::c", m_);
+  y_ = DeviceView<Real*>("tlfea::solvers::y", m_);
+
+  // Penalty: rho = penalty_scale * max diag(M) / h^3 unless given.
+  auto rm = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), p.row_map);
+  auto en = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), p.entries);
+  auto mv = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), model_.mass_values());
+  Real mmax = 0.0;
+  for (Ordinal r = 0; r < p.num_rows(); ++r)
+    for (Offset k = rm(r); k < rm(r + 1); ++k)
+      if (en(k) == r) mmax = std::max(mmax, mv(k));
+  rho_ = s_.penalty > 0 ? s_.penalty : s_.penalty_scale * mmax / (s_.dt * s_.dt * s_.dt);
+
+  // Clamped coefficients: their rows and columns are removed from the system
+  // (identity rows, zero residual), so v stays at its prescribed value 0.
+  std::vector<char> fixed(p.num_rows(), 0);
+  std::vector<Ordinal> dofs;
+  for (Ordinal c : model_.clamped_coefficients())
+    for (int a = 0; a < 3; ++a) {
+      fixed[3 * c + a] = 1;
+      dofs.push_back(3 * c + a);
+    }
+  std::vector<Offset> zero, diag;
+  for (Ordinal r = 0; r < p.num_rows(); ++r)
+    for (Offset k = rm(r); k < rm(r + 1); ++k) {
+      if (!fixed[r] && !fixed[en(k)]) continue;
+      (en(k) == r ? diag : zero).push_back(k);
+    }
+  auto upload = [](const auto& v, const char* label, auto tag) {
+    using T = decltype(tag);
+    DeviceView<T*> d(std::string(label), v.size());
+    auto h = Kokkos::create_mirror_view(d);
+    for (size_t i = 0; i < v.size(); ++i) h(i) = v[i];
+    Kokkos::deep_copy(d, h);
+    return d;
+  };
+  fixed_dofs_ = upload(dofs, "tlfea::solvers::fixed_dofs", Ordinal{});
+  fixed_zero_ = upload(zero, "tlfea::solvers::fixed_zero", Offset{});
+  fixed_diag_ = upload(diag, "tlfea::solvers::fixed_diag", Offset{});
+
+  LinearSolverOptions lo = s_.linear;
+  if (s_.dp1_curvature) lo.positive_definite = false;
+  solver_ = make_linear_solver(lo);
+  solver_->analyze(p);
+}
+
+void TimeStepper::set_velocities(const CoefView& v) {
+  Kokkos::deep_copy(v_, v);
+  Kokkos::parallel_for("tlfea::solvers::clamp", Range(0, fixed_dofs_.extent(0)),
+                       ZeroDofs{v_, fixed_dofs_});
+}
+
+Real TimeStepper::residual(Real h, Real t1) {
+  // q(v) = q_n + h v
+  Kokkos::parallel_for("tlfea::solvers::trial_positions", Range(0, q_.extent(0)),
+                       Axpy{qt_, q_, vt_, h});
+  // g = M (v - v_n) / h
+  Kokkos::parallel_for("tlfea::solvers::velocity_change", Range(0, q_.extent(0)),
+                       Axpy{work_, vt_, v_, -1.0});
+  const CrsPattern& p = model_.pattern();
+  Kokkos::parallel_for("tlfea::solvers::inertia", Range(0, p.num_rows()),
+                       ScaledSpmv{p.row_map, p.entries, model_.mass_values(), work_, gt_, 1.0 / h});
+  // + f_int - f_ext
+  for (int b = 0; b < model_.num_bodies(); ++b) model_.block(b).internal_force(qt_, vt_, gt_);
+  Kokkos::parallel_for("tlfea::solvers::external_load", Range(0, q_.extent(0)),
+                       Axpy{gt_, gt_, model_.constant_load(), -1.0});
+  // + h C_q^T (lambda + rho c)
+  if (m_ > 0) {
+    ConstraintSet& cs = model_.constraints();
+    cs.evaluate(qt_, t1, c_);
+    Kokkos::parallel_for("tlfea::solvers::multiplier", Range(0, m_),
+                         Multiplier{y_, lambda_t_, c_, h, rho_});
+    cs.apply_jacobian_transpose(qt_, t1, y_, gt_);
+  }
+  Kokkos::parallel_for("tlfea::solvers::clamp", Range(0, fixed_dofs_.extent(0)),
+                       ZeroDofs{gt_, fixed_dofs_});
+  return norm2(gt_);
+}
+
+void TimeStepper::assemble_matrix(Real h, Real t1) {
+  Kokkos::parallel_for("tlfea::solvers::mass_over_h", Range(0, values_.extent(0)),
+                       ScaleCopy{values_, model_.mass_values(), 1.0 / h});
+  for (int b = 0; b < model_.num_bodies(); ++b) model_.block(b).tangent(qt_, vt_, h, 1.0, values_);
+  if (m_ > 0) {
+    ConstraintSet& cs = model_.constraints();
+    cs.assemble_gauss_newton(qt_, t1, h * h * rho_, values_);
+    if (s_.dp1_curvature) {
+      // eta = lambda + rho c = y / h
+      cs.evaluate(qt_, t1, c_);
+      Kokkos::parallel_for("tlfea::solvers::eta", Range(0, m_),
+                           Multiplier{y_, lambda_t_, c_, 1.0, rho_});
+      cs.assemble_dp1_hessian(qt_, y_, h * h, values_);
+    }
+  }
+  Kokkos::parallel_for("tlfea::solvers::eliminate", Range(0, fixed_zero_.extent(0)),
+                       ZeroOffsets{values_, fixed_zero_});
+  Kokkos::parallel_for("tlfea::solvers::eliminate_diagonal", Range(0, fixed_diag_.extent(0)),
+                       UnitDiagonal{values_, fixed_diag_});
+}
+
+bool TimeStepper::advance(Real h, StepReport& rep) {
+  const Real t1 = t_ + h;
+  Kokkos::deep_copy(vt_, v_);                         // initial guess: previous velocity
+  if (m_ > 0) Kokkos::deep_copy(lambda_t_, lambda_);  // warm start
+  bool reuse_ok = false;
+  for (int outer = 0; outer < std::max(1, s_.max_outer); ++outer) {
+    ++rep.outer_iterations;
+    Real r = residual(h, t1), r0 = r, r_prev = r;
+    bool converged = !(r > s_.residual_abs_tol) && std::isfinite(r);
+    for (int it = 0; it < s_.max_newton && !converged; ++it) {
+      if (!std::isfinite(r)) return false;
+      rep.residual_history.push_back(r);
+      ++rep.newton_iterations;
+      if (!(s_.reuse_jacobian && have_factor_ && reuse_ok)) {
+        assemble_matrix(h, t1);
+        solver_->factorize(values_);
+        have_factor_ = true;
+        ++rep.factorizations;
+      }
+      // Solve J dv = -g.
+      Kokkos::parallel_for("tlfea::solvers::rhs", Range(0, g_.extent(0)), Negate{g_, gt_});
+      solver_->solve(flat(g_), flat(dv_));
+      // Backtracking line search on |g|.
+      Kokkos::deep_copy(work_, vt_);
+      Real alpha = 1.0, r_new = 0.0;
+      for (int ls = 0; ls < 8; ++ls) {
+        Kokkos::parallel_for("tlfea::solvers::update", Range(0, g_.extent(0)),
+                             Axpy{vt_, work_, dv_, alpha});
+        r_new = residual(h, t1);
+        if (!s_.line_search || (std::isfinite(r_new) && r_new <= (1.0 - 1e-4 * alpha) * r)) break;
+        alpha *= 0.5;
+      }
+      if (!std::isfinite(r_new)) return false;
+      const Real step = alpha * norm2(dv_), vnorm = norm2(vt_);
+      reuse_ok = r_new < s_.reuse_ratio * r;
+      r_prev = r;
+      r = r_new;
+      converged = r <= s_.residual_abs_tol || r <= s_.residual_rel_tol * r0 ||
+                  step <= s_.step_tol * (vnorm + 1e-12);
+      if (!converged && r > 0.9 * r_prev) reuse_ok = false;
+    }
+    if (!converged) return false;
+    if (m_ == 0) {
+      rep.constraint_violation = 0.0;
+      break;
+    }
+    ConstraintSet& cs = model_.constraints();
+    cs.evaluate(qt_, t1, c_);
+    rep.constraint_violation = cs.violation_max(c_);
+    Kokkos::parallel_for("tlfea::solvers::update_multipliers", Range(0, m_),
+                         UpdateLambda{lambda_t_, c_, rho_});
+    if (rep.constraint_violation <= s_.constraint_tolerance) break;
+    if (outer + 1 == std::max(1, s_.max_outer)) return false;
+  }
+  // Commit.
+  Kokkos::deep_copy(q_, qt_);
+  Kokkos::deep_copy(v_, vt_);
+  if (m_ > 0) Kokkos::deep_copy(lambda_, lambda_t_);
+  t_ = t1;
+  return true;
+}
+
+StepReport TimeStepper::step() {
+  StepReport rep;
+  const Real t_end = t_ + s_.dt;
+  Real h = s_.dt;
+  int halvings = 0;
+  while (t_ < t_end - 1e-12 * s_.dt) {
+    h = std::min(h, t_end - t_);
+    if (advance(h, rep)) continue;
+    have_factor_ = false;
+    if (++halvings > s_.max_retries) {
+      std::ostringstream os;
+      os << "time step " << steps_ + 1 << " (t = " << t_ << " s) did not converge after "
+         << s_.max_retries << " step halvings (last h = " << h
+         << " s, last |g| = " << (rep.residual_history.empty() ? 0.0 : rep.residual_history.back())
+         << "); state kept at the last converged step";
+      throw Error(os.str());
+    }
+    h *= 0.5;
+    rep.retries = halvings;
+  }
+  ++steps_;
+  rep.converged = true;
+  return rep;
+}
+
+}  // namespace tlfea

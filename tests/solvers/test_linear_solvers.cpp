@@ -1,0 +1,401 @@
+// Linear-solver backends on matrices with the real Newton pattern: the CRS
+// pattern of a generated T10 box, values assembled through the per-element
+// block offsets. The exact solution x* is chosen first and b = A x* is
+// formed by an independent host matvec on the CRS arrays.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include "tlfea/core/crs_pattern.hpp"
+#include "tlfea/core/error.hpp"
+#include "tlfea/core/generators.hpp"
+#include "tlfea/solvers/linear_solver.hpp"
+
+namespace tlfea {
+namespace {
+
+// T10 box with 3^3 cells: 7^3 = 343 coefficients, 1029 rows, so Tacho runs
+// its sparse supernodal path (it uses dense LAPACK below 1024 rows).
+struct TestSystem {
+  Mesh mesh;
+  CrsPattern pattern;
+  HostView<Offset***> offsets;  // (element, i, j) -> CRS offset of block (0, 0)
+  HostView<Offset*> row_map;
+  HostView<Ordinal*> entries;
+  HostView<Offset*> block_row_length;
+  Ordinal n = 0;
+  Offset nnz = 0;
+
+  explicit TestSystem(std::array<int, 3> divisions = {3, 3, 3}) {
+    mesh = generate_box(ElementType::T10, {1.0, 1.0, 1.0}, divisions);
+    CliqueSet elements;
+    elements.size = mesh.coefficients_per_element();
+    elements.ids = mesh.connectivity;
+    std::vector<DeviceView<Offset***>> device_offsets;
+    pattern = build_crs_pattern(mesh.num_coefficients(), {elements}, device_offsets);
+    offsets = Kokkos::create_mirror_view_and_copy(HostSpace(), device_offsets.at(0));
+    row_map = Kokkos::create_mirror_view_and_copy(HostSpace(), pattern.row_map);
+    entries = Kokkos::create_mirror_view_and_copy(HostSpace(), pattern.entries);
+    block_row_length = Kokkos::create_mirror_view_and_copy(HostSpace(), pattern.block_row_length);
+    n = pattern.num_rows();
+    nnz = pattern.nnz();
+  }
+
+  // Position of scalar entry (r, s) of block (i, j) of element e.
+  Offset at(Ordinal e, int i, int j, int r, int s) const {
+    const Ordinal a = mesh.coefficient(e, i);
+    return offsets(e, i, j) + r * block_row_length(a) + s;
+  }
+
+  // Mass-plus-Laplacian-like SPD matrix, element by element:
+  //   A_e(i, j) = w_e [ m (1 + delta_ij) I_3 + (k delta_ij - 1) S ],
+  // (1 + delta_ij) = ones + identity is SPD, the clique Laplacian
+  // (k delta_ij - 1) is PSD and S is SPD, so every A_e and their sum is SPD;
+  // m sets the conditioning (about 10^2 here).
+  std::vector<Real> spd_values(Real m, Real s_scale, int variant) const {
+    const Real S[3][3] = {{2.0, 0.5, 0.2}, {0.5, 1.5, 0.3}, {0.2, 0.3, 1.0}};
+    std::vector<Real> v(nnz, 0.0);
+    const int k = mesh.coefficients_per_element();
+    for (Ordinal e = 0; e < mesh.num_elements(); ++e) {
+      const Real w = 1.0 + 0.1 * ((e * (variant + 3)) % 7);
+      for (int i = 0; i < k; ++i)
+        for (int j = 0; j < k; ++j) {
+          const Real mass = m * (1.0 + (i == j ? 1.0 : 0.0));
+          const Real lap = (i == j ? k - 1.0 : -1.0) * s_scale;
+          for (int r = 0; r < 3; ++r)
+            for (int s = 0; s < 3; ++s)
+              v[at(e, i, j, r, s)] += w * ((r == s ? mass : 0.0) + lap * S[r][s]);
+        }
+    }
+    return v;
+  }
+
+  // SPD minus three rank-one terms sigma u u^T, each supported on one
+  // element's coefficients (so inside the pattern) and one component, with
+  // sigma = 3 u^T A u / |u|^4: then u^T A' u = -2 u^T A u < 0 (indefinite).
+  std::vector<Real> indefinite_values() const {
+    std::vector<Real> v = spd_values(0.5, 1.0, 0);
+    const int k = mesh.coefficients_per_element();
+    for (int t = 0; t < 3; ++t) {
+      const Ordinal e = (t * mesh.num_elements()) / 3 + 1;
+      const int c = t;
+      std::vector<Real> u(n, 0.0);
+      Real uu = 0;
+      for (int i = 0; i < k; ++i) {
+        u[3 * mesh.coefficient(e, i) + c] = 1.0 + 0.1 * i;
+        uu += (1.0 + 0.1 * i) * (1.0 + 0.1 * i);
+      }
+      const std::vector<Real> au = matvec(v, u);
+      Real uau = 0;
+      for (Ordinal r = 0; r < n; ++r) uau += u[r] * au[r];
+      const Real sigma = 3.0 * uau / (uu * uu);
+      for (int i = 0; i < k; ++i)
+        for (int j = 0; j < k; ++j)
+          v[at(e, i, j, c, c)] -= sigma * (1.0 + 0.1 * i) * (1.0 + 0.1 * j);
+    }
+    return v;
+  }
+
+  // y = A x on the host CRS arrays.
+  std::vector<Real> matvec(const std::vector<Real>& values, const std::vector<Real>& x) const {
+    std::vector<Real> y(n, 0.0);
+    for (Ordinal r = 0; r < n; ++r)
+      for (Offset q = row_map(r); q < row_map(r + 1); ++q) y[r] += values[q] * x[entries(q)];
+    return y;
+  }
+
+  std::vector<Real> exact_solution(int variant) const {
+    std::vector<Real> x(n);
+    for (Ordinal i = 0; i < n; ++i) x[i] = std::sin(0.37 * i + variant) + 0.5 * std::cos(1.3 * i);
+    return x;
+  }
+};
+
+DeviceView<Real*> to_device(const std::vector<Real>& v, const char* label) {
+  DeviceView<Real*> d(std::string(label), v.size());
+  auto h = Kokkos::create_mirror_view(d);
+  for (size_t i = 0; i < v.size(); ++i) h(i) = v[i];
+  Kokkos::deep_copy(d, h);
+  return d;
+}
+
+std::vector<Real> to_host(const DeviceView<Real*>& d) {
+  auto h = Kokkos::create_mirror_view_and_copy(HostSpace(), d);
+  return std::vector<Real>(h.data(), h.data() + h.extent(0));
+}
+
+Real relative_difference(const std::vector<Real>& a, const std::vector<Real>& b) {
+  Real num = 0, den = 0;
+  for (size_t i = 0; i < a.size(); ++i) {
+    num += (a[i] - b[i]) * (a[i] - b[i]);
+    den += b[i] * b[i];
+  }
+  return std::sqrt(num / den);
+}
+
+struct Config {
+  std::string label;
+  LinearSolverOptions options;
+  bool iterative = false;
+  bool spd_only = false;  // CG, Cholesky, MINRES with Jacobi (needs an SPD preconditioner)
+};
+
+bool available(const std::string& name) {
+  const auto names = available_linear_solvers();
+  return std::find(names.begin(), names.end(), name) != names.end();
+}
+
+// Every configuration of this build. Iterative ones run to 1e-12.
+std::vector<Config> configs() {
+  std::vector<Config> all;
+  auto direct = [&](const std::string& label, const std::string& backend, bool pd) {
+    Config c;
+    c.label = label;
+    c.options.backend = backend;
+    c.options.positive_definite = pd;
+    c.spd_only = pd;
+    all.push_back(c);
+  };
+  auto iterative = [&](const std::string& backend, const std::string& prec, int level,
+                       bool spd_only) {
+    Config c;
+    c.label = backend + "+" + prec + (level > 0 ? std::to_string(level) : "");
+    c.options.backend = backend;
+    c.options.preconditioner = prec;
+    c.options.ilu_level = level;
+    c.options.tolerance = 1e-12;
+    c.options.max_iterations = 3000;
+    c.iterative = true;
+    c.spd_only = spd_only;
+    all.push_back(c);
+  };
+  direct("default", "default", false);
+  direct("eigen-ldlt", "eigen-ldlt", false);
+  direct("eigen-lu", "eigen-lu", false);
+  if (available("tacho")) {
+    direct("tacho-ldl", "tacho", false);
+    direct("tacho-cholesky", "tacho", true);
+  }
+  if (available("klu2")) direct("klu2", "klu2", false);
+  if (available("belos-cg")) {
+    iterative("belos-cg", "ilu", 0, true);
+    iterative("belos-cg", "jacobi", 0, true);
+    iterative("belos-cg", "muelu", 0, true);
+    iterative("belos-gmres", "ilu", 0, false);
+    iterative("belos-gmres", "ilu", 1, false);
+    iterative("belos-gmres", "none", 0, false);
+    iterative("belos-minres", "jacobi", 0, true);
+    iterative("belos-minres", "none", 0, false);
+  }
+  return all;
+}
+
+Real tolerance_for(const Config& c) { return c.iterative ? 1e-8 : 1e-10; }
+
+// Solves A x = A x* with a fresh solver; returns x.
+std::vector<Real> solve_with(const Config& c, const TestSystem& sys,
+                             const std::vector<Real>& values, const std::vector<Real>& b) {
+  auto solver = make_linear_solver(c.options);
+  solver->analyze(sys.pattern);
+  solver->factorize(to_device(values, "A"));
+  DeviceView<Real*> x("x", sys.n);
+  solver->solve(to_device(b, "b"), x);
+  const SolverStats st = solver->stats();
+  std::cout << "  " << c.label << " (" << st.backend << "): analyze " << st.analyze_seconds
+            << " s, factorize " << st.factorize_seconds << " s, solve " << st.solve_seconds
+            << " s, iterations " << st.last_iterations << "\n";
+  return to_host(x);
+}
+
+void check_all_backends(const TestSystem& sys, const std::vector<Real>& values, bool spd) {
+  const std::vector<Real> x_exact = sys.exact_solution(0);
+  const std::vector<Real> b = sys.matvec(values, x_exact);
+  std::vector<std::pair<std::string, std::vector<Real>>> solutions;
+  for (const Config& c : configs()) {
+    if (c.spd_only && !spd) continue;
+    SCOPED_TRACE(c.label);
+    std::vector<Real> x;
+    ASSERT_NO_THROW(x = solve_with(c, sys, values, b));
+    EXPECT_LT(relative_difference(x, x_exact), tolerance_for(c));
+    solutions.emplace_back(c.label, x);
+  }
+  ASSERT_GE(solutions.size(), 3u);
+  for (size_t i = 0; i < solutions.size(); ++i)
+    for (size_t j = i + 1; j < solutions.size(); ++j)
+      EXPECT_LT(relative_difference(solutions[i].second, solutions[j].second), 1e-8)
+          << solutions[i].first << " vs " << solutions[j].first;
+}
+
+TEST(LinearSolver, EveryBackendRecoversExactSolutionOfSpdSystem) {
+  const TestSystem sys;
+  check_all_backends(sys, sys.spd_values(0.5, 1.0, 0), true);
+}
+
+TEST(LinearSolver, SymmetricBackendsRecoverExactSolutionOfIndefiniteSystem) {
+  const TestSystem sys;
+  const std::vector<Real> values = sys.indefinite_values();
+  // The matrix really is indefinite: u^T A u < 0 for the first rank-one direction.
+  {
+    const Ordinal e = 1;
+    std::vector<Real> u(sys.n, 0.0);
+    for (int i = 0; i < sys.mesh.coefficients_per_element(); ++i)
+      u[3 * sys.mesh.coefficient(e, i)] = 1.0 + 0.1 * i;
+    const auto au = sys.matvec(values, u);
+    Real uau = 0;
+    for (Ordinal r = 0; r < sys.n; ++r) uau += u[r] * au[r];
+    ASSERT_LT(uau, 0.0);
+  }
+  check_all_backends(sys, values, false);
+}
+
+// The Newton use: one analysis, then factorize + solve for each new matrix.
+TEST(LinearSolver, RefactorizationWithNewValuesGivesNewSolutionWithoutReanalysis) {
+  const TestSystem sys;
+  const std::vector<Real> a1 = sys.spd_values(0.5, 1.0, 0);
+  const std::vector<Real> a2 = sys.spd_values(1.5, 0.7, 2);
+  const std::vector<Real> x1 = sys.exact_solution(0), x2 = sys.exact_solution(5);
+  const auto b1 = to_device(sys.matvec(a1, x1), "b1");
+  const auto b2 = to_device(sys.matvec(a2, x2), "b2");
+  const auto d1 = to_device(a1, "A1"), d2 = to_device(a2, "A2");
+  for (const Config& c : configs()) {
+    SCOPED_TRACE(c.label);
+    auto solver = make_linear_solver(c.options);
+    solver->analyze(sys.pattern);
+    DeviceView<Real*> x("x", sys.n);
+    for (int round = 0; round < 2; ++round) {
+      solver->factorize(d1);
+      solver->solve(b1, x);
+      EXPECT_LT(relative_difference(to_host(x), x1), tolerance_for(c));
+      solver->factorize(d2);
+      solver->solve(b2, x);
+      EXPECT_LT(relative_difference(to_host(x), x2), tolerance_for(c));
+      solver->solve(b1, x);  // b1 against A2: not x1
+      EXPECT_GT(relative_difference(to_host(x), x1), 1e-3);
+    }
+    const SolverStats st = solver->stats();
+    EXPECT_EQ(st.analyses, 1);
+    EXPECT_EQ(st.factorizations, 4);
+    EXPECT_EQ(st.solves, 6);
+  }
+}
+
+// A symmetric-indefinite matrix after an SPD one on the same analysis (the
+// Newton matrix loses definiteness when the DP1 curvature term is on).
+TEST(LinearSolver, LdltBackendsRefactorizeFromDefiniteToIndefinite) {
+  const TestSystem sys;
+  const std::vector<Real> a1 = sys.spd_values(0.5, 1.0, 0), a2 = sys.indefinite_values();
+  const std::vector<Real> x2 = sys.exact_solution(3);
+  for (const Config& c : configs()) {
+    if (c.spd_only || c.iterative) continue;
+    SCOPED_TRACE(c.label);
+    auto solver = make_linear_solver(c.options);
+    solver->analyze(sys.pattern);
+    solver->factorize(to_device(a1, "A1"));
+    solver->factorize(to_device(a2, "A2"));
+    DeviceView<Real*> x("x", sys.n);
+    solver->solve(to_device(sys.matvec(a2, x2), "b"), x);
+    EXPECT_LT(relative_difference(to_host(x), x2), 1e-10);
+  }
+}
+
+TEST(LinearSolver, UnknownBackendThrowsListingAvailableNames) {
+  LinearSolverOptions options;
+  options.backend = "superlu-magic";
+  try {
+    make_linear_solver(options);
+    FAIL() << "no exception";
+  } catch (const Error& e) {
+    const std::string what = e.what();
+    std::cout << "  " << what << "\n";
+    EXPECT_NE(what.find("superlu-magic"), std::string::npos) << what;
+    for (const auto& name : available_linear_solvers())
+      EXPECT_NE(what.find(name), std::string::npos) << name << " missing from: " << what;
+  }
+}
+
+TEST(LinearSolver, BackendNotBuiltThrowsListingAvailableNames) {
+  const auto names = available_linear_solvers();
+  ASSERT_EQ(names.front(), "default");
+  EXPECT_TRUE(available("eigen-ldlt"));
+  EXPECT_TRUE(available("eigen-lu"));
+  if (available("tacho")) GTEST_SKIP() << "every backend is built";
+  LinearSolverOptions options;
+  options.backend = "tacho";
+  try {
+    make_linear_solver(options);
+    FAIL() << "no exception";
+  } catch (const Error& e) {
+    const std::string what = e.what();
+    EXPECT_NE(what.find("not built"), std::string::npos) << what;
+    EXPECT_NE(what.find("eigen-ldlt"), std::string::npos) << what;
+  }
+}
+
+TEST(LinearSolver, OptionsABackendCannotHonourThrow) {
+  LinearSolverOptions options;
+  options.symmetric = false;
+  options.backend = "eigen-ldlt";
+  EXPECT_THROW(make_linear_solver(options), Error);
+  options.backend = "default";  // falls back to an LU backend
+  EXPECT_NO_THROW(make_linear_solver(options));
+  if (available("belos-gmres")) {
+    options = LinearSolverOptions();
+    options.backend = "belos-gmres";
+    options.preconditioner = "ilut-magic";
+    EXPECT_THROW(make_linear_solver(options), Error);
+  }
+}
+
+// Zero rows and columns of one coefficient (kept in the pattern): exactly
+// singular. Direct backends see a zero pivot; Jacobi / ILU-preconditioned
+// Krylov backends a zero diagonal. (Unpreconditioned and MueLu-preconditioned
+// Krylov solvers only notice by not converging, and MueLu's prolongator
+// smoothing would divide by the zero diagonal, so they are left out here.)
+TEST(LinearSolver, SingularMatrixThrowsFromFactorize) {
+  const TestSystem sys;
+  std::vector<Real> values = sys.spd_values(0.5, 1.0, 0);
+  const Ordinal dead = 17;
+  for (Ordinal r = 0; r < sys.n; ++r)
+    for (Offset q = sys.row_map(r); q < sys.row_map(r + 1); ++q)
+      if (r / 3 == dead || sys.entries(q) / 3 == dead) values[q] = 0.0;
+  const auto d = to_device(values, "A");
+  for (const Config& c : configs()) {
+    if (c.options.preconditioner == "none" || c.options.preconditioner == "muelu") {
+      if (c.iterative) continue;
+    }
+    SCOPED_TRACE(c.label);
+    auto solver = make_linear_solver(c.options);
+    solver->analyze(sys.pattern);
+    try {
+      solver->factorize(d);
+      FAIL() << "factorize accepted a singular matrix";
+    } catch (const Error& e) {
+      std::cout << "  " << c.label << ": " << e.what() << "\n";
+      EXPECT_NE(std::string(e.what()).find(solver->name()), std::string::npos) << e.what();
+    }
+    DeviceView<Real*> x("x", sys.n), b("b", sys.n);
+    EXPECT_THROW(solver->solve(b, x), Error);  // no factorisation to use
+  }
+}
+
+TEST(LinearSolver, WrongLengthsAndCallOrderThrow) {
+  const TestSystem sys({2, 2, 2});
+  for (const Config& c : configs()) {
+    SCOPED_TRACE(c.label);
+    auto solver = make_linear_solver(c.options);
+    DeviceView<Real*> x("x", sys.n), b("b", sys.n), short_x("x", sys.n - 1);
+    EXPECT_THROW(solver->factorize(to_device(sys.spd_values(0.5, 1, 0), "A")), Error);
+    solver->analyze(sys.pattern);
+    EXPECT_THROW(solver->solve(b, x), Error);
+    EXPECT_THROW(solver->factorize(DeviceView<Real*>("A", sys.nnz - 1)), Error);
+    solver->factorize(to_device(sys.spd_values(0.5, 1, 0), "A"));
+    EXPECT_THROW(solver->solve(b, short_x), Error);
+  }
+}
+
+}  // namespace
+}  // namespace tlfea
