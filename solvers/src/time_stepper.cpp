@@ -1,6 +1,7 @@
 #include "tlfea/solvers/time_stepper.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <sstream>
 
@@ -90,6 +91,36 @@ struct SquaredNorm {
   }
 };
 
+// AdamW update (Loshchilov & Hutter 2019) of v with gradient g; clamped dofs
+// have g = 0 and keep their value through the zero moments.
+struct AdamWUpdate {
+  CoefView v, g, m, s;
+  Real lr, b1, b2, c1, c2, eps, wd;  // c1 = 1 - b1^k, c2 = 1 - b2^k
+  KOKKOS_INLINE_FUNCTION void operator()(const Ordinal k) const {
+    for (int a = 0; a < 3; ++a) {
+      const Real gi = g(k, a);
+      if (gi == 0.0 && m(k, a) == 0.0) continue;  // eliminated dof
+      m(k, a) = b1 * m(k, a) + (1 - b1) * gi;
+      s(k, a) = b2 * s(k, a) + (1 - b2) * gi * gi;
+      const Real mh = m(k, a) / c1, sh = s(k, a) / c2;
+      v(k, a) -= lr * (mh / (kmath::sqrt(sh) + eps) + wd * v(k, a));
+    }
+  }
+};
+
+struct SetDofs {
+  CoefView x;
+  DeviceView<Ordinal*> dofs;
+  DeviceView<Real*> vals;
+  KOKKOS_INLINE_FUNCTION void operator()(const Ordinal k) const {
+    x(dofs(k) / 3, dofs(k) % 3) = vals(k);
+  }
+};
+
+double wall() {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+
 Real norm2(const CoefView& x) {
   Real s = 0.0;
   Kokkos::parallel_reduce("tlfea::solvers::norm", Range(0, x.extent(0)), SquaredNorm{x}, s);
@@ -114,6 +145,7 @@ TimeStepper::TimeStepper(Model& model, const StepperSettings& settings)
   g_ = CoefView("tlfea::solvers::g", n);
   gt_ = CoefView("tlfea::solvers::g_trial", n);
   work_ = CoefView("tlfea::solvers::work", n);
+  fext_ = CoefView("tlfea::solvers::f_ext", n);
   Kokkos::deep_copy(q_, model_.reference());
   values_ = DeviceView<Real*>("tlfea::solvers::newton_values", p.nnz());
   m_ = model_.has_constraints() ? model_.constraints().num_rows() : 0;
@@ -136,11 +168,16 @@ TimeStepper::TimeStepper(Model& model, const StepperSettings& settings)
   // (identity rows, zero residual), so v stays at its prescribed value 0.
   std::vector<char> fixed(p.num_rows(), 0);
   std::vector<Ordinal> dofs;
+  std::vector<Ordinal> presc;
+  for (const auto& pr : model_.prescribed()) {
+    for (int a = 0; a < 3; ++a) presc.push_back(3 * pr.coefficient + a);
+    presc_last_.push_back(pr.reference);
+  }
+  presc_next_ = presc_last_;
   for (Ordinal c : model_.clamped_coefficients())
-    for (int a = 0; a < 3; ++a) {
-      fixed[3 * c + a] = 1;
-      dofs.push_back(3 * c + a);
-    }
+    for (int a = 0; a < 3; ++a) dofs.push_back(3 * c + a);
+  dofs.insert(dofs.end(), presc.begin(), presc.end());
+  for (Ordinal d : dofs) fixed[d] = 1;
   std::vector<Offset> zero, diag;
   for (Ordinal r = 0; r < p.num_rows(); ++r)
     for (Offset k = rm(r); k < rm(r + 1); ++k) {
@@ -158,11 +195,34 @@ TimeStepper::TimeStepper(Model& model, const StepperSettings& settings)
   fixed_dofs_ = upload(dofs, "tlfea::solvers::fixed_dofs", Ordinal{});
   fixed_zero_ = upload(zero, "tlfea::solvers::fixed_zero", Offset{});
   fixed_diag_ = upload(diag, "tlfea::solvers::fixed_diag", Offset{});
+  presc_dofs_ = upload(presc, "tlfea::solvers::prescribed_dofs", Ordinal{});
+  presc_vel_ = DeviceView<Real*>("tlfea::solvers::prescribed_velocity", presc.size());
+  presc_vel_host_ = Kokkos::create_mirror_view(presc_vel_);
 
+  if (s_.inner_solver == "adamw") {
+    adam_m_ = CoefView("tlfea::solvers::adam_m", n);
+    adam_s_ = CoefView("tlfea::solvers::adam_s", n);
+  } else if (s_.inner_solver != "newton") {
+    throw_error("unknown inner solver '", s_.inner_solver, "' (use newton or adamw)");
+  }
   LinearSolverOptions lo = s_.linear;
   if (s_.dp1_curvature) lo.positive_definite = false;
   solver_ = make_linear_solver(lo);
   solver_->analyze(p);
+}
+
+// v at prescribed dofs: (x(t_{n+1}, X) - x_n) / h, x_n the position last imposed.
+void TimeStepper::set_prescribed_velocities(Real h, Real t1) {
+  const auto& pr = model_.prescribed();
+  if (pr.empty()) return;
+  for (size_t k = 0; k < pr.size(); ++k) {
+    presc_next_[k] = pr[k].position(t1, pr[k].reference);
+    for (int a = 0; a < 3; ++a)
+      presc_vel_host_(3 * k + a) = (presc_next_[k][a] - presc_last_[k][a]) / h;
+  }
+  Kokkos::deep_copy(presc_vel_, presc_vel_host_);
+  Kokkos::parallel_for("tlfea::solvers::prescribed_velocity", Range(0, presc_dofs_.extent(0)),
+                       SetDofs{vt_, presc_dofs_, presc_vel_});
 }
 
 void TimeStepper::set_velocities(const CoefView& v) {
@@ -172,6 +232,7 @@ void TimeStepper::set_velocities(const CoefView& v) {
 }
 
 Real TimeStepper::residual(Real h, Real t1) {
+  const double t0 = wall();
   // q(v) = q_n + h v
   Kokkos::parallel_for("tlfea::solvers::trial_positions", Range(0, q_.extent(0)),
                        Axpy{qt_, q_, vt_, h});
@@ -183,8 +244,9 @@ Real TimeStepper::residual(Real h, Real t1) {
                        ScaledSpmv{p.row_map, p.entries, model_.mass_values(), work_, gt_, 1.0 / h});
   // + f_int - f_ext
   for (int b = 0; b < model_.num_bodies(); ++b) model_.block(b).internal_force(qt_, vt_, gt_);
+  model_.external_load(t1, qt_, fext_);
   Kokkos::parallel_for("tlfea::solvers::external_load", Range(0, q_.extent(0)),
-                       Axpy{gt_, gt_, model_.constant_load(), -1.0});
+                       Axpy{gt_, gt_, fext_, -1.0});
   // + h C_q^T (lambda + rho c)
   if (m_ > 0) {
     ConstraintSet& cs = model_.constraints();
@@ -195,13 +257,17 @@ Real TimeStepper::residual(Real h, Real t1) {
   }
   Kokkos::parallel_for("tlfea::solvers::clamp", Range(0, fixed_dofs_.extent(0)),
                        ZeroDofs{gt_, fixed_dofs_});
-  return norm2(gt_);
+  const Real r = norm2(gt_);  // the reduction fences
+  residual_time_ += wall() - t0;
+  return r;
 }
 
 void TimeStepper::assemble_matrix(Real h, Real t1) {
   Kokkos::parallel_for("tlfea::solvers::mass_over_h", Range(0, values_.extent(0)),
                        ScaleCopy{values_, model_.mass_values(), 1.0 / h});
   for (int b = 0; b < model_.num_bodies(); ++b) model_.block(b).tangent(qt_, vt_, h, 1.0, values_);
+  // g contains -f_ext(q(v)): dg/dv gains -h d f_ext / d q.
+  if (model_.has_follower_loads()) model_.external_load_tangent(t1, qt_, -h, values_);
   if (m_ > 0) {
     ConstraintSet& cs = model_.constraints();
     cs.assemble_gauss_newton(qt_, t1, h * h * rho_, values_);
@@ -219,47 +285,103 @@ void TimeStepper::assemble_matrix(Real h, Real t1) {
                        UnitDiagonal{values_, fixed_diag_});
 }
 
+bool TimeStepper::inner_newton(Real h, Real t1, StepReport& rep, bool& reuse_ok, bool& last_fast) {
+  Real r = residual(h, t1), r0 = r;
+  bool converged = !(r > s_.residual_abs_tol) && std::isfinite(r);
+  int it = 0, stale_retries = 0;
+  while (!converged && it < s_.max_newton) {
+    if (!std::isfinite(r)) return false;
+    const bool fresh = !(reuse_ok && have_factor_ && factor_h_ == h);
+    if (fresh) {
+      const double ta = wall();
+      assemble_matrix(h, t1);
+      Kokkos::fence();
+      const double tf = wall();
+      rep.assembly_s += tf - ta;
+      solver_->factorize(values_);
+      rep.factorization_s += wall() - tf;
+      have_factor_ = true;
+      factor_h_ = h;
+      ++rep.factorizations;
+    }
+    // Solve J dv = -g.
+    const double ts = wall();
+    Kokkos::parallel_for("tlfea::solvers::rhs", Range(0, g_.extent(0)), Negate{g_, gt_});
+    solver_->solve(flat(g_), flat(dv_));
+    Kokkos::fence();
+    rep.solve_s += wall() - ts;
+    // Backtracking line search on |g|.
+    Kokkos::deep_copy(work_, vt_);
+    Real alpha = 1.0, r_new = 0.0;
+    bool decreased = false;
+    for (int ls = 0; ls < 8; ++ls) {
+      Kokkos::parallel_for("tlfea::solvers::update", Range(0, g_.extent(0)),
+                           Axpy{vt_, work_, dv_, alpha});
+      r_new = residual(h, t1);
+      decreased = std::isfinite(r_new) && r_new <= (1.0 - 1e-4 * alpha) * r;
+      if (!s_.line_search || decreased) break;
+      alpha *= 0.5;
+    }
+    if (!decreased && !fresh && stale_retries++ < 2) {
+      // A stale factorization gave no descent: undo, refactor, retry.
+      Kokkos::deep_copy(vt_, work_);
+      r = residual(h, t1);
+      reuse_ok = false;
+      continue;
+    }
+    if (!std::isfinite(r_new)) return false;
+    ++it;
+    ++rep.newton_iterations;
+    rep.residual_history.push_back(r_new);
+    const Real step = alpha * norm2(dv_), vnorm = norm2(vt_);
+    last_fast = r_new < s_.reuse_ratio * r;
+    reuse_ok = last_fast;
+    r = r_new;
+    converged = r <= s_.residual_abs_tol || r <= s_.residual_rel_tol * r0 ||
+                step <= s_.step_tol * (vnorm + 1e-12);
+  }
+  return converged;
+}
+
+bool TimeStepper::inner_adamw(Real h, Real t1, StepReport& rep) {
+  Kokkos::deep_copy(adam_m_, 0.0);
+  Kokkos::deep_copy(adam_s_, 0.0);
+  Real r = residual(h, t1);
+  const Real r0 = r;
+  Real lr = s_.adamw_learning_rate, p1 = 1.0, p2 = 1.0;
+  for (int k = 1; k <= s_.adamw_max_iterations; ++k) {
+    if (!std::isfinite(r)) return false;
+    if (r <= s_.residual_abs_tol || r <= s_.residual_rel_tol * r0) break;
+    p1 *= s_.adamw_beta1;
+    p2 *= s_.adamw_beta2;
+    Kokkos::parallel_for("tlfea::solvers::adamw", Range(0, vt_.extent(0)),
+                         AdamWUpdate{vt_, gt_, adam_m_, adam_s_, lr, s_.adamw_beta1, s_.adamw_beta2,
+                                     1 - p1, 1 - p2, s_.adamw_epsilon, s_.adamw_weight_decay});
+    lr *= s_.adamw_lr_decay;
+    ++rep.newton_iterations;
+    const bool check = k % std::max(1, s_.adamw_check_every) == 0;
+    r = residual(h, t1);  // g is needed every iteration; |g| is recorded when checked
+    if (check) rep.residual_history.push_back(r);
+    if (k == s_.adamw_max_iterations)
+      return r <= s_.residual_abs_tol || r <= s_.residual_rel_tol * r0;
+  }
+  return true;
+}
+
 bool TimeStepper::advance(Real h, StepReport& rep) {
   const Real t1 = t_ + h;
-  Kokkos::deep_copy(vt_, v_);                         // initial guess: previous velocity
+  Kokkos::deep_copy(vt_, v_);  // initial guess: previous velocity
+  set_prescribed_velocities(h, t1);
   if (m_ > 0) Kokkos::deep_copy(lambda_t_, lambda_);  // warm start
-  bool reuse_ok = false;
+  // Jacobian reuse: the previous factorization serves while Newton contracts
+  // by reuse_ratio per iteration, across iterations and steps of equal h.
+  bool reuse_ok = s_.reuse_jacobian && reuse_next_ && have_factor_ && factor_h_ == h;
+  bool last_fast = false;
   for (int outer = 0; outer < std::max(1, s_.max_outer); ++outer) {
     ++rep.outer_iterations;
-    Real r = residual(h, t1), r0 = r, r_prev = r;
-    bool converged = !(r > s_.residual_abs_tol) && std::isfinite(r);
-    for (int it = 0; it < s_.max_newton && !converged; ++it) {
-      if (!std::isfinite(r)) return false;
-      rep.residual_history.push_back(r);
-      ++rep.newton_iterations;
-      if (!(s_.reuse_jacobian && have_factor_ && reuse_ok)) {
-        assemble_matrix(h, t1);
-        solver_->factorize(values_);
-        have_factor_ = true;
-        ++rep.factorizations;
-      }
-      // Solve J dv = -g.
-      Kokkos::parallel_for("tlfea::solvers::rhs", Range(0, g_.extent(0)), Negate{g_, gt_});
-      solver_->solve(flat(g_), flat(dv_));
-      // Backtracking line search on |g|.
-      Kokkos::deep_copy(work_, vt_);
-      Real alpha = 1.0, r_new = 0.0;
-      for (int ls = 0; ls < 8; ++ls) {
-        Kokkos::parallel_for("tlfea::solvers::update", Range(0, g_.extent(0)),
-                             Axpy{vt_, work_, dv_, alpha});
-        r_new = residual(h, t1);
-        if (!s_.line_search || (std::isfinite(r_new) && r_new <= (1.0 - 1e-4 * alpha) * r)) break;
-        alpha *= 0.5;
-      }
-      if (!std::isfinite(r_new)) return false;
-      const Real step = alpha * norm2(dv_), vnorm = norm2(vt_);
-      reuse_ok = r_new < s_.reuse_ratio * r;
-      r_prev = r;
-      r = r_new;
-      converged = r <= s_.residual_abs_tol || r <= s_.residual_rel_tol * r0 ||
-                  step <= s_.step_tol * (vnorm + 1e-12);
-      if (!converged && r > 0.9 * r_prev) reuse_ok = false;
-    }
+    const bool converged = s_.inner_solver == "adamw"
+                               ? inner_adamw(h, t1, rep)
+                               : inner_newton(h, t1, rep, reuse_ok, last_fast);
     if (!converged) return false;
     if (m_ == 0) {
       rep.constraint_violation = 0.0;
@@ -277,12 +399,15 @@ bool TimeStepper::advance(Real h, StepReport& rep) {
   Kokkos::deep_copy(q_, qt_);
   Kokkos::deep_copy(v_, vt_);
   if (m_ > 0) Kokkos::deep_copy(lambda_, lambda_t_);
+  presc_last_ = presc_next_;
+  reuse_next_ = last_fast || rep.newton_iterations == 0;
   t_ = t1;
   return true;
 }
 
 StepReport TimeStepper::step() {
   StepReport rep;
+  residual_time_ = 0.0;
   const Real t_end = t_ + s_.dt;
   Real h = s_.dt;
   int halvings = 0;
@@ -290,6 +415,7 @@ StepReport TimeStepper::step() {
     h = std::min(h, t_end - t_);
     if (advance(h, rep)) continue;
     have_factor_ = false;
+    reuse_next_ = false;
     if (++halvings > s_.max_retries) {
       std::ostringstream os;
       os << "time step " << steps_ + 1 << " (t = " << t_ << " s) did not converge after "
@@ -303,6 +429,7 @@ StepReport TimeStepper::step() {
   }
   ++steps_;
   rep.converged = true;
+  rep.assembly_s += residual_time_;
   return rep;
 }
 

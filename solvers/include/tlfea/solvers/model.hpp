@@ -4,6 +4,7 @@
 // pattern of the Newton matrix (elements + constraint couplings).
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <vector>
 
@@ -13,6 +14,11 @@
 #include "tlfea/elements/element_block.hpp"
 
 namespace tlfea {
+
+// A scalar function of time (load amplitude); empty means 1.
+using TimeFunction = std::function<Real(Real)>;
+// Prescribed position of a node: x(t, X) with X its reference position.
+using MotionFunction = std::function<Vec3(Real t, const Vec3& X)>;
 
 class Model {
  public:
@@ -32,11 +38,40 @@ class Model {
   void clamp_node_set(int body, const std::string& set, bool gradients_too = true);
   const std::vector<Ordinal>& clamped_coefficients() const { return clamped_; }
 
-  // Loads.
+  // Prescribed motion: the position coefficients of `nodes` follow
+  // x(t, X) (their gradient coefficients, for ANCF, are clamped when
+  // gradients_clamped). Eliminated from the unknowns like clamped ones.
+  void prescribe_nodes(int body, const std::vector<Ordinal>& nodes, MotionFunction position,
+                       bool gradients_clamped = true);
+
+  // Loads (SI: N, Pa). Each may carry an amplitude f(t) (empty: constant).
   void set_gravity(const Vec3& g) { gravity_ = g; }
   const Vec3& gravity() const { return gravity_; }
-  // A constant force on the position coefficient of a node.
-  void add_nodal_force(int body, Ordinal node, const Vec3& force);
+  // A force on the position coefficient of a node.
+  void add_nodal_force(int body, Ordinal node, const Vec3& force, TimeFunction amplitude = {});
+  // A force at the material point (element, xi) of a body.
+  void add_point_force(int body, Ordinal element, const Real xi[3], const Vec3& force,
+                       TimeFunction amplitude = {});
+  // Dead traction t0 (force per reference area) on a named face set.
+  void add_traction(int body, const std::string& face_set, const Vec3& t0,
+                    TimeFunction amplitude = {});
+  // Follower pressure p (on the current faces, against their outward normal).
+  void add_pressure(int body, const std::string& face_set, Real p, TimeFunction amplitude = {});
+  bool has_follower_loads() const { return !pressures_.empty(); }
+
+  // f_ext(t, q) into f (overwritten): gravity and constant loads, timed loads
+  // scaled by their amplitude at t, follower pressures on the configuration q.
+  void external_load(Real t, const CoefView& q, const CoefView& f) const;
+  // values += alpha d f_ext / d q (the follower-pressure load stiffness).
+  void external_load_tangent(Real t, const CoefView& q, Real alpha,
+                             const DeviceView<Real*>& values) const;
+
+  struct Prescribed {
+    Ordinal coefficient;
+    Vec3 reference;
+    MotionFunction position;
+  };
+  const std::vector<Prescribed>& prescribed() const { return prescribed_; }
 
   // Constraint rows between material points (created on first use from the
   // reference coefficients).
@@ -51,7 +86,7 @@ class Model {
   const CoefView& reference() const { return q0_; }
   const CrsPattern& pattern() const { return pattern_; }
   const DeviceView<Real*>& mass_values() const { return mass_; }
-  // Constant external force: gravity + nodal forces.
+  // Constant part of the external force (gravity and loads without amplitude).
   const CoefView& constant_load() const { return load_; }
 
  private:
@@ -64,7 +99,39 @@ class Model {
   std::vector<Body> bodies_;
   Ordinal num_coefficients_ = 0;
   std::vector<Ordinal> clamped_;
-  std::vector<std::pair<Ordinal, Vec3>> nodal_forces_;
+  struct NodalForce {
+    Ordinal coefficient;
+    Vec3 force;
+    TimeFunction amplitude;
+  };
+  struct PointForce {
+    int body;
+    Ordinal element;
+    Vec3 xi, force;
+    TimeFunction amplitude;
+  };
+  struct Traction {
+    int body;
+    std::vector<FaceRef> faces;
+    Vec3 t0;
+    TimeFunction amplitude;
+  };
+  struct Pressure {
+    int body;
+    FaceList faces;
+    Real p;
+    TimeFunction amplitude;
+  };
+  struct TimedLoad {
+    CoefView f;
+    TimeFunction amplitude;
+  };
+  std::vector<NodalForce> nodal_forces_;
+  std::vector<PointForce> point_forces_;
+  std::vector<Traction> tractions_;
+  std::vector<Pressure> pressures_;
+  std::vector<TimedLoad> timed_;
+  std::vector<Prescribed> prescribed_;
   Vec3 gravity_{{0.0, 0.0, 0.0}};
   std::unique_ptr<ConstraintSet> constraints_;
   CoefView q0_, load_;

@@ -29,13 +29,24 @@ struct StepperSettings {
   int max_newton = 30;               // Newton iterations per inner solve
   Real residual_abs_tol = 1e-8;      // |g| (2-norm, N) for convergence
   Real residual_rel_tol = 1e-10;     // |g| / |g_0|
-  Real step_tol = 1e-10;  // |dv| / (|v| + 1e-12): the update is at round-off
+  Real step_tol = 1e-10;             // |dv| / (|v| + 1e-12): the update is at round-off
   bool dp1_curvature = false;        // include h^2 sum eta_i grad^2 c_i (indefinite)
   bool line_search = true;           // backtracking on |g|
   bool reuse_jacobian = true;        // keep the factorization while convergence stays fast
   Real reuse_ratio = 0.25;           // refactor when |g_k+1| / |g_k| exceeds this
   int max_retries = 4;               // step halvings after a failed or NaN step
   LinearSolverOptions linear;
+  // Inner solver: "newton" (assembled matrix + linear solver) or "adamw"
+  // (first order on the gradient g of the step objective: Adam moments,
+  // decoupled weight decay, learning-rate decay; converged when |g| meets
+  // the residual tolerances, recorded every adamw_check_every iterations).
+  std::string inner_solver = "newton";
+  Real adamw_learning_rate = 1e-3;  // step in v per iteration [m/s]
+  Real adamw_beta1 = 0.9, adamw_beta2 = 0.999, adamw_epsilon = 1e-12;
+  Real adamw_weight_decay = 0.0;  // decoupled decay of v (0: unbiased)
+  Real adamw_lr_decay = 0.999;    // learning rate multiplied by this each iteration
+  int adamw_max_iterations = 20000;
+  int adamw_check_every = 10;
 };
 
 struct StepReport {
@@ -46,6 +57,10 @@ struct StepReport {
   int retries = 0;  // step halvings needed
   Real constraint_violation = 0.0;
   std::vector<Real> residual_history;  // |g| at every Newton iterate
+  // Wall-time breakdown of the step [s] (fenced at each phase boundary).
+  Real assembly_s = 0.0;       // residual and Newton-matrix assembly
+  Real factorization_s = 0.0;  // numeric factorization / preconditioner setup
+  Real solve_s = 0.0;          // linear solves
 };
 
 class TimeStepper {
@@ -65,20 +80,33 @@ class TimeStepper {
 
  private:
   bool advance(Real h, StepReport& rep);  // one step of size h from (q_, v_, lambda_)
-  Real residual(Real h, Real t1);         // g into g_, returns |g|
+  bool inner_newton(Real h, Real t1, StepReport& rep, bool& reuse_ok, bool& last_fast);
+  bool inner_adamw(Real h, Real t1, StepReport& rep);
+  Real residual(Real h, Real t1);  // g into gt_ at vt_, returns |g|
   void assemble_matrix(Real h, Real t1);
+  void set_prescribed_velocities(Real h, Real t1);
   Model& model_;
   StepperSettings s_;
   std::unique_ptr<LinearSolver> solver_;
   Real rho_ = 0.0, t_ = 0.0;
   long steps_ = 0;
   Ordinal m_ = 0;
-  CoefView q_, v_, qt_, vt_, dv_, g_, gt_, work_;
+  CoefView q_, v_, qt_, vt_, dv_, g_, gt_, work_, fext_;
+  CoefView adam_m_, adam_s_;  // AdamW moments (allocated only for "adamw")
   DeviceView<Real*> values_, lambda_, lambda_t_, c_, y_;
   DeviceView<Ordinal*> fixed_dofs_;  // scalar dofs of clamped coefficients
   DeviceView<Offset*> fixed_zero_;   // CRS offsets zeroed for elimination
   DeviceView<Offset*> fixed_diag_;   // their diagonal offsets (set to 1)
+  // Prescribed coefficients: scalar dofs, their velocities for the current
+  // step, and the positions last imposed (host).
+  DeviceView<Ordinal*> presc_dofs_;
+  DeviceView<Real*> presc_vel_;
+  typename DeviceView<Real*>::HostMirror presc_vel_host_;
+  std::vector<Vec3> presc_last_, presc_next_;
   bool have_factor_ = false;
+  Real factor_h_ = 0.0;       // step size the factorization was built for
+  bool reuse_next_ = false;   // previous step converged fast: start it with the old factor
+  Real residual_time_ = 0.0;  // accumulated assembly time of residual() calls
 };
 
 }  // namespace tlfea
