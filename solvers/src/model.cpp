@@ -26,7 +26,12 @@ void Model::clamp_nodes(int body, const std::vector<Ordinal>& nodes, bool gradie
     if (n < 0 || n >= b.mesh.num_nodes())
       throw_error(b.mesh.source, ": clamped node ", n, " out of range (", b.mesh.num_nodes(),
                   " nodes)");
-    for (int k = 0; k < (gradients_too ? cpn : 1); ++k) clamped_.push_back(b.offset + n * cpn + k);
+    for (int k = 0; k < (gradients_too ? cpn : 1); ++k) {
+      const Ordinal c = b.offset + n * cpn + k;
+      bool prescribed = false;
+      for (const auto& p : prescribed_) prescribed = prescribed || p.coefficient == c;
+      if (!prescribed) clamped_.push_back(c);
+    }
   }
   std::sort(clamped_.begin(), clamped_.end());
   clamped_.erase(std::unique(clamped_.begin(), clamped_.end()), clamped_.end());
@@ -61,6 +66,23 @@ void Model::prescribe_nodes(int body, const std::vector<Ordinal>& nodes, MotionF
     if (!prescribed) keep.push_back(c);
   }
   clamped_ = keep;
+}
+
+void Model::prescribe_coefficient(int body, Ordinal node, int k, MotionFunction value) {
+  if (finalized_) throw_error("Model::prescribe_coefficient: the model is already finalized");
+  if (!value) throw_error("Model::prescribe_coefficient: empty motion function");
+  const Body& b = bodies_.at(body);
+  const int cpn = b.mesh.coefficients_per_node();
+  if (node < 0 || node >= b.mesh.num_nodes() || k < 0 || k >= cpn)
+    throw_error(b.mesh.source, ": prescribed coefficient (node ", node, ", ", k, ") out of range (",
+                b.mesh.num_nodes(), " nodes, ", cpn, " coefficients each)");
+  const Ordinal local = node * cpn + k;
+  const auto& X = b.mesh.coefficients[local];
+  const Ordinal c = b.offset + local;
+  for (const auto& p : prescribed_)
+    if (p.coefficient == c) throw_error(b.mesh.source, ": coefficient prescribed twice");
+  prescribed_.push_back({c, Vec3{{X[0], X[1], X[2]}}, value});
+  clamped_.erase(std::remove(clamped_.begin(), clamped_.end(), c), clamped_.end());
 }
 
 void Model::add_nodal_force(int body, Ordinal node, const Vec3& force, TimeFunction amplitude) {

@@ -146,6 +146,7 @@ TimeStepper::TimeStepper(Model& model, const StepperSettings& settings)
   gt_ = CoefView("tlfea::solvers::g_trial", n);
   work_ = CoefView("tlfea::solvers::work", n);
   fext_ = CoefView("tlfea::solvers::f_ext", n);
+  v_base_ = CoefView("tlfea::solvers::v_base", n);
   Kokkos::deep_copy(q_, model_.reference());
   values_ = DeviceView<Real*>("tlfea::solvers::newton_values", p.nnz());
   m_ = model_.has_constraints() ? model_.constraints().num_rows() : 0;
@@ -311,12 +312,12 @@ bool TimeStepper::inner_newton(Real h, Real t1, StepReport& rep, bool& reuse_ok,
     Kokkos::fence();
     rep.solve_s += wall() - ts;
     // Backtracking line search on |g|.
-    Kokkos::deep_copy(work_, vt_);
+    Kokkos::deep_copy(v_base_, vt_);
     Real alpha = 1.0, r_new = 0.0;
     bool decreased = false;
     for (int ls = 0; ls < 8; ++ls) {
       Kokkos::parallel_for("tlfea::solvers::update", Range(0, g_.extent(0)),
-                           Axpy{vt_, work_, dv_, alpha});
+                           Axpy{vt_, v_base_, dv_, alpha});
       r_new = residual(h, t1);
       decreased = std::isfinite(r_new) && r_new <= (1.0 - 1e-4 * alpha) * r;
       if (!s_.line_search || decreased) break;
@@ -324,7 +325,7 @@ bool TimeStepper::inner_newton(Real h, Real t1, StepReport& rep, bool& reuse_ok,
     }
     if (!decreased && !fresh && stale_retries++ < 2) {
       // A stale factorization gave no descent: undo, refactor, retry.
-      Kokkos::deep_copy(vt_, work_);
+      Kokkos::deep_copy(vt_, v_base_);
       r = residual(h, t1);
       reuse_ok = false;
       continue;

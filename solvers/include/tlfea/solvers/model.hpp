@@ -43,6 +43,9 @@ class Model {
   // gradients_clamped). Eliminated from the unknowns like clamped ones.
   void prescribe_nodes(int body, const std::vector<Ordinal>& nodes, MotionFunction position,
                        bool gradients_clamped = true);
+  // Any single coefficient vector of a node (k = 0 its position; for ANCF
+  // k = 1, 2, 3 its gradients r_u, r_v, r_w) follows value(t, reference).
+  void prescribe_coefficient(int body, Ordinal node, int k, MotionFunction value);
 
   // Loads (SI: N, Pa). Each may carry an amplitude f(t) (empty: constant).
   void set_gravity(const Vec3& g) { gravity_ = g; }

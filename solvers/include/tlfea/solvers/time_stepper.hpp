@@ -92,6 +92,7 @@ class TimeStepper {
   long steps_ = 0;
   Ordinal m_ = 0;
   CoefView q_, v_, qt_, vt_, dv_, g_, gt_, work_, fext_;
+  CoefView v_base_;           // line-search base point (work_ is residual() scratch)
   CoefView adam_m_, adam_s_;  // AdamW moments (allocated only for "adamw")
   DeviceView<Real*> values_, lambda_, lambda_t_, c_, y_;
   DeviceView<Ordinal*> fixed_dofs_;  // scalar dofs of clamped coefficients
