@@ -1,5 +1,6 @@
 // The README's "A model in C++" program, built against the installed TLFEA:
 // a T10 bar hinged to the ground swings under gravity.
+#include <cmath>
 #include <cstdio>
 
 #include "tlfea/core/generators.hpp"
@@ -28,8 +29,11 @@ int main(int argc, char** argv) {
   }
   auto q = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), stepper.positions());
   const auto tip = mesh.node_sets.at("xmax").front();
-  std::printf("tip z after 0.1 s: %.6f m, worst constraint violation %.3g\n", q(tip, 2), worst);
-  // Free fall of the tip would be -0.049 m; the hinged bar's tip falls 1.5x
-  // faster at first (rigid bar: tip acceleration 3g/2).
-  return (q(tip, 2) < -0.03 && worst < 1e-6) ? 0 : 1;
+  const double dz = q(tip, 2) - mesh.coefficients[tip][2];
+  // Rigid bar hinged at one end, released horizontal: angular acceleration
+  // 3 g / (2 L), so the tip drops 3 g t^2 / 4 = 0.0736 m after 0.1 s (small
+  // angle); 5% covers the small-angle and time-discretisation error.
+  std::printf("tip drop after 0.1 s: %.6f m (rigid bar: -0.0736), worst violation %.3g\n", dz,
+              worst);
+  return (std::fabs(dz + 0.0736) < 0.05 * 0.0736 && worst < 1e-6) ? 0 : 1;
 }
