@@ -177,13 +177,21 @@ struct TangentFunctor {
             for (int D = 0; D < 3; ++D)
               G[a][c][D] = C.a[3 * a][3 * c + D] * h0 + C.a[3 * a + 1][3 * c + D] * h1 +
                            C.a[3 * a + 2][3 * c + D] * h2;
-        for (int j = 0; j < E::n; ++j) {
+        // Hyperelastic tangents have major symmetry (A_aBcD = A_cDaB), so
+        // K_ji = K_ij^T: only j >= i is integrated.
+        for (int j = M::is_viscous ? 0 : i; j < E::n; ++j) {
           const Real k0 = g.H(e, p, j, 0), k1 = g.H(e, p, j, 1), k2 = g.H(e, p, j, 2);
           for (int a = 0; a < 3; ++a)
             for (int c = 0; c < 3; ++c)
               Ke[i][j][3 * a + c] += G[a][c][0] * k0 + G[a][c][1] * k1 + G[a][c][2] * k2;
         }
       }
+    }
+    if constexpr (!M::is_viscous) {
+      for (int i = 0; i < E::n; ++i)
+        for (int j = 0; j < i; ++j)
+          for (int a = 0; a < 3; ++a)
+            for (int c = 0; c < 3; ++c) Ke[i][j][3 * a + c] = Ke[j][i][3 * c + a];
     }
     for (int i = 0; i < E::n; ++i) {
       const Offset len = block_row_length(g.conn(e, i));
