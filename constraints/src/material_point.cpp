@@ -99,6 +99,11 @@ MaterialPoint find_material_point(const ElementBlockBase& block, const CoefViewH
   Real best_xi[3] = {0, 0, 0};
   for (Ordinal e = 0; e < block.num_elements(); ++e) {
     const std::vector<Ordinal> ids = block.element_coefficients(e);
+    for (Ordinal id : ids)
+      if (id < 0 || static_cast<size_t>(id) >= q0.extent(0))
+        throw_error("find_material_point: coefficient ", id, " of element ", e,
+                    " is outside the reference vector (", q0.extent(0),
+                    " coefficients); build the model's reference first");
     // Bounding box of the element's position coefficients, padded by its size.
     Real lo[3], hi[3];
     for (int a = 0; a < 3; ++a) {

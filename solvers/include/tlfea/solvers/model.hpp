@@ -86,7 +86,12 @@ class Model {
   void finalize();
   bool finalized() const { return finalized_; }
 
-  const CoefView& reference() const { return q0_; }
+  // Reference coefficients of all bodies (built on first use, which freezes
+  // the list of bodies).
+  const CoefView& reference() {
+    build_reference();
+    return q0_;
+  }
   const CrsPattern& pattern() const { return pattern_; }
   const DeviceView<Real*>& mass_values() const { return mass_; }
   // Constant part of the external force (gravity and loads without amplitude).

@@ -77,6 +77,8 @@ class TimeStepper {
   Real penalty() const { return rho_; }
   const DeviceView<Real*>& multipliers() const { return lambda_; }
   long steps_taken() const { return steps_; }
+  // Counts and seconds of the linear solver's analysis, factorizations, solves.
+  SolverStats linear_stats() const { return solver_->stats(); }
 
  private:
   bool advance(Real h, StepReport& rep);  // one step of size h from (q_, v_, lambda_)
@@ -92,7 +94,10 @@ class TimeStepper {
   long steps_ = 0;
   Ordinal m_ = 0;
   CoefView q_, v_, qt_, vt_, dv_, g_, gt_, work_, fext_;
-  CoefView v_base_;           // line-search base point (work_ is residual() scratch)
+  CoefView v_base_;                   // line-search base point (work_ is residual() scratch)
+  DeviceView<Offset*> mass_row_map_;  // node-level scalar mass, for M (v - v_n)
+  DeviceView<Ordinal*> mass_cols_;
+  DeviceView<Real*> mass_block_;
   CoefView adam_m_, adam_s_;  // AdamW moments (allocated only for "adamw")
   DeviceView<Real*> values_, lambda_, lambda_t_, c_, y_;
   DeviceView<Ordinal*> fixed_dofs_;  // scalar dofs of clamped coefficients

@@ -1,0 +1,415 @@
+// B1 benchmark (BENCHMARKS.md): the T10 beam resolution study. One JSON
+// object per run with the DESIGN.md section 5 fields.
+//
+//   tlfea_bench_t10_beam [--mesh-dir DIR] [--res R] [--steps N] [--dt DT]
+//                        [--material svk|mr] [--solver NAME] [--generated]
+//                        [--abs-tol A] [--rel-tol R] [--reuse-jacobian 0|1]
+//                        [--breakdown 0|1]
+//
+// Problem (B1): beam [0,3] x [0,2] x [0,1] m; every node with x = 0 clamped;
+// 5000 N in +x split equally over every mesh node with x = 3 (midside nodes
+// included); no gravity; SVK E = 7e8 Pa, nu = 0.33, rho = 2700 kg/m^3 (mr:
+// compressible Mooney-Rivlin mu10 = 0.3 mu, mu01 = 0.2 mu, kappa = 1.5 K from
+// the same E, nu); backward Euler from rest. The probe is the node at
+// (3, 1, 0.5); "x_hist" is its x position after every step.
+//
+// Meshes: res 0, 2, 4, 8, 16 are the shipped TetGen meshes
+// DIR/beam_3x2x1_res{R}.1.{node,ele}. Any other res (32, ...), or any res with
+// --generated, is generate_box(T10) with (3k, 2k, k) cells of 6 Kuhn
+// tetrahedra, k = max(1, round(8.33 (R/16)^(2.2/3))): the shipped meshes grow
+// by about 2^2.2 = 4.6x in elements per doubling of res (4567 -> 20829 from
+// res 8 to 16), and this k follows that law (res 8 -> k = 5, 4500 tets; res 16
+// -> k = 8, 20736 tets; res 32 -> k = 14, 98784 tets, 421515 unknowns).
+//
+// Newton tolerances default to the B1 peer's (absolute and relative residual
+// 1e-4, N): TLFEA's residual g = M (v - v_n)/h + f_int(q_n + h v) - f_ext is
+// the same function, in the same units, as the displacement-form residual the
+// dolfinx peer uses, so the same numbers mean the same convergence test.
+//
+// Time breakdown: the stepper exposes no timers yet, so with --breakdown 1
+// (default) the driver times, after the run and on its final state, one
+// internal-force pass, one tangent assembly, one factorisation and one solve
+// with the same backend, and reports estimated totals = per-call time x the
+// counts the stepper reported ("breakdown_estimated": true).
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <cstring>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "bench_common.hpp"
+#include "tlfea/core/error.hpp"
+#include "tlfea/core/generators.hpp"
+#include "tlfea/core/mesh_io.hpp"
+#include "tlfea/solvers/linear_solver.hpp"
+#include "tlfea/solvers/model.hpp"
+#include "tlfea/solvers/mpi_session.hpp"
+#include "tlfea/solvers/time_stepper.hpp"
+
+using namespace tlfea;
+
+namespace {
+
+constexpr const char* kUsage =
+    "usage: tlfea_bench_t10_beam [--mesh-dir DIR] [--res R] [--steps N] [--dt DT]\n"
+    "                            [--material svk|mr] [--solver NAME] [--generated]\n"
+    "                            [--abs-tol A] [--rel-tol R] [--reuse-jacobian 0|1]\n"
+    "                            [--breakdown 0|1]\n"
+    "  B1 T10 beam (BENCHMARKS.md): one JSON object on stdout.\n"
+    "  --mesh-dir DIR   folder of beam_3x2x1_res{0,2,4,8,16}.1.{node,ele}\n"
+    "                   (needed for those res unless --generated)\n"
+    "  --res R          resolution, default 0; res not shipped (e.g. 32) is\n"
+    "                   generate_box T10 (3k,2k,k) cells, k = round(8.33 (R/16)^0.733)\n"
+    "  --steps N        time steps, default 50\n"
+    "  --dt DT          time step [s], default 1e-3\n"
+    "  --material M     svk (default) or mr (Mooney-Rivlin variant)\n"
+    "  --solver NAME    linear-solver backend, default 'default'\n"
+    "  --generated      use the generated mesh even for shipped res\n"
+    "  --abs-tol A      Newton absolute residual tolerance [N], default 1e-4\n"
+    "  --rel-tol R      Newton relative residual tolerance, default 1e-4\n"
+    "  --reuse-jacobian 0|1  keep the factorisation while Newton converges fast (default 1)\n"
+    "  --breakdown 0|1  estimate assembly/factorisation/solve times after the run (default 1)\n";
+
+[[noreturn]] void bad_args(const std::string& msg) {
+  std::fprintf(stderr, "tlfea_bench_t10_beam: %s\n%s", msg.c_str(), kUsage);
+  std::exit(2);
+}
+
+double parse_double(const std::string& what, const std::string& s) {
+  char* end = nullptr;
+  const double v = std::strtod(s.c_str(), &end);
+  if (s.empty() || *end != '\0' || !std::isfinite(v)) bad_args(what + ": not a number: '" + s + "'");
+  return v;
+}
+long parse_int(const std::string& what, const std::string& s) {
+  char* end = nullptr;
+  const long v = std::strtol(s.c_str(), &end, 10);
+  if (s.empty() || *end != '\0') bad_args(what + ": not an integer: '" + s + "'");
+  return v;
+}
+
+struct Options {
+  std::string mesh_dir, material = "svk", solver = "default";
+  int res = 0, steps = 50;
+  double dt = 1e-3, abs_tol = 1e-4, rel_tol = 1e-4;
+  bool generated = false, reuse_jacobian = true, breakdown = true;
+};
+
+bool shipped(int res) { return res == 0 || res == 2 || res == 4 || res == 8 || res == 16; }
+
+// Cells along z of the generated mesh for resolution res (see the header).
+int generated_k(int res) {
+  return std::max(1, static_cast<int>(std::lround(8.33 * std::pow(res / 16.0, 2.2 / 3.0))));
+}
+
+std::string json_array(const std::vector<double>& x) {
+  std::ostringstream os;
+  os.precision(15);
+  os << "[";
+  for (size_t i = 0; i < x.size(); ++i) os << (i ? ", " : "") << x[i];
+  os << "]";
+  return os.str();
+}
+
+// Peak resident set of this process image in MiB: VmHWM from /proc/self/status,
+// which starts afresh at exec (getrusage's ru_maxrss keeps the parent's peak when
+// the driver is started from a large process such as the Python peer script).
+double peak_rss_mib() {
+  if (std::FILE* f = std::fopen("/proc/self/status", "r")) {
+    char line[256];
+    double kib = -1.0;
+    while (std::fgets(line, sizeof line, f))
+      if (std::strncmp(line, "VmHWM:", 6) == 0) kib = std::atof(line + 6);
+    std::fclose(f);
+    if (kib >= 0) return kib / 1024.0;
+  }
+  return bench::peak_rss_mib();
+}
+
+double median(std::vector<double> x) {
+  if (x.empty()) return 0.0;
+  std::sort(x.begin(), x.end());
+  const size_t n = x.size();
+  return n % 2 ? x[n / 2] : 0.5 * (x[n / 2 - 1] + x[n / 2]);
+}
+
+// Per-call times of the Newton building blocks on the state (q, v), with the
+// stepper's matrix M/h + h K and its elimination of clamped dofs.
+struct Breakdown {
+  double internal_force_s = 0, tangent_s = 0, factorize_s = 0, solve_s = 0, analyze_s = 0;
+};
+
+Breakdown time_components(Model& model, const CoefView& q, const CoefView& v, Real h,
+                          const LinearSolverOptions& lo) {
+  Breakdown b;
+  const CrsPattern& p = model.pattern();
+  const Ordinal n = model.num_coefficients();
+  CoefView f("bench::f", n);
+  DeviceView<Real*> values("bench::values", p.nnz());
+  auto timed = [](auto&& fn, int reps) {
+    fn();  // warm-up
+    Kokkos::fence();
+    const double t0 = bench::now();
+    for (int r = 0; r < reps; ++r) fn();
+    Kokkos::fence();
+    return (bench::now() - t0) / reps;
+  };
+  b.internal_force_s = timed(
+      [&] {
+        Kokkos::deep_copy(f, 0.0);
+        model.block(0).internal_force(q, v, f);
+      },
+      3);
+  b.tangent_s = timed(
+      [&] {
+        Kokkos::deep_copy(values, 0.0);
+        model.block(0).tangent(q, v, h, 1.0, values);
+      },
+      3);
+  // The stepper's matrix: M/h + h K, clamped rows and columns replaced by the identity.
+  {
+    auto hv = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), values);
+    auto hm = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), model.mass_values());
+    auto rm = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), p.row_map);
+    auto en = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), p.entries);
+    std::vector<char> fixed(p.num_rows(), 0);
+    for (Ordinal c : model.clamped_coefficients())
+      for (int a = 0; a < 3; ++a) fixed[3 * c + a] = 1;
+    for (Ordinal r = 0; r < p.num_rows(); ++r)
+      for (Offset k = rm(r); k < rm(r + 1); ++k) {
+        hv(k) += hm(k) / h;
+        if (fixed[r] || fixed[en(k)]) hv(k) = en(k) == r ? 1.0 : 0.0;
+      }
+    Kokkos::deep_copy(values, hv);
+  }
+  auto solver = make_linear_solver(lo);
+  double t0 = bench::now();
+  solver->analyze(p);
+  b.analyze_s = bench::now() - t0;
+  DeviceView<Real*> rhs("bench::rhs", 3 * n), x("bench::x", 3 * n);
+  Kokkos::deep_copy(rhs, 1.0);
+  b.factorize_s = timed([&] { solver->factorize(values); }, 2);
+  b.solve_s = timed([&] { solver->solve(rhs, x); }, 3);
+  return b;
+}
+
+int run(const Options& o) {
+  const double t_setup0 = bench::now();
+  Mesh mesh;
+  std::string mesh_kind, mesh_source;
+  if (shipped(o.res) && !o.generated) {
+    if (o.mesh_dir.empty())
+      bad_args("res " + std::to_string(o.res) +
+               " is a shipped B1 mesh: give --mesh-dir DIR (or --generated)");
+    mesh_source = o.mesh_dir + "/beam_3x2x1_res" + std::to_string(o.res) + ".1";
+    mesh = read_tetgen(mesh_source);
+    mesh_kind = "tetgen";
+  } else {
+    const int k = generated_k(o.res);
+    mesh = generate_box(ElementType::T10, {3.0, 2.0, 1.0}, {3 * k, 2 * k, k});
+    mesh_kind = "generated";
+    mesh_source = "generate_box(T10, 3x2x1, " + std::to_string(3 * k) + "x" +
+                  std::to_string(2 * k) + "x" + std::to_string(k) + ")";
+  }
+  if (mesh.type != ElementType::T10) throw_error(mesh_source, ": not a T10 mesh");
+
+  const Real E = 7e8, nu = 0.33, rho = 2700.0, total_force = 5000.0;
+  const Real mu = E / (2 * (1 + nu)), K = E / (3 * (1 - 2 * nu));
+  const MaterialSpec mat = o.material == "svk"
+                               ? MaterialSpec::svk(E, nu)
+                               : MaterialSpec::mooney_rivlin(0.3 * mu, 0.2 * mu, 1.5 * K);
+
+  const Real tol = 1e-9 * 3.0;
+  const std::vector<Ordinal> clamped = nodes_where(mesh, 0, 0.0, tol);
+  const std::vector<Ordinal> loaded = nodes_where(mesh, 0, 3.0, tol);
+  if (clamped.empty() || loaded.empty())
+    throw_error(mesh_source, ": no nodes at x = 0 or x = 3 (is this the 3x2x1 beam?)");
+  // Probe: the node at (3, 1, 0.5).
+  const Real probe_x[3] = {3.0, 1.0, 0.5};
+  Ordinal probe = -1;
+  Real best = 1e300;
+  for (Ordinal k = 0; k < mesh.num_nodes(); ++k) {
+    const auto& X = mesh.node_position(k);
+    const Real d = std::hypot(X[0] - probe_x[0], X[1] - probe_x[1], X[2] - probe_x[2]);
+    if (d < best) best = d, probe = k;
+  }
+  if (best > 1e-6) throw_error(mesh_source, ": no node at (3, 1, 0.5) (nearest at ", best, " m)");
+
+  Model model;
+  const int body = model.add_body(mesh, mat, rho);
+  model.clamp_nodes(body, clamped);
+  const Real fn = total_force / static_cast<Real>(loaded.size());
+  for (Ordinal k : loaded) model.add_nodal_force(body, k, Vec3{{fn, 0.0, 0.0}});
+  model.finalize();
+
+  StepperSettings s;
+  s.dt = o.dt;
+  s.residual_abs_tol = o.abs_tol;
+  s.residual_rel_tol = o.rel_tol;
+  s.reuse_jacobian = o.reuse_jacobian;
+  s.linear.backend = o.solver;
+  TimeStepper stepper(model, s);
+  Kokkos::fence();
+  const double t_setup = bench::now() - t_setup0;
+
+  std::vector<double> x_hist, step_s;
+  long newton = 0, outer = 0, factorizations = 0, retries = 0;
+  const double t0 = bench::now();
+  for (int n = 0; n < o.steps; ++n) {
+    Kokkos::fence();
+    const double ts = bench::now();
+    const StepReport rep = stepper.step();
+    Kokkos::fence();
+    step_s.push_back(bench::now() - ts);
+    newton += rep.newton_iterations;
+    outer += rep.outer_iterations;
+    factorizations += rep.factorizations;
+    retries += rep.retries;
+    // One coefficient read back per step (outside nothing else: part of the timed wall).
+    auto qk = Kokkos::subview(stepper.positions(), probe, 0);
+    Real xp = 0.0;
+    Kokkos::deep_copy(xp, qk);
+    x_hist.push_back(xp);
+  }
+  const double wall = bench::now() - t0;
+  // Before the breakdown pass, which builds a second factorisation.
+  const double peak_rss = peak_rss_mib();
+
+  Breakdown b;
+  if (o.breakdown) {
+    LinearSolverOptions lo = s.linear;
+    b = time_components(model, stepper.positions(), stepper.velocities(), o.dt, lo);
+  }
+
+  const auto& P = mesh.node_position(probe);
+  bench::Json j;
+  j.str("case", "b1_t10_beam")
+      .str("element", to_string(mesh.type))
+      .str("material", o.material)
+      .str("resolution", "res" + std::to_string(o.res))
+      .integer("res", o.res)
+      .str("mesh", mesh_kind)
+      .str("mesh_source", mesh_source)
+      .integer("elements", mesh.num_elements())
+      .integer("nodes", mesh.num_nodes())
+      .integer("unknowns", 3LL * model.num_coefficients())
+      .integer("free_unknowns", 3LL * (model.num_coefficients() -
+                                       static_cast<long long>(model.clamped_coefficients().size())))
+      .integer("nnz", model.pattern().nnz())
+      .integer("clamped_nodes", static_cast<long long>(clamped.size()))
+      .integer("loaded_nodes", static_cast<long long>(loaded.size()))
+      .num("load_total_n", fn * static_cast<Real>(loaded.size()))
+      .integer("steps", o.steps)
+      .num("dt", o.dt)
+      .str("solver", o.solver)
+      .num("newton_abs_tol", o.abs_tol)
+      .num("newton_rel_tol", o.rel_tol)
+      .integer("reuse_jacobian", o.reuse_jacobian ? 1 : 0)
+      .num("setup_s", t_setup)
+      .num("wall_s", wall)
+      .num("s_per_step", wall / std::max(1, o.steps))
+      .num("s_per_step_median", median(step_s))
+      .num("s_first_step", step_s.empty() ? 0.0 : step_s.front())
+      .num("real_time_factor", wall / (o.steps * o.dt))
+      .num("unknowns_per_s", 3.0 * model.num_coefficients() * o.steps / wall)
+      .integer("newton_iterations", newton)
+      .integer("outer_iterations", outer)
+      .integer("factorizations", factorizations)
+      .integer("retries", retries);
+  if (o.breakdown) {
+    // Estimated: residual evaluations >= Newton iterations + one per step
+    // (line-search backtracking adds more; not reported by the stepper).
+    const double n_res = static_cast<double>(newton + o.steps);
+    j.integer("breakdown_estimated", 1)
+        .num("internal_force_call_s", b.internal_force_s)
+        .num("tangent_call_s", b.tangent_s)
+        .num("factorize_call_s", b.factorize_s)
+        .num("solve_call_s", b.solve_s)
+        .num("analyze_s", b.analyze_s)
+        .num("assembly_s", n_res * b.internal_force_s + factorizations * b.tangent_s)
+        .num("factorization_s", factorizations * b.factorize_s)
+        .num("solve_s", newton * b.solve_s)
+        .num("contact_s", 0.0)
+        .num("output_s", 0.0);
+  }
+  j.num("peak_rss_mib", peak_rss)
+      .integer("probe_node", probe)
+      .raw("probe", json_array({P[0], P[1], P[2]}))
+      .raw("x_hist", json_array(x_hist));
+  bench::add_config(j).print();
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  tlfea::MpiSession mpi(&argc, &argv);
+  Options o;
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    auto next = [&]() -> std::string {
+      if (i + 1 >= argc) bad_args(a + " needs a value");
+      return argv[++i];
+    };
+    if (a == "--help" || a == "-h") {
+      std::printf("%s", kUsage);
+      return 0;
+    } else if (a == "--mesh-dir") {
+      o.mesh_dir = next();
+    } else if (a == "--res") {
+      const long r = parse_int(a, next());
+      if (r < 0 || r > 1024) bad_args("--res must be in 0..1024, got " + std::to_string(r));
+      o.res = static_cast<int>(r);
+    } else if (a == "--steps") {
+      const long n = parse_int(a, next());
+      if (n < 1 || n > 10000000) bad_args("--steps must be positive, got " + std::to_string(n));
+      o.steps = static_cast<int>(n);
+    } else if (a == "--dt") {
+      o.dt = parse_double(a, next());
+      if (!(o.dt > 0)) bad_args("--dt must be positive");
+    } else if (a == "--material") {
+      o.material = next();
+      if (o.material != "svk" && o.material != "mr")
+        bad_args("--material must be svk or mr, got '" + o.material + "'");
+    } else if (a == "--solver") {
+      o.solver = next();
+    } else if (a == "--generated") {
+      o.generated = true;
+    } else if (a == "--abs-tol" || a == "--rel-tol") {
+      const double t = parse_double(a, next());
+      if (!(t > 0)) bad_args(a + " must be positive");
+      (a == "--abs-tol" ? o.abs_tol : o.rel_tol) = t;
+    } else if (a == "--reuse-jacobian" || a == "--breakdown") {
+      const std::string v = next();
+      if (v != "0" && v != "1") bad_args(a + " must be 0 or 1, got '" + v + "'");
+      (a == "--reuse-jacobian" ? o.reuse_jacobian : o.breakdown) = v == "1";
+    } else if (a.rfind("--kokkos-", 0) == 0) {
+      // Kokkos's own options (--kokkos-num-threads=N ...), read by ScopeGuard.
+    } else {
+      bad_args("unknown argument '" + a + "'");
+    }
+  }
+  {
+    const auto names = available_linear_solvers();
+    if (std::find(names.begin(), names.end(), o.solver) == names.end()) {
+      std::string list;
+      for (const auto& n : names) list += (list.empty() ? "" : ", ") + n;
+      bad_args("unknown or unavailable --solver '" + o.solver + "' (available: " + list + ")");
+    }
+  }
+  if (shipped(o.res) && !o.generated && o.mesh_dir.empty())
+    bad_args("res " + std::to_string(o.res) +
+             " is a shipped B1 mesh: give --mesh-dir DIR (or --generated)");
+  Kokkos::ScopeGuard guard(argc, argv);
+  try {
+    return run(o);
+  } catch (const tlfea::Error& e) {
+    std::fprintf(stderr, "tlfea_bench_t10_beam: %s\n", e.what());
+    return 1;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "tlfea_bench_t10_beam: %s\n", e.what());
+    return 1;
+  }
+}

@@ -1,0 +1,102 @@
+// Row weights (seed section 10.1): with the reference weights a revolute
+// joint whose direction fibers are 1000 times shorter than the element holds
+// its axis at about the Newton cost of fibers of element size.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdio>
+
+#include "tlfea/core/generators.hpp"
+#include "tlfea/solvers/time_stepper.hpp"
+
+namespace tlfea {
+namespace {
+
+struct Iterations {
+  int newton = 0, outer = 0;
+  Real worst_violation = 0;
+  Real axis_drift = 0;  // largest |cos| between a body cross fiber and e_y at the end
+};
+
+// T10 box [0, 0.6] x [0, 0.2] x [0, 0.2], 3 x 1 x 1 cells (element size
+// h_e = 0.2 m), revolute about e_y at the corner (0, 0, 0): its centre of mass
+// sits 0.1 m along the axis, so gravity loads the two DP1 rows (a moment
+// about e_x) as well as the CD rows.
+Iterations swing(Real fiber, bool row_weights, int steps) {
+  Model model;
+  const int body = model.add_body(generate_box(ElementType::T10, {0.6, 0.2, 0.2}, {3, 1, 1}),
+                                  MaterialSpec::svk(1e8, 0.3), 1000.0);
+  model.set_gravity(Vec3{{0.0, 0.0, -9.81}});
+  // Model::reference() is built by the first constraints() call (or finalize()).
+  ConstraintSet& cs = model.constraints();
+  auto q0 = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), model.reference());
+  const Vec3 O{{0.0, 0.0, 0.0}}, ey{{0.0, 1.0, 0.0}};
+  const JointFrame fb = body_joint_frame(model.block(body), q0, O, ey, fiber);
+  const RowRange rows = cs.add_revolute(ground_joint_frame(O, ey, fiber), fb);
+  // Weights off: every row's weight overridden to 1 (what ConstraintSet(q0, false) gives).
+  if (!row_weights)
+    for (Ordinal i = rows.first; i < rows.first + rows.count; ++i) cs.set_row_weight(i, 1.0);
+  StepperSettings s;
+  s.dt = 1e-3;
+  TimeStepper stepper(model, s);
+  Iterations it;
+  for (int n = 0; n < steps; ++n) {
+    const StepReport r = stepper.step();
+    it.newton += r.newton_iterations;
+    it.outer += r.outer_iterations;
+    it.worst_violation = std::max(it.worst_violation, r.constraint_violation);
+  }
+  // What the two DP1 rows hold: the body's cross fibers stay normal to the
+  // ground axis e_y (|cos| of their angle with e_y).
+  auto q = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), stepper.positions());
+  const Vec3 p = point_position(fb.origin, q);
+  for (const MaterialPoint* m : {&fb.cross1, &fb.cross2}) {
+    const Vec3 x = point_position(*m, q);
+    const Vec3 u{{x[0] - p[0], x[1] - p[1], x[2] - p[2]}};
+    it.axis_drift = std::max(it.axis_drift, std::fabs(u[1]) / std::sqrt(dot(u, u)));
+  }
+  return it;
+}
+
+// Newton iterations over 100 steps (0.1 s of swing). The weights make the
+// rows commensurate, not identical: the short fiber's weighted row gradient
+// is the shape-function gradient at the joint point (a T10 vertex here,
+// |grad s| up to 3 / h_e), the long fiber's is the chord difference of shape
+// functions over the element (~1 / h_e), so the penalty term and the outer
+// loop see rows a small factor apart. Measured: +2% Newton iterations for the
+// short fibers at E = 1e8 Pa, +10% at E = 1e9 Pa; asserted within 15%, not
+// "no more" (which does not hold). Without weights the DP1 rows of the short
+// fibers scale with fiber^2 = 4e-8 m^2, so their violation is below the
+// tolerance whatever the axis does: they converge quickly because the joint
+// is not enforced (the cross fibers turn by ~0.1 rad); with fibers of h_e the
+// unweighted rows (|a0| |b0| = 0.04 m^2) get 1/625 of the penalty and need
+// ~2.5x the outer and Newton iterations.
+TEST(RowWeights, ShortFibersHoldTheJointAtComparableNewtonCostWithReferenceWeights) {
+  const int steps = 100;
+  const Real he = 0.2;
+  const Iterations long_w = swing(he, true, steps);
+  const Iterations short_w = swing(1e-3 * he, true, steps);
+  const Iterations long_u = swing(he, false, steps);
+  const Iterations short_u = swing(1e-3 * he, false, steps);
+  auto show = [](const char* what, const Iterations& i) {
+    std::printf(
+        "[row weights] %-32s Newton %4d, outer %4d, max violation %.2e, cross-fiber |cos| to axis "
+        "%.2e\n",
+        what, i.newton, i.outer, i.worst_violation, i.axis_drift);
+  };
+  show("weights on,  fiber = h_e", long_w);
+  show("weights on,  fiber = 1e-3 h_e", short_w);
+  show("weights off, fiber = h_e", long_u);
+  show("weights off, fiber = 1e-3 h_e", short_u);
+  EXPECT_LE(short_w.newton, 1.15 * long_w.newton);
+  EXPECT_LT(long_w.newton, long_u.newton);
+  // Both weighted runs hold the axis: DP1 rows weighted 1 / (|a0| |b0|) are
+  // cosines, held to the 1e-8 tolerance (to first order in the fibers' stretch).
+  EXPECT_LT(short_w.axis_drift, 1e-7);
+  EXPECT_LT(long_w.axis_drift, 1e-7);
+  // Unweighted, the short-fiber joint does not hold its axis.
+  EXPECT_GT(short_u.axis_drift, 1e-3);
+}
+
+}  // namespace
+}  // namespace tlfea
