@@ -350,13 +350,24 @@ bool TimeStepper::inner_newton(Real h, Real t1, StepReport& rep, bool& reuse_ok,
     Kokkos::deep_copy(v_base_, vt_);
     Real alpha = 1.0, r_new = 0.0;
     bool decreased = false;
-    for (int ls = 0; ls < 8; ++ls) {
+    for (int ls = 0; ls < 8; ++ls, alpha *= 0.5) {
       Kokkos::parallel_for("tlfea::solvers::update", Range(0, g_.extent(0)),
                            Axpy{vt_, v_base_, dv_, alpha});
       r_new = residual(h, t1);
       decreased = std::isfinite(r_new) && r_new <= (1.0 - 1e-4 * alpha) * r;
       if (!s_.line_search || decreased) break;
-      alpha *= 0.5;
+    }
+    if (!s_.line_search || decreased) {
+      // alpha is the step taken
+    } else if (fresh) {
+      // No trial lowered |g| with a fresh matrix: |g| is a poor merit
+      // function here (thin structures); take the full Newton step.
+      alpha = 1.0;
+      Kokkos::parallel_for("tlfea::solvers::update", Range(0, g_.extent(0)),
+                           Axpy{vt_, v_base_, dv_, alpha});
+      r_new = residual(h, t1);
+    } else {
+      alpha *= 2.0;  // the last trial taken
     }
     if (!decreased && !fresh && stale_retries++ < 2) {
       // A stale factorization gave no descent: undo, refactor, retry.
@@ -371,7 +382,7 @@ bool TimeStepper::inner_newton(Real h, Real t1, StepReport& rep, bool& reuse_ok,
     rep.residual_history.push_back(r_new);
     const Real step = alpha * norm2(dv_), vnorm = norm2(vt_);
     last_fast = r_new < s_.reuse_ratio * r;
-    reuse_ok = last_fast;
+    reuse_ok = s_.reuse_jacobian && last_fast;
     r = r_new;
     // The step criterion only counts for a step that reduced |g| (a failed
     // line search takes tiny steps without converging).
