@@ -264,6 +264,47 @@ TEST(TimeStepper, Dp1CurvatureTermLeavesTheStepSolutionUnchanged) {
   EXPECT_LT(diff, 1e-8);
 }
 
+// A step that cannot converge (here: no Newton iteration allowed) is retried
+// with halved steps, then fails with a message naming the step, and the
+// state stays exactly the last converged one (bit for bit).
+TEST(TimeStepper, NonConvergingStepThrowsAndKeepsTheLastConvergedState) {
+  Model model;
+  const Mesh mesh = generate_box(ElementType::T10, {1.0, 0.2, 0.2}, {2, 1, 1});
+  const int body = model.add_body(mesh, MaterialSpec::svk(1e7, 0.3), 1000.0);
+  model.clamp_node_set(body, "xmin");
+  model.set_gravity(Vec3{{0.0, 0.0, -9.81}});
+  StepperSettings s;
+  s.dt = 1e-3;
+  TimeStepper stepper(model, s);
+  stepper.step();  // a normal step first
+  auto q_before = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), stepper.positions());
+  auto v_before = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), stepper.velocities());
+  const Real t_before = stepper.time();
+  StepperSettings bad = s;
+  bad.max_newton = 0;  // nothing can converge
+  TimeStepper failing(model, bad);
+  failing.set_velocities(stepper.velocities());
+  EXPECT_THROW(failing.step(), Error);
+  try {
+    failing.step();
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("did not converge"), std::string::npos) << e.what();
+  }
+  EXPECT_EQ(failing.time(), 0.0);
+  // The original stepper is untouched and can go on.
+  auto q_after = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), stepper.positions());
+  for (size_t k = 0; k < q_before.extent(0); ++k)
+    for (int a = 0; a < 3; ++a) EXPECT_EQ(q_after(k, a), q_before(k, a));
+  auto qf = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), failing.positions());
+  auto vf = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), failing.velocities());
+  for (size_t k = 0; k < qf.extent(0); ++k)
+    for (int a = 0; a < 3; ++a) {
+      EXPECT_EQ(qf(k, a), mesh.coefficients[k][a]);  // still the reference
+      EXPECT_EQ(vf(k, a), v_before(k, a));
+    }
+  EXPECT_EQ(stepper.time(), t_before);
+}
+
 // AdamW reaches the same step solution as Newton: a clamped soft T10 bar
 // under gravity, 3 steps; the end-of-step velocities agree to the AdamW
 // residual tolerance (relative 1e-6 of the velocity scale).
