@@ -153,6 +153,7 @@ TimeStepper::TimeStepper(Model& model, const StepperSettings& settings)
   work_ = CoefView("tlfea::solvers::work", n);
   fext_ = CoefView("tlfea::solvers::f_ext", n);
   v_base_ = CoefView("tlfea::solvers::v_base", n);
+  fstep_ = CoefView("tlfea::solvers::step_force", n);
   Kokkos::deep_copy(q_, model_.reference());
   values_ = DeviceView<Real*>("tlfea::solvers::newton_values", p.nnz());
   m_ = model_.has_constraints() ? model_.constraints().num_rows() : 0;
@@ -283,6 +284,9 @@ Real TimeStepper::residual(Real h, Real t1) {
   model_.external_load(t1, qt_, fext_);
   Kokkos::parallel_for("tlfea::solvers::external_load", Range(0, q_.extent(0)),
                        Axpy{gt_, gt_, fext_, -1.0});
+  if (!model_.step_forces().empty())
+    Kokkos::parallel_for("tlfea::solvers::step_force", Range(0, q_.extent(0)),
+                         Axpy{gt_, gt_, fstep_, -1.0});
   // + h C_q^T (lambda + rho c)
   if (m_ > 0) {
     ConstraintSet& cs = model_.constraints();
@@ -421,6 +425,13 @@ bool TimeStepper::advance(Real h, StepReport& rep) {
   const Real t1 = t_ + h;
   Kokkos::deep_copy(vt_, v_);  // initial guess: previous velocity
   set_prescribed_velocities(h, t1);
+  if (!model_.step_forces().empty()) {
+    const double tc = wall();
+    Kokkos::deep_copy(fstep_, 0.0);
+    for (const auto& fn : model_.step_forces()) fn(t_, q_, v_, h, fstep_);
+    Kokkos::fence();
+    rep.step_force_s += wall() - tc;
+  }
   if (m_ > 0) Kokkos::deep_copy(lambda_t_, lambda_);  // warm start
   // Jacobian reuse: the previous factorization serves while Newton contracts
   // by reuse_ratio per iteration, across iterations and steps of equal h.

@@ -141,6 +141,31 @@ TEST(TimeStepper, TimedNodalForceAndTractionChangeMomentumAsTheirResultant) {
   }
 }
 
+// Explicit per-step forces (the contact hook): a callback adding F(t_n) at
+// one node, evaluated once per step at its start, changes the momentum by
+// h F(t_n): p_n = h sum_{k=0..n-1} F k h = F h^2 n (n - 1) / 2 for F(t) = F t.
+TEST(TimeStepper, StepForcesAreEvaluatedOncePerStepAtItsStart) {
+  Model model;
+  const Mesh mesh = generate_box(ElementType::T10, {1.0, 0.5, 0.4}, {2, 1, 1});
+  model.add_body(mesh, MaterialSpec::svk(1e7, 0.3), 1000.0);
+  const Vec3 F{{3.0, 0.0, -1.0}};
+  int calls = 0;
+  model.add_step_force([&](Real t, const CoefView&, const CoefView&, Real, const CoefView& f) {
+    ++calls;
+    auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), f);
+    for (int a = 0; a < 3; ++a) h(2, a) += F[a] * t;
+    Kokkos::deep_copy(f, h);
+  });
+  StepperSettings s;
+  s.dt = 1e-2;
+  TimeStepper stepper(model, s);
+  const int n = 8;
+  for (int i = 0; i < n; ++i) stepper.step();
+  EXPECT_EQ(calls, n);
+  const Vec3 p = momentum(model, stepper.velocities());
+  for (int a = 0; a < 3; ++a) EXPECT_NEAR(p[a], F[a] * s.dt * s.dt * n * (n - 1) / 2, 1e-10) << a;
+}
+
 // Prescribed motion: the x = min nodes follow x(t) = X + (A sin(w t), 0, 0)
 // exactly at every step (they are eliminated, not penalised), and the body
 // follows them.

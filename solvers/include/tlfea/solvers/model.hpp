@@ -69,6 +69,15 @@ class Model {
   void external_load_tangent(Real t, const CoefView& q, Real alpha,
                              const DeviceView<Real*>& values) const;
 
+  // Forces evaluated once per step from the state at its start (q_n, v_n),
+  // explicit within the step, e.g. frictional contact (DESIGN.md: "Contact
+  // forces are explicit within a time step"): fn(t_n, q_n, v_n, h, f) adds
+  // into f.
+  using StepForce =
+      std::function<void(Real t, const CoefView& q, const CoefView& v, Real h, const CoefView& f)>;
+  void add_step_force(StepForce fn) { step_forces_.push_back(std::move(fn)); }
+  const std::vector<StepForce>& step_forces() const { return step_forces_; }
+
   struct Prescribed {
     Ordinal coefficient;
     Vec3 reference;
@@ -140,6 +149,7 @@ class Model {
   std::vector<Pressure> pressures_;
   std::vector<TimedLoad> timed_;
   std::vector<Prescribed> prescribed_;
+  std::vector<StepForce> step_forces_;
   Vec3 gravity_{{0.0, 0.0, 0.0}};
   std::unique_ptr<ConstraintSet> constraints_;
   CoefView q0_, load_;

@@ -61,6 +61,7 @@ struct StepReport {
   Real assembly_s = 0.0;       // residual and Newton-matrix assembly
   Real factorization_s = 0.0;  // numeric factorization / preconditioner setup
   Real solve_s = 0.0;          // linear solves
+  Real step_force_s = 0.0;     // explicit per-step forces (contact)
 };
 
 class TimeStepper {
@@ -98,6 +99,7 @@ class TimeStepper {
   DeviceView<Offset*> mass_row_map_;  // node-level scalar mass, for M (v - v_n)
   DeviceView<Ordinal*> mass_cols_;
   DeviceView<Real*> mass_block_;
+  CoefView fstep_;            // explicit per-step forces (contact), evaluated at step start
   CoefView adam_m_, adam_s_;  // AdamW moments (allocated only for "adamw")
   DeviceView<Real*> values_, lambda_, lambda_t_, c_, y_;
   DeviceView<Ordinal*> fixed_dofs_;  // scalar dofs of clamped coefficients
