@@ -1,0 +1,33 @@
+// TLFEA: what the detection layer hands the contact law (DESIGN.md section 1,
+// "Frictional contact"; seed section 5). Per active contact k:
+//   point x_c, penetration delta > 0, unit normal n pointing from body B
+//   towards body A, patch area A_patch, and the two material points (each a
+//   fixed combination of up to kMaxContactCoefficients coefficients, or none
+//   for a rigid obstacle, whose velocity is given instead), plus a key that
+//   identifies the pair across steps (for the tangential history).
+#pragma once
+
+#include "tlfea/core/types.hpp"
+
+namespace tlfea {
+
+constexpr int kMaxContactCoefficients = 27;
+
+// Device arrays with capacity `capacity`; `count` entries are valid.
+struct ContactPoints {
+  Ordinal capacity = 0;
+  DeviceView<Ordinal*> count;  // size 1 (device-side counter)
+  DeviceView<Real* [3]> x;      // contact point
+  DeviceView<Real* [3]> normal;  // unit, from B towards A
+  DeviceView<Real*> delta;       // penetration > 0
+  DeviceView<Real*> area;        // patch area A_patch
+  DeviceView<Real*> radius;      // effective radius R* (from the patch, or given)
+  DeviceView<int* [2]> body;     // body ids of A and B (obstacle ids are -1 - k)
+  DeviceView<int* [2]> num;      // coefficients in each material point (0: obstacle)
+  DeviceView<Ordinal** [2]> id;  // (k, l, side) coefficient ids
+  DeviceView<Real** [2]> weight;  // (k, l, side) shape-function weights s_l
+  DeviceView<Real* [3]> obstacle_velocity;  // velocity of B when B is an obstacle
+  DeviceView<unsigned long long*> key;      // pair identity (stable across steps)
+};
+
+}  // namespace tlfea

@@ -1,0 +1,137 @@
+// TLFEA: contact detection (DESIGN.md section 1 "Frictional contact", section
+// 2 "contact/"): fills ContactPoints (contact_points.hpp) once per step from
+// the coefficients q, with every loop on the device and no allocation after
+// setup.
+//
+// Per step:
+//  1. vertex positions from q (Surface::update_positions);
+//  2. broad phase: a uniform grid of cell size h = (largest current triangle
+//     bounding-box edge) + 2 max_depth; each triangle is binned by the cell of
+//     its bounding-box centre into a fixed hash table of buckets (2^k >= 2
+//     triangles) by a counting sort (count, scan, fill: linear in the number
+//     of triangles); a vertex visits the 2 x 2 x 2 cells nearest to it, which
+//     hold every triangle whose bounding box it can be within max_depth of
+//     (the centre is within h / 2 per axis);
+//  3. narrow phase, per vertex of body A:
+//     - vertex-triangle against the triangles of every other body B the pair
+//       filter allows (no self-contact): the vertex p penetrates triangle
+//       (a, b, c) with outward unit normal n_t when its signed distance
+//       d = (p - a) . n_t lies in [-max_depth, 0) and its projection lies in
+//       the triangle (barycentric coordinates >= -inside_tolerance). Per body
+//       B the candidate of least depth wins (ties: lower triangle id), so the
+//       result does not depend on the order triangles were binned in;
+//     - vertex-obstacle against every allowed obstacle (obstacles.hpp).
+//     Each contact: delta = -d > 0; n = n_t (from B towards A); x_c the
+//     midpoint of the vertex and its projection on B; A's material point the
+//     vertex's combination; B's material point the barycentric combination
+//     sum_b lambda_b (vertex b's combination) of the triangle's vertices, i.e.
+//     the material point of the flat triangle's closest point (all three
+//     vertices belong to one element, so at most 27 coefficients).
+//  4. output in vertex order (a count pass, a scan, a write pass), so the
+//     result is deterministic and keys come out in increasing order.
+//
+// Both bodies' vertices are tested against the other's triangles
+// (symmetric, no master / slave): two touching bodies give contacts with
+// A = either body. Self-contact is not detected.
+//
+// Effective radius R*: 1/R* = 1/R_A + 1/R_B, R_A the body's contact_radius,
+// or when that is 0 the patch radius sqrt(A_patch / pi) of the vertex; R_B the
+// same for a deformable B, the radius of a sphere obstacle, infinite for a
+// plane or a box.
+//
+// Key of a contact: vertex * P + partner, P = num_body_ids() +
+// num_obstacles(), partner = body B's id, or num_body_ids() + k for obstacle
+// k. A pair keeps its key while the vertex stays in contact with the same
+// partner, and keys of one step are strictly increasing.
+#pragma once
+
+#include <vector>
+
+#include "tlfea/contact/contact_points.hpp"
+#include "tlfea/contact/obstacles.hpp"
+#include "tlfea/contact/surface.hpp"
+#include "tlfea/core/mesh.hpp"
+#include "tlfea/core/types.hpp"
+
+namespace tlfea {
+
+// A vertex keeps at most this many deformable partner bodies per step.
+constexpr int kMaxPartnersPerVertex = 4;
+
+struct DetectionSettings {
+  SurfaceSettings surface;
+  // Depth window of vertex-triangle tests; 0: half the largest reference
+  // triangle bounding-box edge.
+  Real max_depth = 0.0;
+  // ContactPoints capacity; 0: the number of surface vertices (at least 64).
+  Ordinal capacity = 0;
+  // Slack on barycentric coordinates of the projection (edges and corners
+  // shared by two triangles are found from both).
+  Real inside_tolerance = 1e-9;
+};
+
+// ContactPoints with every view allocated for `capacity` contacts.
+ContactPoints allocate_contact_points(Ordinal capacity);
+
+class ContactDetection {
+ public:
+  explicit ContactDetection(const DetectionSettings& settings = {});
+
+  // Adds the surface of body `body` (>= 0, the model's body index) whose mesh
+  // coefficient 0 is global coefficient `coef_offset`. contact_radius > 0
+  // sets R_A for its vertices (else the patch radius).
+  void add_body(int body, const Mesh& mesh, Ordinal coef_offset, Real contact_radius = 0.0);
+  // Returns k; its contacts carry body id -1 - k.
+  int add_obstacle(const Obstacle& obstacle);
+  // Pair filter (default: every pair of distinct bodies, every body with
+  // every obstacle).
+  void set_body_pair(int body_a, int body_b, bool may_touch);
+  void set_obstacle_body(int obstacle, int body, bool may_touch);
+
+  // Builds the device data (called by the first detect; bodies, obstacles
+  // and filters are fixed afterwards).
+  void setup();
+
+  // Detects in configuration q at time t (obstacle motions evaluated at t).
+  // Returns the number of contacts (also in points().count(0)); throws Error
+  // when it exceeds the capacity.
+  Ordinal detect(const CoefView& q, Real t);
+
+  const ContactPoints& points() const { return points_; }
+  const Surface& surface() const { return surface_; }  // after setup
+  int num_body_ids() const { return num_body_ids_; }
+  int num_obstacles() const { return static_cast<int>(obstacles_.size()); }
+  Real cell_size() const { return cell_size_; }  // of the last detect
+  Real max_depth() const { return max_depth_; }
+  // Decodes a key into (vertex, partner) (see above).
+  void decode_key(unsigned long long key, Ordinal& vertex, int& partner) const;
+
+ private:
+  DetectionSettings settings_;
+  bool ready_ = false;
+  SurfaceHost host_;
+  std::vector<int> bodies_;
+  std::vector<Real> body_radius_host_;
+  std::vector<Obstacle> obstacles_;
+  std::vector<std::pair<std::pair<int, int>, bool>> body_pair_edits_;
+  std::vector<std::pair<std::pair<int, int>, bool>> obstacle_edits_;
+  int num_body_ids_ = 0;
+  Real max_depth_ = 0.0;
+  Real cell_size_ = 0.0;
+
+  Surface surface_;
+  ContactPoints points_;
+  DeviceView<int*> body_pair_;      // (a * nb + b): 1 may touch
+  DeviceView<int*> obstacle_body_;  // (k * nb + body)
+  DeviceView<int*> body_has_partner_;
+  DeviceView<Real*> body_radius_;
+  DeviceView<ObstacleState*> obstacle_state_;
+  typename DeviceView<ObstacleState*>::HostMirror obstacle_state_host_;
+  Ordinal num_buckets_ = 1;
+  DeviceView<Ordinal*> bucket_start_, bucket_cursor_, sorted_triangle_, triangle_bucket_;
+  DeviceView<Ordinal*> vertex_count_, vertex_offset_;
+  DeviceView<Real*[4]> triangle_plane_, sorted_plane_;
+  DeviceView<int*> sorted_body_;
+};
+
+}  // namespace tlfea

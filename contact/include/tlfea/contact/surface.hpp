@@ -1,0 +1,103 @@
+// TLFEA: contact surfaces as triangle soups whose vertices are material points.
+//
+// Extraction (host, once at setup):
+//  - T10 / Q27: the boundary (faces not shared by two elements). Each
+//    quadratic face is split into flat triangles on its own nodes: a T6 face
+//    into 4 (corner triangles and the middle one), a Q9 face into 8 (two per
+//    quarter). Vertices are the boundary nodes, shared between faces.
+//  - ANCF 3443: the two faces zeta = +-1 (w = +-H/2) of every element, each
+//    sampled on an m x m grid of (xi, eta) (SurfaceSettings::shell_divisions),
+//    two triangles per grid cell. Shell edges are not part of the surface.
+//  - ANCF 3243: the four lateral faces eta = +-1, zeta = +-1 of every element,
+//    sampled on an (axial x cross) grid; the end faces are not part of it.
+//  ANCF vertices are per element (not merged across elements: the position
+//  field of a fully parameterised ANCF mesh need not be continuous across
+//  element edges, and per-element vertices keep each one a point of one
+//  element).
+// Triangles are oriented outward: solid faces by the mesh's face convention
+// (core/mesh.hpp), ANCF faces by the sign of the triangle normal against
+// (face centre - element centre) in the reference configuration.
+//
+// Every vertex is a material point (element, parent xi); its position is the
+// fixed combination r = sum_l w_l q(c_l) of coefficients with weights
+// w_l = s_l(xi) (DESIGN.md section 1: r(xi) = N s(xi)). A solid vertex is a
+// node, so its combination is that one coefficient with weight 1; an ANCF
+// vertex combines the element's 8 or 16 coefficients. The combinations are
+// stored compressed (vertex_ptr / vertex_coef / vertex_weight) and the device
+// positions are refreshed from q by one kernel (Surface::update_positions).
+//
+// A_patch of a vertex is one third of the reference areas of its triangles.
+#pragma once
+
+#include <array>
+#include <vector>
+
+#include "tlfea/core/mesh.hpp"
+#include "tlfea/core/types.hpp"
+
+namespace tlfea {
+
+struct SurfaceSettings {
+  int shell_divisions = 4;       // ANCF 3443: grid cells per direction per element face
+  int beam_axial_divisions = 4;  // ANCF 3243: grid cells along each element
+  int beam_cross_divisions = 2;  // ANCF 3243: grid cells across each lateral face
+};
+
+// Host triangle soup of one or more bodies.
+struct SurfaceHost {
+  // Per vertex.
+  std::vector<int> vertex_body;
+  std::vector<Ordinal> vertex_element;                // block-local element of the material point
+  std::vector<std::array<Real, 3>> vertex_xi;         // its parent coordinates
+  std::vector<Ordinal> vertex_ptr{0};                 // combination of vertex v: [ptr[v], ptr[v+1])
+  std::vector<Ordinal> vertex_coef;                   // global coefficient ids
+  std::vector<Real> vertex_weight;                    // s_l(xi)
+  std::vector<std::array<Real, 3>> vertex_reference;  // reference position
+  std::vector<Real> vertex_area;                      // A_patch (reference)
+  // Per triangle (vertex ids, counter-clockwise seen from outside).
+  std::vector<std::array<Ordinal, 3>> triangles;
+  std::vector<int> triangle_body;
+  std::vector<Ordinal> triangle_element;
+
+  Ordinal num_vertices() const { return static_cast<Ordinal>(vertex_body.size()); }
+  Ordinal num_triangles() const { return static_cast<Ordinal>(triangles.size()); }
+  // Appends another soup (vertex ids of `other` shifted past this one's).
+  void append(const SurfaceHost& other);
+};
+
+// Surface of a mesh whose coefficient 0 is global coefficient `coef_offset`,
+// labelled as body `body` (>= 0). Throws Error for an empty or malformed mesh.
+SurfaceHost extract_surface(const Mesh& mesh, Ordinal coef_offset, int body,
+                            const SurfaceSettings& settings = {});
+
+// Device copy of a soup and the per-step vertex positions.
+class Surface {
+ public:
+  Surface() = default;
+  explicit Surface(const SurfaceHost& host);
+
+  Ordinal num_vertices() const { return num_vertices_; }
+  Ordinal num_triangles() const { return num_triangles_; }
+  const SurfaceHost& host() const { return host_; }
+
+  // x(v) = sum_l w_l q(c_l) for every vertex ("tlfea::contact::update_vertices").
+  void update_positions(const CoefView& q) const;
+
+  DeviceView<Ordinal*> vertex_ptr, vertex_coef;
+  DeviceView<Real*> vertex_weight;
+  DeviceView<int*> vertex_body;
+  DeviceView<Real*> vertex_area;
+  DeviceView<Real* [3]> x;  // current vertex positions (after update_positions)
+  DeviceView<Ordinal* [3]> triangle;
+  DeviceView<int*> triangle_body;
+
+ private:
+  SurfaceHost host_;
+  Ordinal num_vertices_ = 0, num_triangles_ = 0;
+};
+
+// Host: area of the flat triangle (a, b, c).
+Real triangle_area(const std::array<Real, 3>& a, const std::array<Real, 3>& b,
+                   const std::array<Real, 3>& c);
+
+}  // namespace tlfea

@@ -1,0 +1,257 @@
+// TLFEA: contact force evaluation and scatter (see contact_forces.hpp).
+#include "tlfea/contact/contact_forces.hpp"
+
+#include <stdexcept>
+#include <string>
+#include <utility>
+
+namespace tlfea {
+
+namespace {
+
+struct RowSumMass {
+  DeviceView<Offset*> row_map;
+  DeviceView<Real*> values;
+  DeviceView<Real*> m;
+  KOKKOS_INLINE_FUNCTION void operator()(const Ordinal a) const {
+    Real s = 0.0;
+    for (Offset j = row_map(3 * a); j < row_map(3 * a + 1); ++j) s += values(j);
+    m(a) = s;
+  }
+};
+
+// Mass an impulse at the material point sees: 1 / sum_l s_l^2 / |m_l|
+// (0 when no coefficient carries mass).
+KOKKOS_INLINE_FUNCTION Real point_mass(const ContactPoints& cp, const DeviceView<Real*>& lumped,
+                                       const Ordinal k, const int side) {
+  Real mobility = 0.0;
+  const int n = cp.num(k, side);
+  for (int l = 0; l < n; ++l) {
+    const Real m = kmath::fabs(lumped(cp.id(k, l, side)));
+    const Real w = cp.weight(k, l, side);
+    if (m > 0.0) mobility += w * w / m;
+  }
+  return mobility > 0.0 ? 1.0 / mobility : 0.0;
+}
+
+struct ContactForceKernel {
+  ContactPoints cp;
+  CoefView v, f;
+  Real dt;
+  int num_bodies, num_participants;
+  DeviceView<Real*> lumped;
+  DeviceView<ContactLawParams*> law;
+  DeviceView<Real*> body_point_mass;
+  ContactForces::HistoryMap previous, current;
+  DeviceView<Real*> fn, mstar;
+  DeviceView<Real*[3]> ft, dtv;
+  DeviceView<int*> slide;
+  DeviceView<Ordinal[3]> counters;
+
+  KOKKOS_INLINE_FUNCTION int participant(int id) const {
+    return id >= 0 ? id : num_bodies + (-1 - id);
+  }
+
+  KOKKOS_INLINE_FUNCTION void side_velocity(const Ordinal k, const int side, Real out[3]) const {
+    out[0] = out[1] = out[2] = 0.0;
+    const int n = cp.num(k, side);
+    if (n == 0) {
+      if (side == 1)
+        for (int i = 0; i < 3; ++i) out[i] = cp.obstacle_velocity(k, i);
+      return;
+    }
+    for (int l = 0; l < n; ++l) {
+      const Ordinal c = cp.id(k, l, side);
+      const Real w = cp.weight(k, l, side);
+      for (int i = 0; i < 3; ++i) out[i] += w * v(c, i);
+    }
+  }
+
+  KOKKOS_INLINE_FUNCTION Real side_mass(const Ordinal k, const int side) const {
+    if (cp.num(k, side) == 0) return 0.0;  // obstacle: infinite
+    const int b = cp.body(k, side);
+    if (b >= 0 && b < num_bodies && body_point_mass(b) > 0.0) return body_point_mass(b);
+    return point_mass(cp, lumped, k, side);
+  }
+
+  KOKKOS_INLINE_FUNCTION void operator()(const Ordinal k) const {
+    if (k >= cp.count(0)) return;
+    const int pa = participant(cp.body(k, 0)), pb = participant(cp.body(k, 1));
+    const ContactLawParams p = law(pa * num_participants + pb);
+    const Real delta = cp.delta(k);
+    const Real radius = p.radius > 0.0 ? p.radius : cp.radius(k);
+    const Real n[3] = {cp.normal(k, 0), cp.normal(k, 1), cp.normal(k, 2)};
+    Real va[3], vb[3], vt[3];
+    side_velocity(k, 0, va);
+    side_velocity(k, 1, vb);
+    Real vn = 0.0;
+    for (int i = 0; i < 3; ++i) vn += (va[i] - vb[i]) * n[i];
+    for (int i = 0; i < 3; ++i) vt[i] = va[i] - vb[i] - vn * n[i];
+    const Real m_star = effective_mass(side_mass(k, 0), side_mass(k, 1));
+
+    const Real Fn = contact_normal_force(p, radius, m_star, delta, vn);
+    ContactHistory h;
+    h.delta_t[0] = h.delta_t[1] = h.delta_t[2] = 0.0;
+    h.sliding = 0;
+    const auto idx = previous.find(cp.key(k));
+    if (previous.valid_at(idx)) h = previous.value_at(idx);
+    Real Ft[3];
+    const int capped = contact_tangential_force(p, radius, m_star, delta, Fn, n, vt, dt, h, Ft);
+    if (delta > 0.0) {
+      const auto r = current.insert(cp.key(k), h);
+      if (r.failed()) Kokkos::abort("tlfea::contact: contact history map is full");
+      if (r.success()) Kokkos::atomic_add(&counters(2), Ordinal(1));
+    }
+
+    Real F[3];
+    for (int i = 0; i < 3; ++i) F[i] = Fn * n[i] + Ft[i];
+    for (int side = 0; side < 2; ++side) {
+      const Real sign = side == 0 ? 1.0 : -1.0;
+      const int nc = cp.num(k, side);
+      for (int l = 0; l < nc; ++l) {
+        const Ordinal c = cp.id(k, l, side);
+        const Real w = sign * cp.weight(k, l, side);
+        for (int i = 0; i < 3; ++i) Kokkos::atomic_add(&f(c, i), w * F[i]);
+      }
+    }
+    fn(k) = Fn;
+    mstar(k) = m_star;
+    for (int i = 0; i < 3; ++i) {
+      ft(k, i) = Ft[i];
+      dtv(k, i) = h.delta_t[i];
+    }
+    slide(k) = capped;
+    Kokkos::atomic_add(&counters(0), Ordinal(1));
+    if (capped) Kokkos::atomic_add(&counters(1), Ordinal(1));
+  }
+};
+
+}  // namespace
+
+DeviceView<Real*> row_sum_lumped_mass(const CrsPattern& pattern, const DeviceView<Real*>& values) {
+  DeviceView<Real*> m("tlfea::contact::lumped_mass", pattern.num_block_rows);
+  Kokkos::parallel_for("tlfea::contact::row_sum_mass",
+                       Kokkos::RangePolicy<ExecSpace>(0, pattern.num_block_rows),
+                       RowSumMass{pattern.row_map, values, m});
+  return m;
+}
+
+void ContactForces::setup(const DeviceView<Real*>& lumped_mass,
+                          const std::vector<ContactMaterial>& bodies,
+                          const std::vector<ContactMaterial>& obstacles,
+                          const ContactPairSettings& defaults) {
+  if (!(defaults.restitution > 0.0 && defaults.restitution <= 1.0))
+    throw std::invalid_argument("tlfea::ContactForces: restitution must be in (0, 1]");
+  lumped_mass_ = lumped_mass;
+  num_bodies_ = static_cast<int>(bodies.size());
+  num_obstacles_ = static_cast<int>(obstacles.size());
+  materials_ = bodies;
+  materials_.insert(materials_.end(), obstacles.begin(), obstacles.end());
+  const int np = num_bodies_ + num_obstacles_;
+  law_host_.assign(static_cast<size_t>(np) * np, ContactLawParams{});
+  for (int a = 0; a < np; ++a)
+    for (int b = 0; b < np; ++b)
+      law_host_[a * np + b] = make_contact_law(materials_[a], materials_[b], defaults.restitution,
+                                               defaults.mu_s, defaults.mu_k, defaults.radius);
+  point_mass_host_.assign(num_bodies_, 0.0);
+  law_ = DeviceView<ContactLawParams*>("tlfea::contact::law", law_host_.size());
+  point_mass_ = DeviceView<Real*>("tlfea::contact::point_mass", num_bodies_ > 0 ? num_bodies_ : 1);
+  counters_ = DeviceView<Ordinal[3]>("tlfea::contact::counters");
+  dirty_ = true;
+  upload_tables();
+}
+
+void ContactForces::set_pair(int a, int b, const ContactPairSettings& s) {
+  const int pa = participant(a), pb = participant(b), np = num_bodies_ + num_obstacles_;
+  if (pa < 0 || pa >= np || pb < 0 || pb >= np)
+    throw std::out_of_range("tlfea::ContactForces::set_pair: unknown partner");
+  if (!(s.restitution > 0.0 && s.restitution <= 1.0))
+    throw std::invalid_argument("tlfea::ContactForces: restitution must be in (0, 1]");
+  const ContactLawParams p =
+      make_contact_law(materials_[pa], materials_[pb], s.restitution, s.mu_s, s.mu_k, s.radius);
+  law_host_[pa * np + pb] = p;
+  law_host_[pb * np + pa] = p;
+  dirty_ = true;
+}
+
+void ContactForces::set_point_mass(int body, Real mass) {
+  point_mass_host_.at(body) = mass;
+  dirty_ = true;
+}
+
+void ContactForces::upload_tables() {
+  if (!dirty_) return;
+  auto lh = Kokkos::create_mirror_view(law_);
+  for (size_t i = 0; i < law_host_.size(); ++i) lh(i) = law_host_[i];
+  Kokkos::deep_copy(law_, lh);
+  auto mh = Kokkos::create_mirror_view(point_mass_);
+  for (int b = 0; b < num_bodies_; ++b) mh(b) = point_mass_host_[b];
+  Kokkos::deep_copy(point_mass_, mh);
+  dirty_ = false;
+}
+
+void ContactForces::reserve(Ordinal capacity) {
+  if (capacity_ > 0 && capacity <= capacity_) return;
+  const Ordinal c = capacity > 0 ? capacity : 1;
+  // Rehash keeps both histories (a retry may still read base_).
+  base_.rehash(static_cast<uint32_t>(c));
+  result_.rehash(static_cast<uint32_t>(c));
+  fn_ = DeviceView<Real*>("tlfea::contact::normal_force", c);
+  mstar_ = DeviceView<Real*>("tlfea::contact::effective_mass", c);
+  ft_ = DeviceView<Real* [3]>("tlfea::contact::tangential_force", c);
+  dt_ = DeviceView<Real* [3]>("tlfea::contact::tangential_displacement", c);
+  slide_ = DeviceView<int*>("tlfea::contact::sliding", c);
+  capacity_ = c;
+}
+
+void ContactForces::compute(const ContactPoints& points, const CoefView& q, const CoefView& v,
+                            Real dt, const CoefView& f) {
+  evaluate(points, q, v, dt, f, true);
+}
+
+void ContactForces::compute(const ContactPoints& points, const CoefView& q, const CoefView& v,
+                            Real dt, const CoefView& f, Real t) {
+  const bool new_step = !have_time_ || t != last_time_;
+  have_time_ = true;
+  last_time_ = t;
+  evaluate(points, q, v, dt, f, new_step);
+}
+
+void ContactForces::evaluate(const ContactPoints& points, const CoefView& /*q*/, const CoefView& v,
+                             Real dt, const CoefView& f, bool new_step) {
+  if (!law_.is_allocated()) throw std::logic_error("tlfea::ContactForces::compute before setup");
+  upload_tables();
+  reserve(points.capacity);
+  // A new step starts from the last call's history; a retry of the same
+  // step (same t) starts again from the history that call started from.
+  if (new_step) std::swap(base_, result_);
+  result_.clear();
+  Kokkos::deep_copy(counters_, Ordinal(0));
+  ContactForceKernel kernel{
+      points,       v,    f,           dt,     num_bodies_, num_bodies_ + num_obstacles_,
+      lumped_mass_, law_, point_mass_, base_,  result_,     fn_,
+      mstar_,       ft_,  dt_,         slide_, counters_};
+  if (points.capacity > 0)
+    Kokkos::parallel_for("tlfea::contact::forces",
+                         Kokkos::RangePolicy<ExecSpace>(0, points.capacity), kernel);
+}
+
+Ordinal ContactForces::active_contacts() const {
+  if (!counters_.is_allocated()) return 0;
+  auto h = Kokkos::create_mirror_view_and_copy(HostSpace(), counters_);
+  return h(0);
+}
+
+Ordinal ContactForces::sliding_contacts() const {
+  if (!counters_.is_allocated()) return 0;
+  auto h = Kokkos::create_mirror_view_and_copy(HostSpace(), counters_);
+  return h(1);
+}
+
+Ordinal ContactForces::history_size() const {
+  if (!counters_.is_allocated()) return 0;
+  auto h = Kokkos::create_mirror_view_and_copy(HostSpace(), counters_);
+  return h(2);
+}
+
+}  // namespace tlfea
