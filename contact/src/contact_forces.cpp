@@ -1,6 +1,8 @@
 // TLFEA: contact force evaluation and scatter (see contact_forces.hpp).
 #include "tlfea/contact/contact_forces.hpp"
 
+#include "tlfea/core/error.hpp"
+
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -141,7 +143,7 @@ void ContactForces::setup(const DeviceView<Real*>& lumped_mass,
                           const std::vector<ContactMaterial>& obstacles,
                           const ContactPairSettings& defaults) {
   if (!(defaults.restitution > 0.0 && defaults.restitution <= 1.0))
-    throw std::invalid_argument("tlfea::ContactForces: restitution must be in (0, 1]");
+    throw_error("ContactForces: restitution must be in (0, 1]");
   lumped_mass_ = lumped_mass;
   num_bodies_ = static_cast<int>(bodies.size());
   num_obstacles_ = static_cast<int>(obstacles.size());
@@ -164,9 +166,9 @@ void ContactForces::setup(const DeviceView<Real*>& lumped_mass,
 void ContactForces::set_pair(int a, int b, const ContactPairSettings& s) {
   const int pa = participant(a), pb = participant(b), np = num_bodies_ + num_obstacles_;
   if (pa < 0 || pa >= np || pb < 0 || pb >= np)
-    throw std::out_of_range("tlfea::ContactForces::set_pair: unknown partner");
+    throw_error("ContactForces::set_pair: unknown partner");
   if (!(s.restitution > 0.0 && s.restitution <= 1.0))
-    throw std::invalid_argument("tlfea::ContactForces: restitution must be in (0, 1]");
+    throw_error("ContactForces: restitution must be in (0, 1]");
   const ContactLawParams p =
       make_contact_law(materials_[pa], materials_[pb], s.restitution, s.mu_s, s.mu_k, s.radius);
   law_host_[pa * np + pb] = p;
@@ -219,7 +221,7 @@ void ContactForces::compute(const ContactPoints& points, const CoefView& q, cons
 
 void ContactForces::evaluate(const ContactPoints& points, const CoefView& /*q*/, const CoefView& v,
                              Real dt, const CoefView& f, bool new_step) {
-  if (!law_.is_allocated()) throw std::logic_error("tlfea::ContactForces::compute before setup");
+  if (!law_.is_allocated()) throw_error("ContactForces::compute called before setup");
   upload_tables();
   reserve(points.capacity);
   // A new step starts from the last call's history; a retry of the same
