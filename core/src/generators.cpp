@@ -184,6 +184,46 @@ Mesh generate_box(ElementType type, std::array<Real, 3> lengths, std::array<int,
   return mesh;
 }
 
+Mesh generate_ball(ElementType type, Real radius, int divisions, std::array<Real, 3> center) {
+  std::ostringstream name;
+  name << "generate_ball(" << to_string(type) << ", R = " << radius << ", " << divisions << ")";
+  const std::string src = name.str();
+  require_positive(src, "ball radius", radius);
+  require_positive(src, "ball divisions", divisions);
+  for (int d = 0; d < 3; ++d) {
+    if (!std::isfinite(center[d])) throw_error(src, ": center must be finite");
+  }
+  Mesh cube = generate_box(type, {2, 2, 2}, {divisions, divisions, divisions}, {-1, -1, -1});
+  Mesh mesh;
+  mesh.type = type;
+  mesh.source = src;
+  mesh.connectivity = std::move(cube.connectivity);
+  mesh.coefficients.resize(cube.coefficients.size());
+  for (size_t i = 0; i < cube.coefficients.size(); ++i) {
+    const Vec3& c = cube.coefficients[i];
+    const Real x2 = c[0] * c[0], y2 = c[1] * c[1], z2 = c[2] * c[2];
+    const Vec3 s = {c[0] * std::sqrt(std::max<Real>(0, 1 - y2 / 2 - z2 / 2 + y2 * z2 / 3)),
+                    c[1] * std::sqrt(std::max<Real>(0, 1 - z2 / 2 - x2 / 2 + z2 * x2 / 3)),
+                    c[2] * std::sqrt(std::max<Real>(0, 1 - x2 / 2 - y2 / 2 + x2 * y2 / 3))};
+    for (int d = 0; d < 3; ++d) mesh.coefficients[i][d] = center[d] + radius * s[d];
+  }
+  std::vector<FaceRef>& faces = mesh.face_sets["surface"];
+  std::vector<Ordinal>& nodes = mesh.node_sets["surface"];
+  for (int d = 0; d < 3; ++d) {
+    for (int side = 0; side < 2; ++side) {
+      const auto& f = cube.face_sets[kSide[d][side]];
+      faces.insert(faces.end(), f.begin(), f.end());
+      const auto& n = cube.node_sets[kSide[d][side]];
+      nodes.insert(nodes.end(), n.begin(), n.end());
+    }
+  }
+  std::sort(nodes.begin(), nodes.end());
+  nodes.erase(std::unique(nodes.begin(), nodes.end()), nodes.end());
+  mesh.node_sets["all"] = std::move(cube.node_sets["all"]);
+  check_mesh(mesh);
+  return mesh;
+}
+
 Mesh generate_beam_ancf3243(Real length, Real width, Real height, int elements) {
   std::ostringstream name;
   name << "generate_beam_ancf3243(" << length << ", " << width << ", " << height << ", " << elements

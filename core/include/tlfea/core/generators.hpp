@@ -18,6 +18,15 @@ namespace tlfea {
 Mesh generate_box(ElementType type, std::array<Real, 3> lengths, std::array<int, 3> divisions,
                   std::array<Real, 3> origin = {0, 0, 0});
 
+// Structured ball of radius `radius` about `center`: generate_box's grid of
+// the cube [-1, 1]^3 with `divisions` cells per side (T10: the same Kuhn
+// split), every node (midside nodes too) mapped by the cube-to-sphere map
+// x' = x sqrt(1 - y^2/2 - z^2/2 + y^2 z^2/3) (and cyclic), then scaled by
+// radius: cube-face nodes lie on the sphere, element faces are curved. The
+// map preserves orientation. Node sets "all", "surface"; face set "surface".
+Mesh generate_ball(ElementType type, Real radius, int divisions,
+                   std::array<Real, 3> center = {0, 0, 0});
+
 // Straight ANCF 3243 beam along +x from the origin, cross-section width (y)
 // x height (z) centred on the axis; reference gradients r_u = e_x,
 // r_v = e_y, r_w = e_z. Node sets "end0", "end1", "all"; face sets "xmin",
