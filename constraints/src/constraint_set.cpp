@@ -379,6 +379,47 @@ RowRange ConstraintSet::build_prismatic(const JointFrame& i, const JointFrame& j
   return range;
 }
 
+RowRange ConstraintSet::add_rotation_driver(const JointFrame& i, const JointFrame& j,
+                                            const Vec3& axis, const DrivingFunction& theta) {
+  const Real nu = norm(axis);
+  if (!(nu > 0)) throw_error("constraints: rotation driver with a zero axis");
+  const Vec3 u{{axis[0] / nu, axis[1] / nu, axis[2] / nu}};
+  const Vec3 b1 = diff(reference_position(i.cross1), reference_position(i.origin));
+  const Vec3 b2 = diff(reference_position(i.cross2), reference_position(i.origin));
+  const Vec3 a = diff(reference_position(j.cross1), reference_position(j.origin));
+  const Real L1 = norm(b1), L2 = norm(b2), La = norm(a);
+  if (!(L1 > 0) || !(L2 > 0) || !(La > 0))
+    throw_error("constraints: rotation driver with a zero reference fiber");
+  // The driven fiber and frame i's cross fibers must lie across the axis.
+  if (std::fabs(dot(b1, u)) > 1e-6 * L1 || std::fabs(dot(b2, u)) > 1e-6 * L2)
+    throw_error("constraints: rotation driver: frame i's cross fibers are not normal to the axis");
+  const Vec3 e1{{b1[0] / L1, b1[1] / L1, b1[2] / L1}};
+  const Vec3 e2 = cross(u, e1);
+  const Real s2 = dot(b2, e2) >= 0 ? 1.0 : -1.0;
+  const Real alpha = dot(a, e1), beta = dot(a, e2);
+  if (!(std::hypot(alpha, beta) > 0.1 * La))
+    throw_error("constraints: rotation driver: frame j's cross1 fiber is (nearly) along the axis");
+  const RowRange range{num_rows(), 2};
+  const size_t nrows = rows_.size(), npoints = points_.size();
+  try {
+    add_dp1(i.origin, i.cross1, j.origin, j.cross1,
+            DrivingFunction::function([theta, L1, alpha, beta](Real t) {
+              const Real th = theta(t);
+              return L1 * (alpha * std::cos(th) - beta * std::sin(th));
+            }));
+    add_dp1(i.origin, i.cross2, j.origin, j.cross1,
+            DrivingFunction::function([theta, L2, s2, alpha, beta](Real t) {
+              const Real th = theta(t);
+              return s2 * L2 * (alpha * std::sin(th) + beta * std::cos(th));
+            }));
+  } catch (...) {
+    rows_.resize(nrows);
+    points_.resize(npoints);
+    throw;
+  }
+  return range;
+}
+
 // A joint adds all of its rows or none: a failed check rolls the set back.
 RowRange ConstraintSet::add_joint(RowRange (ConstraintSet::*build)(const JointFrame&,
                                                                    const JointFrame&),

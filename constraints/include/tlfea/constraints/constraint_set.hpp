@@ -117,6 +117,22 @@ class ConstraintSet {
   RowRange add_cylindrical(const JointFrame& i, const JointFrame& j);
   RowRange add_prismatic(const JointFrame& i, const JointFrame& j);
 
+  // Driven rotation of frame j relative to frame i about the unit axis u
+  // (right-handed; the axis of a revolute or cylindrical joint between the
+  // same frames, added separately): frame j's cross1 fiber a, measured
+  // against frame i's cross fibers b1, b2, is held at the reference one
+  // rotated by theta(t) (the reference configuration is theta = 0). Two DP1 rows,
+  //   b1^T a = |b1| (alpha cos theta - beta sin theta),
+  //   b2^T a = s2 |b2| (alpha sin theta + beta cos theta),
+  // with alpha, beta the reference components of a along e1 = b1/|b1| and
+  // e2 = u x e1, and s2 = sign(b2 . e2). One row alone is singular where its
+  // target is extremal (e.g. a cos-driven row at theta = 0, pi); the pair
+  // has full rank 1 along the rotation at every angle, so a crank can turn
+  // through any number of revolutions. The two rows are redundant (rank 1
+  // together): the augmented-Lagrangian iteration needs no independent rows.
+  RowRange add_rotation_driver(const JointFrame& i, const JointFrame& j, const Vec3& u,
+                               const DrivingFunction& theta);
+
   // Reference values, for building driven rows.
   Vec3 reference_position(const MaterialPoint& p) const { return point_position(p, q0_); }
   // The row weight in use (1 when weights are off); set_row_weight overrides
