@@ -21,6 +21,15 @@ struct MaterialSpec {
   // S_v = 2 mu_v Edot + lambda_v tr(Edot) I, in Pa s.
   bool kelvin_voigt = false;
   Real mu_v = 0.0, lambda_v = 0.0;
+  // ANCF 3243 beams with St. Venant-Kirchhoff (plain or Kelvin-Voigt) only;
+  // ignored by every other element and by Mooney-Rivlin / Neo-Hookean, which
+  // keep the continuum element. When true (the default) the element removes
+  // Poisson locking the way Chrono's ChElementBeamANCF_3243 does (enhanced
+  // continuum mechanics, Nachbagauer, Gruber and Gerstmayr 2012): the Voigt
+  // matrix D = D0 + Dv is split, D0 = diag(E, E, E, G, G, G) in the beam frame
+  // over the full 3 x 2 x 2 rule and the Poisson coupling Dv over the beam axis
+  // only (elements/poisson_split.hpp). false: the pure continuum element.
+  bool ancf3243_poisson_split = true;
 
   static MaterialSpec svk(Real E, Real nu) {
     MaterialSpec s;
@@ -51,6 +60,11 @@ struct MaterialSpec {
     s.kelvin_voigt = true;
     s.mu_v = mu_v_;
     s.lambda_v = lambda_v_;
+    return s;
+  }
+  MaterialSpec with_ancf3243_poisson_split(bool on) const {
+    MaterialSpec s = *this;
+    s.ancf3243_poisson_split = on;
     return s;
   }
   std::string name() const {

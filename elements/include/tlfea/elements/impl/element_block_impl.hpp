@@ -7,6 +7,7 @@
 #include "tlfea/elements/element_types.hpp"
 #include "tlfea/elements/geometry.hpp"
 #include "tlfea/elements/kernels.hpp"
+#include "tlfea/elements/poisson_split.hpp"
 #include "tlfea/materials/materials.hpp"
 
 namespace tlfea {
@@ -59,7 +60,17 @@ class ElementBlock final : public ElementBlockBase {
       : geom_(build_geometry<E>(mesh, coef_offset)),
         mat_(MaterialFromSpec<M>::make(spec)),
         spec_(spec),
-        rho_(density) {}
+        rho_(density) {
+    if constexpr (PoissonSplitTraits<E, M>::supported) {
+      if (spec.ancf3243_poisson_split) {
+        split_ = true;
+        const PoissonSplitCoefficients k = PoissonSplitTraits<E, M>::coefficients(mat_);
+        const PoissonSplitGeometry<E> sg = build_poisson_split_geometry<E>(mesh, geom_);
+        split_sets_[0] = {sg.H_full, geom_.dV, E::nq, k.full, k.vfull};
+        split_sets_[1] = {sg.H_axis, sg.dV_axis, PoissonSplitGeometry<E>::nq_axis, k.axis, k.vaxis};
+      }
+    }
+  }
 
   ElementType element_type() const override { return E::type; }
   std::string material_name() const override { return spec_.name(); }
@@ -68,6 +79,7 @@ class ElementBlock final : public ElementBlockBase {
   Ordinal num_elements() const override { return geom_.num_elements; }
   int coefficients_per_element() const override { return E::n; }
   int quadrature_points() const override { return E::nq; }
+  bool poisson_split() const override { return split_; }
   const ElementGeometry<E>& geometry() const { return geom_; }
 
   CliqueSet cliques() const override {
@@ -88,6 +100,15 @@ class ElementBlock final : public ElementBlockBase {
   }
 
   void internal_force(const CoefView& q, const CoefView& v, const CoefView& f) const override {
+    if constexpr (PoissonSplitTraits<E, M>::supported) {
+      if (split_) {
+        Kokkos::parallel_for("tlfea::elements::internal_force",
+                             Kokkos::RangePolicy<ExecSpace>(0, geom_.num_elements),
+                             SplitInternalForceFunctor<E, M::is_viscous>{
+                                 geom_, {split_sets_[0], split_sets_[1]}, q, v, f});
+        return;
+      }
+    }
     Kokkos::parallel_for("tlfea::elements::internal_force",
                          Kokkos::RangePolicy<ExecSpace>(0, geom_.num_elements),
                          InternalForceFunctor<E, M>{geom_, mat_, q, v, f});
@@ -95,6 +116,18 @@ class ElementBlock final : public ElementBlockBase {
   void tangent(const CoefView& q, const CoefView& v, Real alpha_K, Real alpha_D,
                const DeviceView<Real*>& values) const override {
     require_offsets();
+    if constexpr (PoissonSplitTraits<E, M>::supported) {
+      if (split_) {
+        SplitTangentFunctor<E, M::is_viscous> sfn{geom_,    {split_sets_[0], split_sets_[1]},
+                                                  q,        v,
+                                                  offsets_, block_row_length_,
+                                                  values,   alpha_K,
+                                                  alpha_D};
+        Kokkos::parallel_for("tlfea::elements::tangent",
+                             Kokkos::RangePolicy<ExecSpace>(0, geom_.num_elements), sfn);
+        return;
+      }
+    }
     TangentFunctor<E, M> fn{geom_,  mat_,    q,      v, offsets_, block_row_length_,
                             values, alpha_K, alpha_D};
     Kokkos::parallel_for("tlfea::elements::tangent",
@@ -139,6 +172,14 @@ class ElementBlock final : public ElementBlockBase {
   }
   Real strain_energy(const CoefView& q) const override {
     Real sum = 0.0;
+    if constexpr (PoissonSplitTraits<E, M>::supported) {
+      if (split_) {
+        Kokkos::parallel_reduce(
+            "tlfea::elements::strain_energy", Kokkos::RangePolicy<ExecSpace>(0, geom_.num_elements),
+            SplitStrainEnergyFunctor<E>{geom_, {split_sets_[0], split_sets_[1]}, q}, sum);
+        return sum;
+      }
+    }
     Kokkos::parallel_reduce("tlfea::elements::strain_energy",
                             Kokkos::RangePolicy<ExecSpace>(0, geom_.num_elements),
                             StrainEnergyFunctor<E, M>{geom_, mat_, q}, sum);
@@ -184,6 +225,10 @@ class ElementBlock final : public ElementBlockBase {
   Real rho_;
   DeviceView<Offset***> offsets_;
   DeviceView<Offset*> block_row_length_;
+  // ANCF 3243 Poisson split (poisson_split.hpp): on for SVK / KelvinVoigt<SVK>
+  // when spec.ancf3243_poisson_split; the point sets (full rule, axis).
+  bool split_ = false;
+  detail::SplitPointSet<E> split_sets_[2];
 };
 
 // Factory for one element type over all materials (defined per element in

@@ -1,0 +1,435 @@
+// TLFEA: Poisson-locking remedy of the ANCF 3243 beam for St. Venant-Kirchhoff
+// (plain and Kelvin-Voigt): the "enhanced continuum mechanics" split of
+// Nachbagauer, Gruber and Gerstmayr (J. Comput. Nonlinear Dyn. 8 (2), 021004,
+// 2012), as Project Chrono applies it to ChElementBeamANCF_3243
+// (ChMaterialBeamANCF::Calc_D0_Dv and the element's precomputation, which
+// integrates Dv at the xi Gauss points with eta = zeta = 0, weight x 2 x 2).
+//
+// Why: r_v, r_w of the fully parameterised element are constant over the
+// cross-section, so the transverse strains cannot vary through the depth as
+// the Poisson effect of bending needs; with the full law the bending fibres
+// are in lateral plane strain (modulus E (1 - nu) / ((1 + nu)(1 - 2 nu))).
+//
+// The split. In Voigt form (E11, E22, E33, 2E23, 2E13, 2E12) of the SVK law,
+// D = D0 + Dv with
+//   D0 = diag(E, E, E, G, G, G)                  (no Poisson coupling),
+//   Dv = [D_nn - E I3, 0; 0, 0]                  (normal-normal block only),
+// E Young's modulus, G = mu, D_nn = lambda 1 1^T + 2 mu I3. D0 is integrated
+// with the element's full 3 x 2 x 2 rule, Dv only on the beam axis: the 3
+// axial Gauss points x the cross-section centre, weight w_xi x 2 x 2 (the
+// parent cross-section area; times det J0 that is w_xi L/2 A for a straight
+// beam). Under a uniform strain both rules are exact and the parts add up to
+// D (the Poisson contraction in tension is kept); in bending the D0 part
+// gives E I.
+//
+// As tensors, with the beam frame t_1 (axis), t_2, t_3 (orthonormal, from the
+// reference Jacobian J0 = dX/dxi by Gram-Schmidt) and e_m = t_m . E t_m:
+//   S(E) = a tr(E) I + 2 b E + c sum_m e_m t_m (x) t_m,
+//   Psi  = a/2 tr(E)^2 + b E:E + c/2 sum_m e_m^2,
+//   D0: (a, b, c) = (0, mu, E - 2 mu),  Dv: (lambda, 0, 2 mu - E),
+// and E - 2 mu = lambda mu / (lambda + mu) (0 at nu = 0, where the split
+// element equals the continuum one). Chrono writes D0 in the global axes; the
+// beam frame here is the same for beams along the axes and keeps the element
+// independent of the orientation of its reference. The kernels work in that
+// frame: the setup rotates the shape-function gradients, hl_i = R^T h_i
+// (R = [t_1 t_2 t_3]), so F R = sum_i x_i (x) hl_i, E_loc = R^T E R, and the
+// frame term is c diag(E_loc).
+//
+// Kelvin-Voigt: the viscous law S_v = lambda_v tr(Edot) I + 2 mu_v Edot is
+// split the same way with E_v = mu_v (3 lambda_v + 2 mu_v)/(lambda_v + mu_v)
+// (Chrono's damping is alpha D, split with D).
+//
+// Tangents: for S = C(E), P = F S, with E the Green-Lagrange strain and Edot
+// = sym(F^T Fdot),
+//   dP_iJ/dF_kL    = delta_ik S_LJ + F_iM F_kN Ce_MJNL + F_iM Fdot_kN Cv_MJNL,
+//   dP_iJ/dFdot_kL = F_iM F_kN Cv_MJNL,
+// and for C = (a, b, c) above X_iM Y_kN C_MJNL = a X_iJ Y_kL
+//   + b (X_iL Y_kJ + (X Y^T)_ik delta_JL) + c sum_m (X t_m)_i t_mJ (Y t_m)_k t_mL.
+#pragma once
+
+#include <cmath>
+
+#include "tlfea/core/error.hpp"
+#include "tlfea/core/mesh.hpp"
+#include "tlfea/core/tensor.hpp"
+#include "tlfea/core/types.hpp"
+#include "tlfea/elements/ancf3243.hpp"
+#include "tlfea/elements/geometry.hpp"
+#include "tlfea/elements/kernels.hpp"
+#include "tlfea/elements/quadrature.hpp"
+#include "tlfea/materials/kelvin_voigt.hpp"
+#include "tlfea/materials/st_venant_kirchhoff.hpp"
+
+namespace tlfea {
+
+// Coefficients (a, b, c) of one part of the split law.
+struct SplitLaw {
+  Real a = 0.0, b = 0.0, c = 0.0;
+};
+
+// The D0 / Dv laws of the elastic and (Kelvin-Voigt) viscous parts.
+struct PoissonSplitCoefficients {
+  SplitLaw full, axis;    // elastic: D0 on the full rule, Dv on the axis
+  SplitLaw vfull, vaxis;  // viscous
+};
+
+// Host: (lambda, mu) -> D0 = (0, mu, c), Dv = (lambda, 0, -c), c = E - 2 mu =
+// lambda mu / (lambda + mu). Throws when lambda + mu = 0 with a nonzero
+// modulus (no Young's modulus; `who` names the parameters).
+inline void split_from_lame(Real lambda, Real mu, SplitLaw& full, SplitLaw& axis, const char* who) {
+  Real c = 0.0;
+  if (lambda != 0.0 && mu != 0.0) {
+    const Real s = lambda + mu;
+    if (!(std::fabs(s) > 1e-12 * (std::fabs(lambda) + std::fabs(mu))))
+      throw_error("ANCF3243 Poisson split: ", who, " has lambda + mu = 0 (lambda = ", lambda,
+                  ", mu = ", mu, "); switch the split off (ancf3243_poisson_split = false)");
+    c = lambda * mu / s;
+  }
+  full = SplitLaw{0.0, mu, c};
+  axis = SplitLaw{lambda, 0.0, -c};
+}
+
+template <class E, class M>
+struct PoissonSplitTraits {
+  static constexpr bool supported = false;
+};
+template <>
+struct PoissonSplitTraits<ANCF3243, StVenantKirchhoff> {
+  static constexpr bool supported = true;
+  static PoissonSplitCoefficients coefficients(const StVenantKirchhoff& m) {
+    PoissonSplitCoefficients k;
+    split_from_lame(m.lambda, m.mu, k.full, k.axis, "St. Venant-Kirchhoff (lambda, mu)");
+    return k;
+  }
+};
+template <>
+struct PoissonSplitTraits<ANCF3243, KelvinVoigt<StVenantKirchhoff>> {
+  static constexpr bool supported = true;
+  static PoissonSplitCoefficients coefficients(const KelvinVoigt<StVenantKirchhoff>& m) {
+    PoissonSplitCoefficients k =
+        PoissonSplitTraits<ANCF3243, StVenantKirchhoff>::coefficients(m.elastic);
+    split_from_lame(m.lambda_v, m.mu_v, k.vfull, k.vaxis, "Kelvin-Voigt (lambda_v, mu_v)");
+    return k;
+  }
+};
+
+// Extra geometry of the split element: the shape-function gradients in the
+// beam frame, hl_i = R^T h_i (R = [t_1 t_2 t_3], columns the frame vectors),
+// at the full rule's points and at the axis points, and dV at the axis
+// points. Then F R = sum_i x_i (x) hl_i, E_loc = R^T E R, P_loc = (F R) S_loc,
+// f_i = P h_i = P_loc hl_i and K_ij = A_loc(hl_i, hl_j): the split kernels
+// are the continuum kernels with hl for h. When every frame is the identity
+// (beams along the x axis with r_v along y, the generators' meshes) the full
+// rule's hl is the element geometry's H itself (shared, no copy).
+template <class E>
+struct PoissonSplitGeometry {
+  static constexpr int nq_axis = 3;  // xi Gauss points of the full rule
+  DeviceView<Real* * [E::n][3]> H_full;
+  DeviceView<Real* * [E::n][3]> H_axis;
+  DeviceView<Real**> dV_axis;
+};
+
+// Host: orthonormal beam frame from J0 (columns dX/dxi, dX/deta, dX/dzeta) by
+// Gram-Schmidt: t_1 along the axis, t_2 in the (t_1, dX/deta) plane.
+inline Mat3 beam_frame(const Mat3& J0) {
+  Real t1[3], t2[3], t3[3];
+  Real n1 = 0.0;
+  for (int a = 0; a < 3; ++a) n1 += J0(a, 0) * J0(a, 0);
+  n1 = std::sqrt(n1);
+  for (int a = 0; a < 3; ++a) t1[a] = J0(a, 0) / n1;
+  Real d = 0.0;
+  for (int a = 0; a < 3; ++a) d += J0(a, 1) * t1[a];
+  Real n2 = 0.0;
+  for (int a = 0; a < 3; ++a) {
+    t2[a] = J0(a, 1) - d * t1[a];
+    n2 += t2[a] * t2[a];
+  }
+  n2 = std::sqrt(n2);
+  for (int a = 0; a < 3; ++a) t2[a] /= n2;
+  t3[0] = t1[1] * t2[2] - t1[2] * t2[1];
+  t3[1] = t1[2] * t2[0] - t1[0] * t2[2];
+  t3[2] = t1[0] * t2[1] - t1[1] * t2[0];
+  Mat3 R;
+  for (int a = 0; a < 3; ++a) {
+    R(a, 0) = t1[a];
+    R(a, 1) = t2[a];
+    R(a, 2) = t3[a];
+  }
+  return R;
+}
+
+// Host: the split geometry of `mesh` (already checked by build_geometry).
+// Axis points: xi_k of the 3-point Gauss rule, eta = zeta = 0, weight
+// w_k x 2 x 2 (gauss_box(3, 1, 1)).
+template <class E>
+PoissonSplitGeometry<E> build_poisson_split_geometry(const Mesh& mesh,
+                                                     const ElementGeometry<E>& g) {
+  const Ordinal ne = g.num_elements;
+  constexpr int na = PoissonSplitGeometry<E>::nq_axis;
+  PoissonSplitGeometry<E> s;
+  DeviceView<Real* * [E::n][3]> Hf("tlfea::elements::split_H_full", ne, E::nq);
+  s.H_axis = DeviceView<Real* * [E::n][3]>("tlfea::elements::split_H_axis", ne, na);
+  s.dV_axis = DeviceView<Real**>("tlfea::elements::split_dV_axis", ne, na);
+  auto Hfh = Kokkos::create_mirror_view(Hf);
+  auto Ha = Kokkos::create_mirror_view(s.H_axis);
+  auto dVa = Kokkos::create_mirror_view(s.dV_axis);
+  auto param = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), g.param);
+  bool identity = true;
+  for (Ordinal e = 0; e < ne; ++e) {
+    Real x0[E::n][3];
+    for (int i = 0; i < E::n; ++i)
+      for (int a = 0; a < 3; ++a) x0[i][a] = mesh.coefficients[mesh.coefficient(e, i)][a];
+    for (int set = 0; set < 2; ++set) {
+      const int np = set == 0 ? E::nq : na;
+      for (int q = 0; q < np; ++q) {
+        Real xi[3], w, ds[E::n][3];
+        if (set == 0)
+          E::quad_point(q, xi, w);
+        else
+          gauss_box(na, 1, 1, q, xi, w);
+        E::shape_deriv(param(e), xi, ds);
+        const Mat3 J0 = parent_jacobian<E>(x0, ds);
+        const Mat3 R = beam_frame(J0);
+        for (int a = 0; a < 3; ++a)
+          for (int b = 0; b < 3; ++b)
+            if (R(a, b) != (a == b ? 1.0 : 0.0)) identity = false;
+        const Mat3 Ji = inverse(J0);
+        for (int i = 0; i < E::n; ++i) {
+          Real h[3];
+          for (int k = 0; k < 3; ++k)
+            h[k] = ds[i][0] * Ji(0, k) + ds[i][1] * Ji(1, k) + ds[i][2] * Ji(2, k);
+          for (int m = 0; m < 3; ++m) {
+            const Real hl = h[0] * R(0, m) + h[1] * R(1, m) + h[2] * R(2, m);
+            (set == 0 ? Hfh(e, q, i, m) : Ha(e, q, i, m)) = hl;
+          }
+        }
+        if (set == 1) dVa(e, q) = w * det(J0);
+      }
+    }
+  }
+  if (identity) {
+    s.H_full = g.H;
+  } else {
+    Kokkos::deep_copy(Hf, Hfh);
+    s.H_full = Hf;
+  }
+  Kokkos::deep_copy(s.H_axis, Ha);
+  Kokkos::deep_copy(s.dV_axis, dVa);
+  return s;
+}
+
+namespace detail {
+
+// In the beam frame the laws' frame term is diagonal: with X = F R (columns
+// F t_m) and E_loc = R^T E R,
+//   S_loc += a tr(E) I + 2 b E_loc + c diag(E_loc).
+KOKKOS_INLINE_FUNCTION void add_split_stress(const SplitLaw& l, const Mat3& E, Mat3& S) {
+  const Real at = l.a * trace(E);
+  for (int k = 0; k < 9; ++k) S.m[k] += 2.0 * l.b * E.m[k];
+  S.m[0] += at + l.c * E.m[0];
+  S.m[4] += at + l.c * E.m[4];
+  S.m[8] += at + l.c * E.m[8];
+}
+
+KOKKOS_INLINE_FUNCTION Real split_energy(const SplitLaw& l, const Mat3& E) {
+  const Real t = trace(E);
+  return 0.5 * l.a * t * t + l.b * ddot(E, E) +
+         0.5 * l.c * (E.m[0] * E.m[0] + E.m[4] * E.m[4] + E.m[8] * E.m[8]);
+}
+
+// A[3i+J][3k+L] += s X_iM Y_kN C_MJNL in the beam frame (t_m = e_m):
+//   a X_iJ Y_kL + b X_iL Y_kJ + delta_JL (b (X Y^T)_ik + c X_iJ Y_kJ).
+KOKKOS_INLINE_FUNCTION void add_split_tangent(const SplitLaw& l, const Mat3& X, const Mat3& Y,
+                                              Real s, Tangent& A) {
+  if (s == 0.0) return;
+  const Mat3 XYt = mul_nt(X, Y);
+  const Real sa = s * l.a, sb = s * l.b, sc = s * l.c;
+  for (int i = 0; i < 3; ++i)
+    for (int J = 0; J < 3; ++J)
+      for (int k = 0; k < 3; ++k) {
+        for (int L = 0; L < 3; ++L)
+          A.a[3 * i + J][3 * k + L] += sa * X(i, J) * Y(k, L) + sb * X(i, L) * Y(k, J);
+        A.a[3 * i + J][3 * k + J] += sb * XYt(i, k) + sc * X(i, J) * Y(k, J);
+      }
+}
+
+// Green-Lagrange strain rate sym(F^T Fdot).
+KOKKOS_INLINE_FUNCTION Mat3 strain_rate(const Mat3& F, const Mat3& Fdot) {
+  const Mat3 A = mul_tn(F, Fdot);
+  Mat3 E;
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < 3; ++j) E(i, j) = 0.5 * (A(i, j) + A(j, i));
+  return E;
+}
+
+// The point sets of the split element: set 0 the full rule with the D0 laws,
+// set 1 the axis points with the Dv laws; H holds the beam-frame gradients hl.
+template <class E>
+struct SplitPointSet {
+  DeviceView<Real* * [E::n][3]> H;
+  DeviceView<Real**> dV;
+  int np;
+  SplitLaw el, vi;
+};
+
+template <class E>
+KOKKOS_INLINE_FUNCTION void frame_gradients(const SplitPointSet<E>& ps, Ordinal e, int p,
+                                            Real hl[E::n][3]) {
+  for (int i = 0; i < E::n; ++i)
+    for (int m = 0; m < 3; ++m) hl[i][m] = ps.H(e, p, i, m);
+}
+
+template <class E>
+KOKKOS_INLINE_FUNCTION Mat3 frame_F(const Real hl[E::n][3], const Real xe[E::n][3]) {
+  Mat3 F = zero3();
+  for (int i = 0; i < E::n; ++i)
+    for (int a = 0; a < 3; ++a) {
+      F(a, 0) += xe[i][a] * hl[i][0];
+      F(a, 1) += xe[i][a] * hl[i][1];
+      F(a, 2) += xe[i][a] * hl[i][2];
+    }
+  return F;
+}
+
+}  // namespace detail
+
+// Functors of the split element (same contracts as InternalForceFunctor,
+// TangentFunctor, StrainEnergyFunctor in kernels.hpp). `viscous`: the
+// Kelvin-Voigt part is present.
+template <class E, bool viscous>
+struct SplitInternalForceFunctor {
+  ElementGeometry<E> g;
+  detail::SplitPointSet<E> set[2];
+  CoefView q, v, f;
+  KOKKOS_INLINE_FUNCTION void operator()(const Ordinal e) const {
+    Real xe[E::n][3], ve[E::n][3], fe[E::n][3];
+    detail::gather(g, q, e, xe);
+    if constexpr (viscous) detail::gather(g, v, e, ve);
+    for (int i = 0; i < E::n; ++i) fe[i][0] = fe[i][1] = fe[i][2] = 0.0;
+    for (int k = 0; k < 2; ++k) {
+      const detail::SplitPointSet<E>& ps = set[k];
+      for (int p = 0; p < ps.np; ++p) {
+        Real hl[E::n][3];
+        detail::frame_gradients(ps, e, p, hl);
+        const Mat3 F = detail::frame_F<E>(hl, xe);
+        Mat3 S = zero3();
+        detail::add_split_stress(ps.el, StVenantKirchhoff::green_lagrange_strain(F), S);
+        if constexpr (viscous) {
+          const Mat3 Fdot = detail::frame_F<E>(hl, ve);
+          detail::add_split_stress(ps.vi, detail::strain_rate(F, Fdot), S);
+        }
+        const Mat3 P = ps.dV(e, p) * (F * S);
+        for (int i = 0; i < E::n; ++i) {
+          const Real h0 = hl[i][0], h1 = hl[i][1], h2 = hl[i][2];
+          for (int a = 0; a < 3; ++a) fe[i][a] += P(a, 0) * h0 + P(a, 1) * h1 + P(a, 2) * h2;
+        }
+      }
+    }
+    for (int i = 0; i < E::n; ++i) {
+      const Ordinal c = g.conn(e, i);
+      for (int a = 0; a < 3; ++a) scatter_add(f(c, a), fe[i][a]);
+    }
+  }
+};
+
+template <class E>
+struct SplitStrainEnergyFunctor {
+  ElementGeometry<E> g;
+  detail::SplitPointSet<E> set[2];
+  CoefView q;
+  KOKKOS_INLINE_FUNCTION void operator()(const Ordinal e, Real& sum) const {
+    Real xe[E::n][3];
+    detail::gather(g, q, e, xe);
+    for (int k = 0; k < 2; ++k) {
+      const detail::SplitPointSet<E>& ps = set[k];
+      for (int p = 0; p < ps.np; ++p) {
+        Real hl[E::n][3];
+        detail::frame_gradients(ps, e, p, hl);
+        const Mat3 F = detail::frame_F<E>(hl, xe);
+        sum +=
+            ps.dV(e, p) * detail::split_energy(ps.el, StVenantKirchhoff::green_lagrange_strain(F));
+      }
+    }
+  }
+};
+
+template <class E, bool viscous>
+struct SplitTangentFunctor {
+  ElementGeometry<E> g;
+  detail::SplitPointSet<E> set[2];
+  CoefView q, v;
+  DeviceView<Offset***> offsets;
+  DeviceView<Offset*> block_row_length;
+  DeviceView<Real*> values;
+  Real alpha_K = 1.0, alpha_D = 0.0;
+  KOKKOS_INLINE_FUNCTION void operator()(const Ordinal e) const {
+    Real xe[E::n][3], ve[E::n][3];
+    Real Ke[E::n][E::n][9];
+    detail::gather(g, q, e, xe);
+    if constexpr (viscous) detail::gather(g, v, e, ve);
+    for (int i = 0; i < E::n; ++i)
+      for (int j = 0; j < E::n; ++j)
+        for (int k = 0; k < 9; ++k) Ke[i][j][k] = 0.0;
+    for (int k = 0; k < 2; ++k) {
+      const detail::SplitPointSet<E>& ps = set[k];
+      for (int p = 0; p < ps.np; ++p) {
+        Real hl[E::n][3];
+        detail::frame_gradients(ps, e, p, hl);
+        const Mat3 F = detail::frame_F<E>(hl, xe);
+        const Real sK = alpha_K * ps.dV(e, p), sD = alpha_D * ps.dV(e, p);
+        Mat3 S = zero3();
+        detail::add_split_stress(ps.el, StVenantKirchhoff::green_lagrange_strain(F), S);
+        Mat3 Fdot = zero3();
+        if constexpr (viscous) {
+          Fdot = detail::frame_F<E>(hl, ve);
+          detail::add_split_stress(ps.vi, detail::strain_rate(F, Fdot), S);
+        }
+        // C = sK (delta_ik S_LJ + [F, F; Ce] + [F, Fdot; Cv]) + sD [F, F; Cv]
+        Tangent C;
+        for (int r = 0; r < 9; ++r)
+          for (int c = 0; c < 9; ++c) C.a[r][c] = 0.0;
+        for (int i = 0; i < 3; ++i)
+          for (int J = 0; J < 3; ++J)
+            for (int L = 0; L < 3; ++L) C.a[3 * i + J][3 * i + L] = sK * S(L, J);
+        detail::add_split_tangent(ps.el, F, F, sK, C);
+        if constexpr (viscous) {
+          detail::add_split_tangent(ps.vi, F, Fdot, sK, C);
+          detail::add_split_tangent(ps.vi, F, F, sD, C);
+        }
+        for (int i = 0; i < E::n; ++i) {
+          Real G[3][3][3];
+          const Real h0 = hl[i][0], h1 = hl[i][1], h2 = hl[i][2];
+          for (int a = 0; a < 3; ++a)
+            for (int c = 0; c < 3; ++c)
+              for (int D = 0; D < 3; ++D)
+                G[a][c][D] = C.a[3 * a][3 * c + D] * h0 + C.a[3 * a + 1][3 * c + D] * h1 +
+                             C.a[3 * a + 2][3 * c + D] * h2;
+          // Elastic: major symmetry, only j >= i (as TangentFunctor).
+          for (int j = viscous ? 0 : i; j < E::n; ++j) {
+            const Real k0 = hl[j][0], k1 = hl[j][1], k2 = hl[j][2];
+            for (int a = 0; a < 3; ++a)
+              for (int c = 0; c < 3; ++c)
+                Ke[i][j][3 * a + c] += G[a][c][0] * k0 + G[a][c][1] * k1 + G[a][c][2] * k2;
+          }
+        }
+      }
+    }
+    if constexpr (!viscous) {
+      for (int i = 0; i < E::n; ++i)
+        for (int j = 0; j < i; ++j)
+          for (int a = 0; a < 3; ++a)
+            for (int c = 0; c < 3; ++c) Ke[i][j][3 * a + c] = Ke[j][i][3 * c + a];
+    }
+    for (int i = 0; i < E::n; ++i) {
+      const Offset len = block_row_length(g.conn(e, i));
+      for (int j = 0; j < E::n; ++j) {
+        const Offset off = offsets(e, i, j);
+        if (off < 0) continue;
+        for (int a = 0; a < 3; ++a)
+          for (int c = 0; c < 3; ++c) scatter_add(values(off + a * len + c), Ke[i][j][3 * a + c]);
+      }
+    }
+  }
+};
+
+}  // namespace tlfea

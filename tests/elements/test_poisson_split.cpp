@@ -1,0 +1,274 @@
+// ANCF 3243 Poisson split (elements/poisson_split.hpp): the split element
+// against the continuum element where they must agree, its independence of
+// the reference orientation, the uniaxial-stress closed form, and the usual
+// tangent / energy consistency on a rotated reference at nu = 0.33.
+#include "kernel_test_utils.hpp"
+
+namespace tlfea::test {
+namespace {
+
+constexpr Real kE = 7e8, kNu = 0.33;
+
+CoefViewHost force_of(const System& s, const CoefViewHost& q, const CoefViewHost& v) {
+  CoefView f("f", s.ncoef());
+  s.block->internal_force(to_device(q), to_device(v), f);
+  return to_host(f);
+}
+
+CoefViewHost perturbed(const CoefViewHost& x, Real scale, unsigned seed) {
+  std::mt19937 rng(seed);
+  std::uniform_real_distribution<Real> u(-1.0, 1.0);
+  CoefViewHost h("p", x.extent(0));
+  for (size_t k = 0; k < x.extent(0); ++k)
+    for (int a = 0; a < 3; ++a) h(k, a) = x(k, a) + scale * u(rng);
+  return h;
+}
+
+Real max_abs_diff(const CoefViewHost& a, const CoefViewHost& b) {
+  Real m = 0.0;
+  for (size_t k = 0; k < a.extent(0); ++k)
+    for (int c = 0; c < 3; ++c) m = std::max(m, std::fabs(a(k, c) - b(k, c)));
+  return m;
+}
+
+Mesh rotated_mesh(const Mesh& mesh, const Real R[3][3], const Real c[3]) {
+  Mesh m = mesh;
+  const auto r = rigid_motion(mesh, R, c);
+  for (Ordinal k = 0; k < m.num_coefficients(); ++k)
+    for (int a = 0; a < 3; ++a) m.coefficients[k][a] = r(k, a);
+  return m;
+}
+
+// R x for positions (plus c), R x for gradient coefficients, of a state q.
+CoefViewHost rotate_state(const Mesh& mesh, const CoefViewHost& q, const Real R[3][3],
+                          const Real c[3]) {
+  CoefViewHost h("rq", q.extent(0));
+  const int cpn = mesh.coefficients_per_node();
+  for (size_t k = 0; k < q.extent(0); ++k)
+    for (int a = 0; a < 3; ++a) {
+      Real x = (k % cpn) == 0 ? c[a] : 0.0;
+      for (int b = 0; b < 3; ++b) x += R[a][b] * q(k, b);
+      h(k, a) = x;
+    }
+  return h;
+}
+
+TEST(PoissonSplit, OnByDefaultForSvkOnAncf3243Only) {
+  const Mesh beam = generate_beam_ancf3243(1.0, 0.1, 0.08, 2);
+  const MaterialSpec svk = MaterialSpec::svk(kE, kNu);
+  EXPECT_TRUE(make_system(beam, svk).block->poisson_split());
+  EXPECT_TRUE(make_system(beam, svk.with_kelvin_voigt(1e5, 5e4)).block->poisson_split());
+  EXPECT_FALSE(make_system(beam, svk.with_ancf3243_poisson_split(false)).block->poisson_split());
+  const Real mu = kE / (2 * (1 + kNu)), K = kE / (3 * (1 - 2 * kNu));
+  EXPECT_FALSE(make_system(beam, MaterialSpec::neo_hookean(mu, K)).block->poisson_split());
+  EXPECT_FALSE(
+      make_system(beam, MaterialSpec::mooney_rivlin(0.3 * mu, 0.2 * mu, K)).block->poisson_split());
+  EXPECT_FALSE(make_system(small_mesh(ElementType::ANCF3443), svk).block->poisson_split());
+}
+
+// At nu = 0 (lambda = 0) and lambda_v = 0 the split is exact: c = E - 2 mu =
+// 0, so D0 is the full law and Dv = 0. The split element's force, tangent and
+// energy then equal the continuum element's (a different code path) to
+// round-off, at a random deformed state with random velocities.
+TEST(PoissonSplit, AtNuZeroEqualsContinuumElement) {
+  const Mesh beam = generate_beam_ancf3243(1.0, 0.1, 0.08, 3);
+  for (const MaterialSpec& base :
+       {MaterialSpec::svk(kE, 0.0), MaterialSpec::svk(kE, 0.0).with_kelvin_voigt(1e5, 0.0)}) {
+    System on = make_system(beam, base);
+    System off = make_system(beam, base.with_ancf3243_poisson_split(false));
+    ASSERT_TRUE(on.block->poisson_split());
+    ASSERT_FALSE(off.block->poisson_split());
+    const auto q = perturbed(to_host(on.q0), 0.005, 3);
+    const auto v = perturbed(zeros_host(on.ncoef()), 0.5, 4);
+    const auto f_on = force_of(on, q, v), f_off = force_of(off, q, v);
+    EXPECT_LT(max_abs_diff(f_on, f_off), 1e-10 * max_abs(f_off)) << base.name();
+    DeviceView<Real*> K_on("K", on.pattern.nnz()), K_off("K", off.pattern.nnz());
+    on.block->tangent(to_device(q), to_device(v), 1.0, 0.3, K_on);
+    off.block->tangent(to_device(q), to_device(v), 1.0, 0.3, K_off);
+    const auto A = dense(on.pattern, K_on), B = dense(off.pattern, K_off);
+    Real d = 0.0, m = 0.0;
+    for (size_t r = 0; r < A.size(); ++r)
+      for (size_t c = 0; c < A.size(); ++c) {
+        d = std::max(d, std::fabs(A[r][c] - B[r][c]));
+        m = std::max(m, std::fabs(B[r][c]));
+      }
+    EXPECT_LT(d, 1e-10 * m) << base.name();
+    const Real e_on = on.block->strain_energy(to_device(q)),
+               e_off = off.block->strain_energy(to_device(q));
+    EXPECT_NEAR(e_on, e_off, 1e-10 * std::fabs(e_off)) << base.name();
+  }
+}
+
+// The split uses the beam frame of the reference (Gram-Schmidt of J0), so
+// rotating reference and deformed state together leaves the strain energy
+// unchanged and rotates the forces. (A split in the global axes, as Chrono
+// writes it, would fail this: at nu = 0.33 the D0 / Dv parts are not
+// isotropic.) State: random perturbation of 2 % of the section size.
+TEST(PoissonSplit, IndependentOfReferenceOrientation) {
+  const Mesh beam = generate_beam_ancf3243(1.0, 0.1, 0.08, 2);
+  const Real ax[3] = {0.3, -0.5, 0.8}, c[3] = {0.1, 0.2, -0.3};
+  Real R[3][3];
+  rotation(ax, 0.7, R);
+  const Mesh rbeam = rotated_mesh(beam, R, c);
+  const MaterialSpec mat = MaterialSpec::svk(kE, kNu);
+  System s = make_system(beam, mat), rs = make_system(rbeam, mat);
+  const auto q = perturbed(to_host(s.q0), 0.002, 5);
+  const auto rq = rotate_state(beam, q, R, c);
+  const Real e = s.block->strain_energy(to_device(q)), re = rs.block->strain_energy(to_device(rq));
+  EXPECT_GT(e, 0.0);
+  EXPECT_NEAR(re, e, 1e-10 * e);
+  const auto f = force_of(s, q, q), rf = force_of(rs, rq, rq);
+  const Real zero[3] = {0.0, 0.0, 0.0};
+  const auto f_rotated = rotate_state(beam, f, R, zero);
+  // rotate_state adds c to position rows only; with c = 0 it is R f for all.
+  EXPECT_LT(max_abs_diff(rf, f_rotated), 1e-9 * max_abs(f));
+}
+
+// Uniaxial tension of a straight bar (1 and 3 elements), nu = 0.33, split on
+// and off: axial stretch lambda1 imposed on every coefficient, the lateral
+// stretch lambda2 of r_v, r_w found by bisection on the generalised force of
+// the r_v coefficients (y components). Closed form, SVK uniaxial stress:
+// S = lambda tr(E) I + 2 mu E with S_yy = S_zz = 0 and E_yy = E_zz = e2 gives
+// lambda (e1 + 2 e2) + 2 mu e2 = 0, e2 = -lambda e1 / (2 (lambda + mu)) =
+// -nu e1, so lambda2 = sqrt(1 - 2 nu e1); then S_xx = (lambda + 2 mu) e1 +
+// 2 lambda e2 = E e1 and the end force is P_xx A = lambda1 E e1 A. Under a
+// uniform strain both the full and the axis rule are exact (poisson_split.hpp),
+// so the split must reproduce this; without its axis (Dv) part there would be
+// no contraction (lambda2 = 1). Tolerances: bisection to 1e-15 and forces
+// ~1e-16 E A relative round-off, so 1e-9 is loose.
+TEST(PoissonSplit, UniaxialTensionKeepsPoissonContraction) {
+  const Real L = 2.0, b = 0.1, h = 0.08, A = b * h, lambda1 = 1.05;
+  const Real e1 = 0.5 * (lambda1 * lambda1 - 1.0);
+  const Real lambda2_exact = std::sqrt(1.0 - 2.0 * kNu * e1);
+  const Real Fx_exact = lambda1 * kE * e1 * A;
+  for (int ne : {1, 3})
+    for (bool split : {true, false}) {
+      const Mesh beam = generate_beam_ancf3243(L, b, h, ne);
+      System s = make_system(beam, MaterialSpec::svk(kE, kNu).with_ancf3243_poisson_split(split));
+      ASSERT_EQ(s.block->poisson_split(), split);
+      auto state = [&](Real lambda2) {
+        const Real M[3][3] = {{lambda1, 0, 0}, {0, lambda2, 0}, {0, 0, lambda2}};
+        const Real c[3] = {0, 0, 0};
+        return rigid_motion(beam, M, c);
+      };
+      auto residual = [&](Real lambda2) {
+        const auto q = state(lambda2);
+        const auto f = force_of(s, q, q);
+        Real g = 0.0;
+        for (Ordinal n = 0; n < beam.num_nodes(); ++n) g += f(4 * n + 2, 1);
+        return g;
+      };
+      Real lo = 0.9, hi = 1.0;
+      ASSERT_LT(residual(lo), 0.0);
+      ASSERT_GT(residual(hi), 0.0);  // S_yy > 0 without contraction
+      for (int it = 0; it < 60; ++it) {
+        const Real mid = 0.5 * (lo + hi);
+        (residual(mid) > 0.0 ? hi : lo) = mid;
+      }
+      const Real lambda2 = 0.5 * (lo + hi);
+      std::printf("[ PoissonSplit uniaxial ] %d el, split %d: lambda2 = %.12f (exact %.12f)\n", ne,
+                  split ? 1 : 0, lambda2, lambda2_exact);
+      EXPECT_NEAR(lambda2, lambda2_exact, 1e-9) << ne << " el, split " << split;
+      const auto q = state(lambda2);
+      const auto f = force_of(s, q, q);
+      // End forces on the position coefficients; every other generalised force vanishes.
+      const Ordinal last = beam.num_nodes() - 1;
+      EXPECT_NEAR(f(4 * last, 0), Fx_exact, 1e-9 * Fx_exact) << ne << " el, split " << split;
+      EXPECT_NEAR(f(0, 0), -Fx_exact, 1e-9 * Fx_exact) << ne << " el, split " << split;
+      Real other = 0.0;
+      for (Ordinal k = 0; k < s.ncoef(); ++k)
+        for (int a = 0; a < 3; ++a) {
+          // f_i = P int grad s_i dV with P = P_xx e_x (x) e_x: nonzero only for
+          // the end position coefficients (+-A); the slope functions of r_u
+          // vanish at both ends and those of r_v, r_w are odd over the section.
+          const bool end_axial = a == 0 && (k == 0 || k == 4 * last);
+          if (!end_axial) other = std::max(other, std::fabs(f(k, a)));
+        }
+      EXPECT_LT(other, 1e-8 * Fx_exact) << ne << " el, split " << split;
+    }
+}
+
+// Tangents (K and D) against central differences and f = dPsi/dq on a
+// rotated reference at nu = 0.33 (non-trivial beam frame), split on.
+// Tolerances as in test_kernels.cpp (h^2 truncation, 1e-16 / h round-off).
+TEST(PoissonSplit, TangentAndEnergyConsistentOnRotatedReference) {
+  const Real ax[3] = {-0.4, 0.2, 0.9}, c[3] = {0.5, -0.1, 0.2};
+  Real R[3][3];
+  rotation(ax, 1.1, R);
+  const Mesh beam = rotated_mesh(generate_beam_ancf3243(1.0, 0.1, 0.08, 2), R, c);
+  for (const MaterialSpec& mat :
+       {MaterialSpec::svk(kE, kNu), MaterialSpec::svk(kE, kNu).with_kelvin_voigt(2e5, 1e5)}) {
+    System s = make_system(beam, mat);
+    ASSERT_TRUE(s.block->poisson_split());
+    const Ordinal n = s.ncoef();
+    const auto q = perturbed(to_host(s.q0), 0.005, 7);
+    const auto v = perturbed(zeros_host(n), 0.5, 8);
+    DeviceView<Real*> K("K", s.pattern.nnz()), D("D", s.pattern.nnz());
+    s.block->tangent(to_device(q), to_device(v), 1.0, 0.0, K);
+    s.block->tangent(to_device(q), to_device(v), 0.0, 1.0, D);
+    const auto Kd = dense(s.pattern, K), Dd = dense(s.pattern, D);
+    const auto dir = perturbed(zeros_host(n), 1.0, 9);
+    auto fd = [&](bool wrt_q, Real h) {
+      CoefViewHost xp("xp", n), xm("xm", n);
+      const CoefViewHost& x = wrt_q ? q : v;
+      for (Ordinal k = 0; k < n; ++k)
+        for (int a = 0; a < 3; ++a) {
+          xp(k, a) = x(k, a) + h * dir(k, a);
+          xm(k, a) = x(k, a) - h * dir(k, a);
+        }
+      const auto fp = wrt_q ? force_of(s, xp, v) : force_of(s, q, xp);
+      const auto fm = wrt_q ? force_of(s, xm, v) : force_of(s, q, xm);
+      CoefViewHost out("fd", n);
+      for (Ordinal k = 0; k < n; ++k)
+        for (int a = 0; a < 3; ++a) out(k, a) = (fp(k, a) - fm(k, a)) / (2 * h);
+      return out;
+    };
+    auto rel = [&](const std::vector<std::vector<Real>>& M, const CoefViewHost& ref) {
+      Real num = 0.0, den = 0.0;
+      for (Ordinal r = 0; r < 3 * n; ++r) {
+        Real y = 0.0;
+        for (Ordinal cc = 0; cc < 3 * n; ++cc) y += M[r][cc] * dir(cc / 3, cc % 3);
+        const Real d = y - ref(r / 3, r % 3);
+        num += d * d;
+        den += ref(r / 3, r % 3) * ref(r / 3, r % 3);
+      }
+      return std::sqrt(num / den);
+    };
+    EXPECT_LT(rel(Kd, fd(true, 1e-7)), 1e-6) << mat.name();
+    if (mat.kelvin_voigt) {
+      EXPECT_LT(rel(Dd, fd(false, 1e-5)), 1e-6) << mat.name();
+    } else {
+      // f_int = dPsi/dq along dir.
+      const auto f = force_of(s, q, v);
+      Real proj = 0.0;
+      CoefViewHost qp("qp", n), qm("qm", n);
+      const Real h = 1e-6;
+      for (Ordinal k = 0; k < n; ++k)
+        for (int a = 0; a < 3; ++a) {
+          proj += f(k, a) * dir(k, a);
+          qp(k, a) = q(k, a) + h * dir(k, a);
+          qm(k, a) = q(k, a) - h * dir(k, a);
+        }
+      const Real dE =
+          (s.block->strain_energy(to_device(qp)) - s.block->strain_energy(to_device(qm))) / (2 * h);
+      EXPECT_NEAR(dE, proj, 1e-6 * std::fabs(proj));
+    }
+    // Rigid motion of the reference with a rigid velocity: zero force.
+    const Real ax2[3] = {0.7, 0.1, -0.3}, c2[3] = {1.0, 2.0, 3.0};
+    Real R2[3][3];
+    rotation(ax2, 2.3, R2);
+    const auto qr = rigid_motion(beam, R2, c2);
+    CoefViewHost vr("vr", n);
+    const Real w[3] = {0.3, -0.2, 0.5};
+    for (Ordinal k = 0; k < n; ++k) {
+      vr(k, 0) = w[1] * qr(k, 2) - w[2] * qr(k, 1);
+      vr(k, 1) = w[2] * qr(k, 0) - w[0] * qr(k, 2);
+      vr(k, 2) = w[0] * qr(k, 1) - w[1] * qr(k, 0);
+    }
+    // Scale: E times a unit strain times the element volume (0.5 x 0.1 x 0.08).
+    EXPECT_LT(max_abs(force_of(s, qr, vr)), 1e-9 * kE * 4e-3) << mat.name();
+  }
+}
+
+}  // namespace
+}  // namespace tlfea::test
