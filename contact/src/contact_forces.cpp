@@ -3,6 +3,8 @@
 
 #include "tlfea/core/error.hpp"
 
+#include <algorithm>
+#include <numeric>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -128,6 +130,33 @@ struct ContactForceKernel {
   }
 };
 
+// Restart: the valid slots of a history map, by slot index.
+struct ExtractHistory {
+  ContactForces::HistoryMap map;
+  DeviceView<unsigned long long*> keys;
+  DeviceView<ContactHistory*> values;
+  DeviceView<int*> valid;
+  KOKKOS_INLINE_FUNCTION void operator()(const uint32_t i) const {
+    if (map.valid_at(i)) {
+      valid(i) = 1;
+      keys(i) = map.key_at(i);
+      values(i) = map.value_at(i);
+    } else {
+      valid(i) = 0;
+    }
+  }
+};
+
+struct InsertHistory {
+  ContactForces::HistoryMap map;
+  DeviceView<unsigned long long*> keys;
+  DeviceView<ContactHistory*> values;
+  KOKKOS_INLINE_FUNCTION void operator()(const Ordinal i) const {
+    const auto r = map.insert(keys(i), values(i));
+    if (r.failed()) Kokkos::abort("tlfea::contact: restored history does not fit its map");
+  }
+};
+
 }  // namespace
 
 DeviceView<Real*> row_sum_lumped_mass(const CrsPattern& pattern, const DeviceView<Real*>& values) {
@@ -236,6 +265,73 @@ void ContactForces::evaluate(const ContactPoints& points, const CoefView& /*q*/,
   if (points.capacity > 0)
     Kokkos::parallel_for("tlfea::contact::forces",
                          Kokkos::RangePolicy<ExecSpace>(0, points.capacity), kernel);
+}
+
+void ContactForces::save_history(std::vector<unsigned long long>& keys,
+                                 std::vector<ContactHistory>& values) const {
+  keys.clear();
+  values.clear();
+  const uint32_t cap = result_.capacity();
+  if (cap == 0) return;
+  DeviceView<unsigned long long*> k("tlfea::contact::save_keys", cap);
+  DeviceView<ContactHistory*> v("tlfea::contact::save_values", cap);
+  DeviceView<int*> valid("tlfea::contact::save_valid", cap);
+  Kokkos::parallel_for("tlfea::contact::save_history",
+                       Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<uint32_t>>(0, cap),
+                       ExtractHistory{result_, k, v, valid});
+  auto kh = Kokkos::create_mirror_view_and_copy(HostSpace(), k);
+  auto vh = Kokkos::create_mirror_view_and_copy(HostSpace(), v);
+  auto ch = Kokkos::create_mirror_view_and_copy(HostSpace(), valid);
+  std::vector<uint32_t> slots;
+  for (uint32_t i = 0; i < cap; ++i)
+    if (ch(i)) slots.push_back(i);
+  std::sort(slots.begin(), slots.end(), [&](uint32_t a, uint32_t b) { return kh(a) < kh(b); });
+  keys.reserve(slots.size());
+  values.reserve(slots.size());
+  for (uint32_t i : slots) {
+    keys.push_back(kh(i));
+    values.push_back(vh(i));
+  }
+}
+
+void ContactForces::restore_history(const std::vector<unsigned long long>& keys,
+                                    const std::vector<ContactHistory>& values, Real t_last) {
+  if (keys.size() != values.size())
+    throw_error("ContactForces::restore_history: " + std::to_string(keys.size()) + " keys but " +
+                std::to_string(values.size()) + " values");
+  std::vector<unsigned long long> sorted(keys);
+  std::sort(sorted.begin(), sorted.end());
+  const auto dup = std::adjacent_find(sorted.begin(), sorted.end());
+  if (dup != sorted.end())
+    throw_error("ContactForces::restore_history: key " + std::to_string(*dup) + " repeated");
+  const Ordinal n = static_cast<Ordinal>(keys.size());
+  // Fresh maps (the capacity of the run that saved need not be known): the
+  // next compute's reserve() grows them, keeping the entries.
+  const Ordinal cap = std::max<Ordinal>({n, capacity_, 1});
+  base_ = HistoryMap(static_cast<uint32_t>(std::max<Ordinal>(capacity_, 1)));
+  result_ = HistoryMap(static_cast<uint32_t>(cap));
+  if (n > 0) {
+    DeviceView<unsigned long long*> k("tlfea::contact::restore_keys", n);
+    DeviceView<ContactHistory*> v("tlfea::contact::restore_values", n);
+    auto kh = Kokkos::create_mirror_view(k);
+    auto vh = Kokkos::create_mirror_view(v);
+    for (Ordinal i = 0; i < n; ++i) {
+      kh(i) = keys[i];
+      vh(i) = values[i];
+    }
+    Kokkos::deep_copy(k, kh);
+    Kokkos::deep_copy(v, vh);
+    Kokkos::parallel_for("tlfea::contact::restore_history",
+                         Kokkos::RangePolicy<ExecSpace>(0, n), InsertHistory{result_, k, v});
+  }
+  have_time_ = true;
+  last_time_ = t_last;
+  if (counters_.is_allocated()) {
+    auto ch = Kokkos::create_mirror_view(counters_);
+    ch(0) = ch(1) = 0;
+    ch(2) = n;
+    Kokkos::deep_copy(counters_, ch);
+  }
 }
 
 Ordinal ContactForces::active_contacts() const {

@@ -246,7 +246,7 @@ struct WriteTag {};
 
 struct NarrowPhase {
   // Surface.
-  DeviceView<Real* [3]> x;
+  DeviceView<Real* [3]> x, vertex_normal;
   DeviceView<int*> vertex_body;
   DeviceView<Real*> vertex_area;
   DeviceView<Ordinal*> vertex_ptr, vertex_coef;
@@ -263,9 +263,11 @@ struct NarrowPhase {
   // Filters and partners.
   DeviceView<int*> body_pair, obstacle_body, body_has_partner;
   DeviceView<Real*> body_radius;
+  DeviceView<Ordinal*> exclusion_ptr;
+  DeviceView<int*> exclusion_body;
   DeviceView<ObstacleState*> obstacle;
   int nb, nobs;
-  Real max_depth, tol;
+  Real max_depth, tol, opposition;
   // Output.
   DeviceView<Ordinal*> vertex_count, vertex_offset;
   ContactPoints cp;
@@ -292,6 +294,10 @@ struct NarrowPhase {
           for (Ordinal s = bucket_start(b); s < bucket_start(b + 1); ++s) {
             const int bt = sorted_body(s);
             if (bt == a || !body_pair(a * nb + bt)) continue;
+            bool joined = false;  // joint filter (exclude_near_point)
+            for (Ordinal e = exclusion_ptr(v); e < exclusion_ptr(v + 1); ++e)
+              joined = joined || exclusion_body(e) == bt;
+            if (joined) continue;
             // First reject on the precomputed plane, with a margin above its
             // round-off; the exact test below decides.
             const Real d0 =
@@ -310,6 +316,10 @@ struct NarrowPhase {
             Candidate cand;
             if (!vertex_triangle(p, ta, tb, tc, max_depth, tol, cand.delta, cand.lam, cand.n))
               continue;
+            if (vertex_normal(v, 0) * cand.n[0] + vertex_normal(v, 1) * cand.n[1] +
+                    vertex_normal(v, 2) * cand.n[2] >=
+                -opposition)
+              continue;  // normals do not oppose: not a contact through this face
             cand.body = bt;
             cand.tri = t;
             int k = 0;
@@ -506,6 +516,16 @@ void ContactDetection::set_obstacle_body(int k, int body, bool may_touch) {
   obstacle_edits_.push_back({{k, body}, may_touch});
 }
 
+void ContactDetection::exclude_near_point(int a, int b, const Vec3& point, Real radius) {
+  if (ready_) throw_error("contact detection: exclude_near_point after setup");
+  if (a < 0 || b < 0 || a == b)
+    throw_error("contact detection: exclude_near_point(", a, ", ", b, "): needs two distinct bodies");
+  if (!(radius > 0.0) || !std::isfinite(radius))
+    throw_error("contact detection: exclude_near_point(", a, ", ", b, "): radius ", radius,
+                " must be positive");
+  joint_exclusions_.push_back({a, b, point, radius});
+}
+
 void ContactDetection::setup() {
   if (ready_) return;
   const int nb = std::max(num_body_ids_, 1);
@@ -539,6 +559,35 @@ void ContactDetection::setup() {
 
   surface_ = Surface(host_);
   const Ordinal nv = surface_.num_vertices(), nt = surface_.num_triangles();
+
+  // Joint filter: per vertex, the partner bodies it is not tested against.
+  {
+    for (const auto& j : joint_exclusions_)
+      if (std::find(bodies_.begin(), bodies_.end(), j.a) == bodies_.end() ||
+          std::find(bodies_.begin(), bodies_.end(), j.b) == bodies_.end())
+        throw_error("contact detection: exclude_near_point(", j.a, ", ", j.b, "): no such body");
+    std::vector<Ordinal> ptr(nv + 1, 0);
+    std::vector<int> partner;
+    for (Ordinal v = 0; v < nv; ++v) {
+      const int body = host_.vertex_body[v];
+      const auto& X = host_.vertex_reference[v];
+      std::vector<int> mine;
+      for (const auto& j : joint_exclusions_) {
+        if (body != j.a && body != j.b) continue;
+        Real d2 = 0.0;
+        for (int k = 0; k < 3; ++k) d2 += (X[k] - j.point[k]) * (X[k] - j.point[k]);
+        const int other = body == j.a ? j.b : j.a;
+        if (d2 <= j.radius * j.radius &&
+            std::find(mine.begin(), mine.end(), other) == mine.end())
+          mine.push_back(other);
+      }
+      partner.insert(partner.end(), mine.begin(), mine.end());
+      ptr[v + 1] = static_cast<Ordinal>(partner.size());
+    }
+    if (partner.empty()) partner.push_back(-1);  // non-empty view
+    exclusion_ptr_ = upload("tlfea::contact::exclusion_ptr", ptr);
+    exclusion_body_ = upload("tlfea::contact::exclusion_body", partner);
+  }
 
   // Depth window: half the largest reference triangle bounding-box edge.
   max_depth_ = settings_.max_depth;
@@ -615,6 +664,7 @@ Ordinal ContactDetection::detect(const CoefView& q, Real t) {
   Ordinal total = 0;
   if (nv > 0) {
     NarrowPhase np{surface_.x,
+                   surface_.normal,
                    surface_.vertex_body,
                    surface_.vertex_area,
                    surface_.vertex_ptr,
@@ -633,11 +683,14 @@ Ordinal ContactDetection::detect(const CoefView& q, Real t) {
                    obstacle_body_,
                    body_has_partner_,
                    body_radius_,
+                   exclusion_ptr_,
+                   exclusion_body_,
                    obstacle_state_,
                    nb,
                    nobs,
                    max_depth_,
                    settings_.inside_tolerance,
+                   settings_.normal_opposition,
                    vertex_count_,
                    vertex_offset_,
                    points_};

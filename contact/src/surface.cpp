@@ -302,6 +302,40 @@ SurfaceHost extract_surface(const Mesh& mesh, Ordinal coef_offset, int body,
   return s;
 }
 
+namespace {
+// Unit vertex normal: the angle-weighted sum of the unit normals of the
+// vertex's triangles (Thuermer & Wuethrich 1998), normalised. The weights
+// make it independent of how a face is split into triangles: a box corner
+// gets (1, 1, 1) / sqrt(3), an edge (1, 0, 1) / sqrt(2), whatever the split.
+struct UpdateNormals {
+  DeviceView<Ordinal*> ptr, adj;
+  DeviceView<Ordinal* [3]> tri;
+  DeviceView<Real* [3]> x, normal;
+  KOKKOS_INLINE_FUNCTION void operator()(const Ordinal v) const {
+    Real n[3] = {0.0, 0.0, 0.0};
+    for (Ordinal j = ptr(v); j < ptr(v + 1); ++j) {
+      const Ordinal t = adj(j);
+      int c = 0;
+      while (c < 2 && tri(t, c) != v) ++c;
+      const Ordinal a = tri(t, c), b = tri(t, (c + 1) % 3), d = tri(t, (c + 2) % 3);
+      Real e1[3], e2[3];
+      for (int k = 0; k < 3; ++k) {
+        e1[k] = x(b, k) - x(a, k);
+        e2[k] = x(d, k) - x(a, k);
+      }
+      const Real m[3] = {e1[1] * e2[2] - e1[2] * e2[1], e1[2] * e2[0] - e1[0] * e2[2],
+                         e1[0] * e2[1] - e1[1] * e2[0]};
+      const Real lm = kmath::sqrt(m[0] * m[0] + m[1] * m[1] + m[2] * m[2]);
+      if (!(lm > 0.0)) continue;
+      const Real angle = kmath::atan2(lm, e1[0] * e2[0] + e1[1] * e2[1] + e1[2] * e2[2]);
+      for (int k = 0; k < 3; ++k) n[k] += angle * m[k] / lm;
+    }
+    const Real l = kmath::sqrt(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
+    for (int k = 0; k < 3; ++k) normal(v, k) = l > 0.0 ? n[k] / l : 0.0;
+  }
+};
+}  // namespace
+
 Surface::Surface(const SurfaceHost& host)
     : host_(host), num_vertices_(host.num_vertices()), num_triangles_(host.num_triangles()) {
   vertex_ptr = upload("tlfea::contact::vertex_ptr", host.vertex_ptr);
@@ -320,6 +354,18 @@ Surface::Surface(const SurfaceHost& host)
     for (int a = 0; a < 3; ++a) xh(v, a) = host.vertex_reference[v][a];
   Kokkos::deep_copy(triangle, th);
   Kokkos::deep_copy(x, xh);
+  // Vertex -> triangles (in increasing triangle id).
+  std::vector<Ordinal> ptr(num_vertices_ + 1, 0), adj;
+  for (const auto& t : host.triangles)
+    for (int k = 0; k < 3; ++k) ++ptr[t[k] + 1];
+  for (Ordinal v = 0; v < num_vertices_; ++v) ptr[v + 1] += ptr[v];
+  adj.resize(ptr[num_vertices_] > 0 ? ptr[num_vertices_] : 1);
+  std::vector<Ordinal> cursor(ptr.begin(), ptr.end() - 1);
+  for (Ordinal t = 0; t < num_triangles_; ++t)
+    for (int k = 0; k < 3; ++k) adj[cursor[host.triangles[t][k]]++] = t;
+  vertex_triangle_ptr = upload("tlfea::contact::vertex_triangle_ptr", ptr);
+  vertex_triangle = upload("tlfea::contact::vertex_triangle", adj);
+  normal = DeviceView<Real* [3]>("tlfea::contact::vertex_normal", num_vertices_);
 }
 
 void Surface::update_positions(const CoefView& q) const {
@@ -327,6 +373,9 @@ void Surface::update_positions(const CoefView& q) const {
   Kokkos::parallel_for("tlfea::contact::update_vertices",
                        Kokkos::RangePolicy<ExecSpace>(0, num_vertices_),
                        UpdateVertices{vertex_ptr, vertex_coef, vertex_weight, q, x});
+  Kokkos::parallel_for("tlfea::contact::update_normals",
+                       Kokkos::RangePolicy<ExecSpace>(0, num_vertices_),
+                       UpdateNormals{vertex_triangle_ptr, vertex_triangle, triangle, x, normal});
 }
 
 }  // namespace tlfea

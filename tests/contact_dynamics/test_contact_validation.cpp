@@ -1,7 +1,7 @@
 // Validation of the contact chain against closed forms: the generated ball
-// (volume, surface), Hertz indentation of a ball on the rigid plane, a
-// resting stack of three cubes, and the restitution of a dropped ball against
-// an independent 1-DOF integration of the compressive-only law.
+// (volume, surface), Hertz indentation of a ball on the rigid plane, and the
+// restitution of a dropped ball against an independent 1-DOF integration of
+// the compressive-only law (the resting stack is in test_contact_bodies.cpp).
 #include <gtest/gtest.h>
 
 #include <algorithm>

@@ -21,11 +21,37 @@
 // h = 4e-6 s but 0.94 (unresolved) at h = 2e-5 s; with the lumped-mass rule
 // the nodes' small m* damp little and the block rebounds with about 0.88.
 //
+// Hertz with many loaded vertices: the law is applied per contact point, each
+// vertex a Hertz spring of radius R* (the body's contact_radius, or the patch
+// radius sqrt(A_patch / pi)), so the total is sum_i (4/3) E* sqrt(R*)
+// delta_i^(3/2). That is the Hertz force of the body only while one vertex
+// carries the load (a ball's pole on a plane: tested to 1e-5). With N loaded
+// vertices of a sphere (delta_i = delta - r_i^2 / 2R) the sum exceeds
+// (4/3) E* sqrt(R) delta^(3/2) when R* = R (each vertex is given the whole
+// sphere's curvature), and with R* = sqrt(A_patch / pi) the contact pressure
+// F_i / A_patch grows as A_patch^(-3/4) under refinement: no local (per
+// vertex) law of delta_i sums to Hertz, whose pressure
+// p(r) = (2 E* / (pi R)) sqrt(R delta - r^2) depends on the patch's largest
+// penetration. Reproducing Hertz for distributed contact needs a patch-level
+// law (F from the patch's delta_max, shared by the vertices by A_i p(r_i));
+// not implemented.
+//
 // History: two device hash maps keyed by ContactPoints::key, the history at
 // the start of the step (read) and at its end (written). A new step starts
 // from the last call's result: a pair present in consecutive steps keeps its
 // delta_t, a pair absent in a step is dropped. Keys must be unique within a
 // step (a repeated key gets its forces, but only one history entry).
+//
+// Restart: save_history copies the end-of-step history (the map the next step
+// starts from) to the host, sorted by key; restore_history loads it into the
+// same map of this (or a fresh, set-up) ContactForces and sets the time of
+// the last call, so the next compute(..., t) with t != t_last starts a new
+// step from exactly the saved history. The history at the start of the saved
+// step (what a retry at t_last would read) is not saved: a restart is written
+// after a completed step, which is never retried; after a restore a call at
+// t == t_last is treated as a retry of a step that started from the restored
+// history. Lookups are by key, so the map's capacity and insertion order do
+// not change any result: the continuation is bit-identical.
 #pragma once
 
 #include <Kokkos_UnorderedMap.hpp>
@@ -82,6 +108,15 @@ class ContactForces {
   // trace in delta_t. Use this one from Model::add_step_force.
   void compute(const ContactPoints& points, const CoefView& q, const CoefView& v, Real dt,
                const CoefView& f, Real t);
+
+  // Restart (see above): the history pairs after the last compute, sorted by
+  // key (empty before the first compute).
+  void save_history(std::vector<unsigned long long>& keys,
+                    std::vector<ContactHistory>& values) const;
+  // Replaces the history by (keys, values) as if the last compute had been
+  // at time t_last; throws Error on a size mismatch or a repeated key.
+  void restore_history(const std::vector<unsigned long long>& keys,
+                       const std::vector<ContactHistory>& values, Real t_last);
 
   // Counters of the last compute (each reads one device value).
   Ordinal active_contacts() const;

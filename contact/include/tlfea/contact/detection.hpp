@@ -16,8 +16,9 @@
 //     - vertex-triangle against the triangles of every other body B the pair
 //       filter allows (no self-contact): the vertex p penetrates triangle
 //       (a, b, c) with outward unit normal n_t when its signed distance
-//       d = (p - a) . n_t lies in [-max_depth, 0) and its projection lies in
-//       the triangle (barycentric coordinates >= -inside_tolerance). Per body
+//       d = (p - a) . n_t lies in [-max_depth, 0), its projection lies in
+//       the triangle (barycentric coordinates >= -inside_tolerance), and
+//       the vertex normal opposes n_t (DetectionSettings::normal_opposition). Per body
 //       B the candidate of least depth wins (ties: lower triangle id), so the
 //       result does not depend on the order triangles were binned in;
 //     - vertex-obstacle against every allowed obstacle (obstacles.hpp).
@@ -51,6 +52,7 @@
 #include "tlfea/contact/obstacles.hpp"
 #include "tlfea/contact/surface.hpp"
 #include "tlfea/core/mesh.hpp"
+#include "tlfea/core/tensor.hpp"
 #include "tlfea/core/types.hpp"
 
 namespace tlfea {
@@ -68,6 +70,16 @@ struct DetectionSettings {
   // Slack on barycentric coordinates of the projection (edges and corners
   // shared by two triangles are found from both).
   Real inside_tolerance = 1e-9;
+  // Normal compatibility: a vertex of A is tested against a triangle of B
+  // only when A's vertex normal n_A and the triangle's outward normal n_t
+  // oppose, n_A . n_t < -normal_opposition (0.5: within 60 degrees of
+  // head-on; a box edge's vertex normal is 45 degrees off its faces, a
+  // corner's 55). Without it a vertex near the edge of B's face, a hair
+  // outside B's face plane, is taken as deep inside B through B's side face
+  // (depth = its distance from the side face, up to max_depth): stacked
+  // blocks with offset edges got kN-sized side kicks and flew apart, and
+  // aligned stacks chattered. <= -1 disables the check.
+  Real normal_opposition = 0.5;
 };
 
 // ContactPoints with every view allocated for `capacity` contacts.
@@ -87,6 +99,14 @@ class ContactDetection {
   // every obstacle).
   void set_body_pair(int body_a, int body_b, bool may_touch);
   void set_obstacle_body(int obstacle, int body, bool may_touch);
+  // Joint filter: bodies a and b joined at `point` (reference configuration,
+  // e.g. a joint's point) do not collide near it. A surface vertex of a or b
+  // whose reference position lies within `radius` of `point` is not tested
+  // against the other body's triangles (the rest of the pair still collides,
+  // and both bodies still touch every other body and obstacle). The test is
+  // on the reference positions, so the excluded region moves with the joint.
+  // Call once per joint; overlapping regions combine.
+  void exclude_near_point(int body_a, int body_b, const Vec3& point, Real radius);
 
   // Builds the device data (called by the first detect; bodies, obstacles
   // and filters are fixed afterwards).
@@ -115,6 +135,12 @@ class ContactDetection {
   std::vector<Obstacle> obstacles_;
   std::vector<std::pair<std::pair<int, int>, bool>> body_pair_edits_;
   std::vector<std::pair<std::pair<int, int>, bool>> obstacle_edits_;
+  struct JointExclusion {
+    int a, b;
+    Vec3 point;
+    Real radius;
+  };
+  std::vector<JointExclusion> joint_exclusions_;
   int num_body_ids_ = 0;
   Real max_depth_ = 0.0;
   Real cell_size_ = 0.0;
@@ -125,6 +151,8 @@ class ContactDetection {
   DeviceView<int*> obstacle_body_;  // (k * nb + body)
   DeviceView<int*> body_has_partner_;
   DeviceView<Real*> body_radius_;
+  DeviceView<Ordinal*> exclusion_ptr_;  // per vertex: [ptr[v], ptr[v+1]) in exclusion_body_
+  DeviceView<int*> exclusion_body_;     // partner bodies vertex v is not tested against
   DeviceView<ObstacleState*> obstacle_state_;
   typename DeviceView<ObstacleState*>::HostMirror obstacle_state_host_;
   Ordinal num_buckets_ = 1;

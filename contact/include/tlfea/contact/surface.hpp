@@ -27,6 +27,13 @@
 // positions are refreshed from q by one kernel (Surface::update_positions).
 //
 // A_patch of a vertex is one third of the reference areas of its triangles.
+//
+// Vertex normals (update_positions): the normalised angle-weighted sum of
+// the current unit normals of the vertex's triangles, summed in a fixed order
+// per vertex (deterministic on every backend). At a box edge or corner this
+// is the mean of the faces' normals, however the faces are triangulated. The detection uses them to reject a
+// vertex-triangle pair whose normals do not oppose (DetectionSettings::
+// normal_opposition).
 #pragma once
 
 #include <array>
@@ -80,7 +87,8 @@ class Surface {
   Ordinal num_triangles() const { return num_triangles_; }
   const SurfaceHost& host() const { return host_; }
 
-  // x(v) = sum_l w_l q(c_l) for every vertex ("tlfea::contact::update_vertices").
+  // x(v) = sum_l w_l q(c_l) for every vertex ("tlfea::contact::update_vertices"),
+  // then the vertex normals ("tlfea::contact::update_normals").
   void update_positions(const CoefView& q) const;
 
   DeviceView<Ordinal*> vertex_ptr, vertex_coef;
@@ -88,6 +96,8 @@ class Surface {
   DeviceView<int*> vertex_body;
   DeviceView<Real*> vertex_area;
   DeviceView<Real* [3]> x;  // current vertex positions (after update_positions)
+  DeviceView<Real* [3]> normal;  // current unit vertex normals (after update_positions)
+  DeviceView<Ordinal*> vertex_triangle_ptr, vertex_triangle;  // triangles of each vertex
   DeviceView<Ordinal* [3]> triangle;
   DeviceView<int*> triangle_body;
 
