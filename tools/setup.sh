@@ -25,7 +25,7 @@ PKGS=(
   libeigen3-dev libhdf5-dev libyaml-cpp-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   libopenblas-dev
-  python3 python3-numpy
+  python3 python3-numpy python3-h5py python3-meshio python3-matplotlib
 )
 
 need_install=0

@@ -13,6 +13,7 @@ int Model::add_body(const Mesh& mesh, const MaterialSpec& material, Real density
   Body b;
   b.mesh = mesh;
   b.offset = num_coefficients_;
+  b.material = material;
   b.block = make_element_block(mesh, b.offset, material, density);
   num_coefficients_ += mesh.num_coefficients();
   bodies_.push_back(std::move(b));

@@ -29,6 +29,7 @@ class Model {
   const Mesh& mesh(int body) const { return bodies_.at(body).mesh; }
   ElementBlockBase& block(int body) { return *bodies_.at(body).block; }
   const ElementBlockBase& block(int body) const { return *bodies_.at(body).block; }
+  const MaterialSpec& material(int body) const { return bodies_.at(body).material; }
   Ordinal coefficient_offset(int body) const { return bodies_.at(body).offset; }
   Ordinal num_coefficients() const { return num_coefficients_; }
 
@@ -111,6 +112,7 @@ class Model {
     Mesh mesh;
     std::unique_ptr<ElementBlockBase> block;
     Ordinal offset = 0;
+    MaterialSpec material;
   };
   void build_reference();
   std::vector<Body> bodies_;

@@ -64,6 +64,24 @@ struct StepReport {
   Real step_force_s = 0.0;     // explicit per-step forces (contact)
 };
 
+// Everything the stepper carries from one step to the next (host copies),
+// for checkpoint / restart: restore(state()) on a stepper of the same model
+// continues bit-identically in Serial. The Jacobian-reuse state is the point
+// (q, v, lambda, t, h) at which the current factorization was assembled;
+// restore() reassembles and refactors there, so the next step reuses the
+// same factors as the uninterrupted run.
+struct StepperState {
+  Real t = 0.0;
+  long steps = 0;
+  Real penalty = 0.0;                          // rho (checked on restore)
+  std::vector<Real> q, v, dv, lambda;          // 3 n, 3 n, 3 n (last Newton update), m
+  std::vector<Real> prescribed_last;           // 3 per prescribed coefficient
+  bool reuse_next = false;                     // next step starts with the old factors
+  bool have_factor = false;                    // a factorization exists
+  Real factor_h = 0.0, factor_t = 0.0;         // its step size and evaluation time
+  std::vector<Real> factor_q, factor_v, factor_lambda;  // its assembly point
+};
+
 class TimeStepper {
  public:
   TimeStepper(Model& model, const StepperSettings& settings);
@@ -80,6 +98,14 @@ class TimeStepper {
   long steps_taken() const { return steps_; }
   // Counts and seconds of the linear solver's analysis, factorizations, solves.
   SolverStats linear_stats() const { return solver_->stats(); }
+  Model& model() const { return model_; }
+  const StepperSettings& settings() const { return s_; }
+
+  // Restart: the carried state, and its restoration (throws Error when the
+  // sizes do not match this stepper's model). restore() refactors at the
+  // recorded assembly point when the saved stepper held a factorization.
+  StepperState state() const;
+  void restore(const StepperState& state);
 
  private:
   bool advance(Real h, StepReport& rep);  // one step of size h from (q_, v_, lambda_)
@@ -113,6 +139,9 @@ class TimeStepper {
   std::vector<Vec3> presc_last_, presc_next_;
   bool have_factor_ = false;
   Real factor_h_ = 0.0;       // step size the factorization was built for
+  Real factor_t_ = 0.0;       // evaluation time t_{n+1} of that assembly
+  CoefView factor_q_, factor_v_;       // q, v at which it was assembled
+  DeviceView<Real*> factor_lambda_;    // lambda (trial) at that assembly
   bool reuse_next_ = false;   // previous step converged fast: start it with the old factor
   Real residual_time_ = 0.0;  // accumulated assembly time of residual() calls
 };

@@ -1,0 +1,326 @@
+// tlfea: the command-line program.
+//
+//   tlfea run [SCENE] [--steps N] [--end-time T] [--output DIR]
+//             [--set key.path=value ...] [--restart FILE] [--no-output]
+//   tlfea check SCENE [--set key.path=value ...]
+//   tlfea info
+//
+// Exit status: 0 done, 1 a step failed, 2 bad input (scene or command line;
+// nothing written), 130 stopped by Ctrl-C (after the current step, output
+// and checkpoint written).
+#include <unistd.h>
+
+#include <Kokkos_Core.hpp>
+#include <algorithm>
+#include <chrono>
+#include <csignal>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "tlfea/core/error.hpp"
+#include "tlfea/scene/scene.hpp"
+#include "tlfea/solvers/linear_solver.hpp"
+#include "tlfea/solvers/mpi_session.hpp"
+#ifdef TLFEA_HAVE_IO
+#include "tlfea/io/output.hpp"
+#endif
+
+#ifndef TLFEA_VERSION
+#define TLFEA_VERSION "unknown"
+#endif
+
+extern const char* tlfea_default_scene_yaml;
+
+namespace {
+
+volatile std::sig_atomic_t g_stop = 0;
+extern "C" void on_sigint(int) {
+  g_stop = 1;
+  std::signal(SIGINT, SIG_DFL);  // a second Ctrl-C ends the program at once
+}
+
+int usage(FILE* f) {
+  std::fprintf(f,
+               "usage: tlfea run [SCENE] [--steps N] [--end-time T] [--output DIR]\n"
+               "                 [--set key.path=value ...] [--restart FILE] [--no-output]\n"
+               "       tlfea check SCENE [--set key.path=value ...]\n"
+               "       tlfea info\n"
+               "Without SCENE, run uses the embedded default scene (tlfea run --print-default "
+               "shows it).\n");
+  return f == stderr ? 2 : 0;
+}
+
+[[noreturn]] void bad(const std::string& msg) { throw tlfea::Error("tlfea: " + msg); }
+
+struct Options {
+  std::string scene;
+  long steps = -1;
+  double end_time = -1.0;
+  std::string output, restart;
+  bool no_output = false, print_default = false;
+  std::vector<std::string> sets;
+};
+
+Options parse(int argc, char** argv, int first) {
+  Options o;
+  for (int i = first; i < argc; ++i) {
+    const std::string a = argv[i];
+    auto value = [&]() -> std::string {
+      if (i + 1 >= argc) bad(a + " needs a value");
+      return argv[++i];
+    };
+    if (a == "--steps") {
+      const std::string v = value();
+      char* end = nullptr;
+      o.steps = std::strtol(v.c_str(), &end, 10);
+      if (*end != '\0' || o.steps < 1) bad("--steps needs a positive integer, got '" + v + "'");
+    } else if (a == "--end-time") {
+      const std::string v = value();
+      char* end = nullptr;
+      o.end_time = std::strtod(v.c_str(), &end);
+      if (*end != '\0' || !(o.end_time > 0)) bad("--end-time needs a positive time, got '" + v + "'");
+    } else if (a == "--output") {
+      o.output = value();
+    } else if (a == "--set") {
+      o.sets.push_back(value());
+    } else if (a.rfind("--set=", 0) == 0) {
+      o.sets.push_back(a.substr(6));
+    } else if (a == "--restart") {
+      o.restart = value();
+    } else if (a == "--no-output") {
+      o.no_output = true;
+    } else if (a == "--print-default") {
+      o.print_default = true;
+    } else if (!a.empty() && a[0] == '-') {
+      bad("unknown option '" + a + "'");
+    } else if (o.scene.empty()) {
+      o.scene = a;
+    } else {
+      bad("more than one scene given ('" + o.scene + "', '" + a + "')");
+    }
+  }
+  return o;
+}
+
+tlfea::scene::Scene load(const Options& o) {
+  if (o.scene.empty())
+    return tlfea::scene::load_scene_text(tlfea_default_scene_yaml, "<default scene>", ".", o.sets);
+  return tlfea::scene::load_scene(o.scene, o.sets);
+}
+
+void print_summary(const tlfea::scene::Scene& s, FILE* f) {
+  std::fprintf(f, "scene %s (%s)\n", s.name.c_str(), s.file.c_str());
+  if (!s.description.empty()) std::fprintf(f, "  %s\n", s.description.c_str());
+  std::fprintf(f, "bodies: %zu\n", s.bodies.size());
+  for (const auto& b : s.bodies)
+    std::fprintf(f, "  %-16s %-8s %6ld elements %7ld coefficients  %s  mass %.6g kg\n",
+                 b.name.c_str(), tlfea::to_string(b.element), static_cast<long>(b.elements),
+                 static_cast<long>(b.coefficients), b.material.c_str(), b.mass);
+  std::fprintf(f, "unknowns: %ld (of %ld coefficients x 3)\n", static_cast<long>(s.unknowns()),
+               static_cast<long>(s.model->num_coefficients()));
+  std::fprintf(f, "constraints: %ld rows in %zu joints\n", static_cast<long>(s.constraint_rows()),
+               s.joints.size());
+  for (const auto& j : s.joints)
+    std::fprintf(f, "  %-16s %ld rows\n", j.first.c_str(), static_cast<long>(j.second.count));
+  std::fprintf(f, "contact: %s\n",
+               s.detection ? (std::to_string(s.detection->surface().num_triangles()) +
+                              " surface triangles, " + std::to_string(s.detection->num_obstacles()) +
+                              " obstacles")
+                                 .c_str()
+                           : "none");
+  std::fprintf(f, "time: dt %.6g s, %ld steps, end time %.6g s\n", s.settings.dt, s.steps,
+               s.end_time);
+  std::fprintf(f, "solver: inner %s, linear %s\n", s.settings.inner_solver.c_str(),
+               s.settings.linear.backend.c_str());
+  std::fprintf(f, "output: %s\n", s.output.enabled ? s.output.directory.c_str() : "disabled");
+}
+
+std::string fmt_time(double s) {
+  char buf[64];
+  if (s < 60)
+    std::snprintf(buf, sizeof buf, "%.1f s", s);
+  else if (s < 3600)
+    std::snprintf(buf, sizeof buf, "%dm%02ds", static_cast<int>(s / 60), static_cast<int>(s) % 60);
+  else
+    std::snprintf(buf, sizeof buf, "%dh%02dm", static_cast<int>(s / 3600),
+                  static_cast<int>(s / 60) % 60);
+  return buf;
+}
+
+int cmd_check(const Options& o) {
+  if (o.scene.empty()) bad("check needs a scene file");
+  tlfea::scene::Scene s = load(o);
+  print_summary(s, stdout);
+  std::printf("ok\n");
+  return 0;
+}
+
+int cmd_info() {
+  std::printf("tlfea %s\n", TLFEA_VERSION);
+  std::printf("Kokkos: %s backend, concurrency %d\n", Kokkos::DefaultExecutionSpace::name(),
+              static_cast<int>(Kokkos::DefaultExecutionSpace().concurrency()));
+  std::printf("MPI: %s\n", tlfea::MpiSession::enabled()
+                               ? "built (Trilinos solvers); tlfea runs on 1 rank"
+                               : "not built (1 rank)");
+  std::string solvers;
+  for (const auto& n : tlfea::available_linear_solvers()) solvers += (solvers.empty() ? "" : ", ") + n;
+  std::printf("linear solvers: %s\n", solvers.c_str());
+#ifdef TLFEA_HAVE_IO
+  std::printf("output: HDF5 + XDMF, checkpoint / restart\n");
+#else
+  std::printf("output: not built (no TLFEA::io)\n");
+#endif
+  return 0;
+}
+
+int cmd_run(Options o) {
+  if (o.print_default) {
+    std::fputs(tlfea_default_scene_yaml, stdout);
+    return 0;
+  }
+  tlfea::scene::Scene s = load(o);
+  if (o.steps > 0 && o.end_time > 0) bad("give --steps or --end-time, not both");
+  if (o.steps > 0) s.steps = o.steps;
+  if (o.end_time > 0) s.steps = std::max<long>(1, std::lround(o.end_time / s.settings.dt));
+  if (!o.output.empty()) s.output.directory = o.output;
+  if (o.no_output) s.output.enabled = false;
+  tlfea::TimeStepper stepper(*s.model, s.settings);
+  s.apply_initial_state(stepper);
+#ifdef TLFEA_HAVE_IO
+  if (!o.restart.empty()) {
+    if (!std::filesystem::is_regular_file(o.restart)) bad("--restart: no file '" + o.restart + "'");
+    tlfea::io::load_checkpoint(o.restart, stepper, s.contact.get());
+  }
+#else
+  if (!o.restart.empty()) bad("--restart: this build has no output layer (TLFEA::io)");
+#endif
+  // Everything is validated: from here on the output directory is written.
+  print_summary(s, stderr);
+#ifdef TLFEA_HAVE_IO
+  std::unique_ptr<tlfea::io::OutputWriter> writer;
+  if (s.output.enabled) {
+    tlfea::io::OutputSettings os;
+    os.directory = s.output.directory;
+    os.every = s.output.every;
+    os.displacement = s.output.displacement;
+    os.velocity = s.output.velocity;
+    os.stress = s.output.stress;
+    os.reactions = s.output.reactions;
+    os.contact = s.output.contact;
+    os.samples = s.output.samples;
+    writer = std::make_unique<tlfea::io::OutputWriter>(*s.model, stepper, os);
+    if (s.contact) writer->set_contact(s.contact.get(), &s.detection->points());
+    for (const auto& j : s.joints) writer->add_joint(j.first, j.second);
+  }
+#else
+  if (s.output.enabled) std::fprintf(stderr, "note: output not built (no TLFEA::io); nothing written\n");
+#endif
+  std::signal(SIGINT, on_sigint);
+  const bool tty = isatty(2);
+  const long first = stepper.steps_taken(), total = s.steps;
+  const long todo = std::max<long>(0, total - first);
+  const long every_line = std::max<long>(1, todo / 10);
+  using clock = std::chrono::steady_clock;
+  const auto t0 = clock::now();
+  auto last_line = t0;
+  long done = 0, newton = 0, outer = 0;
+  double worst = 0.0;
+  int status = 0;
+  std::string failure;
+  while (stepper.steps_taken() < total) {
+    tlfea::StepReport r;
+    try {
+      r = stepper.step();
+    } catch (const tlfea::Error& e) {
+      failure = e.what();
+      status = 1;
+      break;
+    }
+    ++done;
+    newton += r.newton_iterations;
+    outer += r.outer_iterations;
+    worst = std::max(worst, static_cast<double>(r.constraint_violation));
+#ifdef TLFEA_HAVE_IO
+    if (writer) writer->record(r);
+#endif
+    const auto now = clock::now();
+    const double wall = std::chrono::duration<double>(now - t0).count();
+    const long k = stepper.steps_taken();
+    const bool last = k >= total;
+    if (tty || done % every_line == 0 || last ||
+        std::chrono::duration<double>(now - last_line).count() > 10.0) {
+      const double eta = wall / done * (total - k);
+      std::fprintf(stderr,
+                   "%sstep %ld/%ld  t = %.6g s  wall %s  ETA %s  newton %d  outer %d%s",
+                   tty ? "\r" : "", k, total, static_cast<double>(stepper.time()),
+                   fmt_time(wall).c_str(), fmt_time(eta).c_str(), r.newton_iterations,
+                   r.outer_iterations, tty ? "   " : "\n");
+      std::fflush(stderr);
+      last_line = now;
+    }
+    if (g_stop) {
+      status = 130;
+      break;
+    }
+  }
+  if (tty) std::fprintf(stderr, "\n");
+  const double wall = std::chrono::duration<double>(clock::now() - t0).count();
+#ifdef TLFEA_HAVE_IO
+  if (writer) {
+    writer->finish();
+    const std::string ck = (std::filesystem::path(s.output.directory) / "checkpoint.h5").string();
+    tlfea::io::save_checkpoint(ck, stepper, s.contact.get());
+    std::fprintf(stderr, "output: %s (checkpoint %s)\n", s.output.directory.c_str(), ck.c_str());
+  }
+#endif
+  const double sim = done * s.settings.dt;
+  std::fprintf(stderr,
+               "%s: %ld steps (to t = %.6g s) in %s, real-time factor %.3g (wall / simulated), "
+               "newton %ld (%.2f per step), outer %ld (%.2f per step), worst constraint violation "
+               "%.3g\n",
+               status == 130 ? "stopped by Ctrl-C" : status == 1 ? "failed" : "done", done,
+               static_cast<double>(stepper.time()), fmt_time(wall).c_str(),
+               sim > 0 ? wall / sim : 0.0, newton, done ? double(newton) / done : 0.0, outer,
+               done ? double(outer) / done : 0.0, worst);
+  if (status == 1) std::fprintf(stderr, "tlfea: %s\n", failure.c_str());
+  return status;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc < 2) return usage(stderr);
+  const std::string cmd = argv[1];
+  if (cmd == "--help" || cmd == "-h" || cmd == "help") return usage(stdout);
+  // MPI (for the Trilinos solvers, before Kokkos) only where a solver may run.
+  std::optional<tlfea::MpiSession> mpi;
+  if (cmd == "run" || cmd == "info") mpi.emplace(&argc, &argv);
+  if (cmd != "run" && cmd != "check" && cmd != "info") {
+    std::fprintf(stderr, "tlfea: unknown command '%s'\n", cmd.c_str());
+    return usage(stderr);
+  }
+  Options o;
+  try {
+    o = parse(argc, argv, 2);
+  } catch (const tlfea::Error& e) {
+    std::fprintf(stderr, "%s\n", e.what());
+    return 2;
+  }
+  int kargc = 1;
+  Kokkos::ScopeGuard kokkos(kargc, argv);
+  try {
+    if (cmd == "info") return cmd_info();
+    if (cmd == "check") return cmd_check(o);
+    return cmd_run(o);
+  } catch (const tlfea::Error& e) {
+    std::fprintf(stderr, "%s\n", e.what());
+    return 2;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "tlfea: %s\n", e.what());
+    return 2;
+  }
+}

@@ -1,0 +1,608 @@
+// OutputWriter: HDF5 fields + XDMF index + CSV histories (see output.hpp).
+#include <sys/stat.h>
+
+#include <array>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <iomanip>
+#include <sstream>
+
+#include "h5util.hpp"
+#include "stress.hpp"
+#include "tlfea/io/output.hpp"
+
+namespace tlfea::io {
+namespace {
+
+double wall() {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+
+void make_directories(const std::string& dir) {
+  if (dir.empty()) throw_error("OutputWriter: empty output directory");
+  std::string path;
+  std::stringstream ss(dir);
+  std::string part;
+  if (dir[0] == '/') path = "/";
+  while (std::getline(ss, part, '/')) {
+    if (part.empty()) continue;
+    path += part + "/";
+    struct stat st;
+    if (stat(path.c_str(), &st) == 0) {
+      if (!S_ISDIR(st.st_mode))
+        throw_error("OutputWriter: '", path, "' exists and is not a directory");
+      continue;
+    }
+    if (mkdir(path.c_str(), 0777) != 0)
+      throw_error("OutputWriter: cannot create output directory '", path, "'");
+  }
+}
+
+// VTK_TRIQUADRATIC_HEXAHEDRON (= XDMF Hexahedron_27) node v at grid index
+// (i, j, k) in {0,1,2}^3 (coordinates -1, 0, +1); our local index i + 3 j + 9 k.
+constexpr int kHex27Grid[27][3] = {
+    {0, 0, 0}, {2, 0, 0}, {2, 2, 0}, {0, 2, 0}, {0, 0, 2}, {2, 0, 2}, {2, 2, 2},
+    {0, 2, 2}, {1, 0, 0}, {2, 1, 0}, {1, 2, 0}, {0, 1, 0}, {1, 0, 2}, {2, 1, 2},
+    {1, 2, 2}, {0, 1, 2}, {0, 0, 1}, {2, 0, 1}, {2, 2, 1}, {0, 2, 1}, {0, 1, 1},
+    {2, 1, 1}, {1, 0, 1}, {1, 2, 1}, {1, 1, 0}, {1, 1, 2}, {1, 1, 1}};
+// Linear hexahedron corners (VTK_HEXAHEDRON order) on a sample grid.
+constexpr int kHex8[8][3] = {{0, 0, 0}, {1, 0, 0}, {1, 1, 0}, {0, 1, 0},
+                             {0, 0, 1}, {1, 0, 1}, {1, 1, 1}, {0, 1, 1}};
+
+enum Column {
+  kStep, kTime, kKinetic, kStrain, kGravity, kTotal, kViolation, kNewton, kOuter,
+  kFactorizations, kRetries, kWall, kNumColumns
+};
+const char* const kColumnNames[kNumColumns] = {
+    "step", "time", "kinetic_energy", "strain_energy", "gravity_potential", "total_energy",
+    "constraint_violation", "newton_iterations", "outer_iterations", "factorizations",
+    "retries", "step_wall_time"};
+
+struct BodyOut {
+  bool quadratic = true;
+  std::string topology_type;
+  int nodes_per_cell = 0;
+  Ordinal num_points = 0, num_cells = 0;
+  std::vector<int> topology;  // num_cells x nodes_per_cell, XDMF order
+  // Point p = sum_{k in [start(p), start(p+1))} weight(k) q(id(k)).
+  std::vector<Ordinal> start, id;
+  std::vector<Real> weight;
+  std::vector<Real> reference;  // num_points x 3
+};
+
+}  // namespace
+
+std::vector<Vec3> joint_reaction_per_body(Model& model, const TimeStepper& stepper, RowRange rows) {
+  const int nb = model.num_bodies();
+  std::vector<Vec3> out(nb, Vec3{{0.0, 0.0, 0.0}});
+  if (!model.has_constraints()) return out;
+  ConstraintSet& cs = model.constraints();
+  const Ordinal m = cs.num_rows();
+  if (rows.first < 0 || rows.count < 0 || rows.first + rows.count > m)
+    throw_error("joint_reaction_per_body: rows [", rows.first, ", ", rows.first + rows.count,
+                ") outside the ", m, " constraint rows");
+  auto lam = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), stepper.multipliers());
+  DeviceView<Real*> y("tlfea::io::y", m);
+  auto yh = Kokkos::create_mirror_view(y);
+  const Real h = stepper.settings().dt;
+  for (Ordinal i = 0; i < m; ++i)
+    yh(i) = (i >= rows.first && i < rows.first + rows.count) ? -h * lam(i) : 0.0;
+  Kokkos::deep_copy(y, yh);
+  CoefView f("tlfea::io::reaction", model.num_coefficients());
+  cs.apply_jacobian_transpose(stepper.positions(), stepper.time(), y, f);
+  auto fh = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), f);
+  for (int b = 0; b < nb; ++b) {
+    const Ordinal off = model.coefficient_offset(b);
+    const int cpn = model.mesh(b).coefficients_per_node();
+    for (Ordinal c = 0; c < model.mesh(b).num_coefficients(); c += cpn)
+      for (int a = 0; a < 3; ++a) out[b][a] += fh(off + c, a);
+  }
+  return out;
+}
+
+struct OutputWriter::Impl {
+  Model& model;
+  TimeStepper& stepper;
+  OutputSettings s;
+  std::string h5path, xdmfpath, csvpath;
+  hid_t file = -1;
+  std::FILE* csv = nullptr;
+  const ContactForces* cforces = nullptr;
+  const ContactPoints* cpoints = nullptr;
+  std::vector<std::pair<std::string, RowRange>> joints;
+  std::vector<BodyOut> bodies;
+  // Mass matrix on the host (scalar CRS) for 1/2 v^T M v, and the gravity
+  // load rho g int s dV per coefficient for the potential -f_g . q.
+  std::vector<Offset> row_map;
+  std::vector<Ordinal> cols;
+  std::vector<Real> mass;
+  std::vector<Real> fgrav;
+  // Histories: all rows, and how many are in the HDF5 file.
+  std::vector<std::array<Real, kNumColumns>> history;
+  size_t history_written = 0;
+  struct StepEntry {
+    int index;
+    long step;
+    Real time;
+    Ordinal joints, contacts;
+  };
+  std::vector<StepEntry> steps;
+  long last_written_step = -1;
+  double last_end = 0.0;
+  bool finished = false;
+
+  Impl(Model& m, TimeStepper& st, const OutputSettings& set) : model(m), stepper(st), s(set) {}
+
+  std::string path_in_file(const std::string& p) const { return "output.h5:" + p; }
+
+  void build_bodies();
+  void histories_row(const StepReport* rep, double wall_s);
+  void write_step();
+  void append_histories();
+  void write_xdmf() const;
+};
+
+void OutputWriter::Impl::build_bodies() {
+  const CoefView& q0 = model.reference();
+  auto q0h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), q0);
+  for (int b = 0; b < model.num_bodies(); ++b) {
+    const Mesh& mesh = model.mesh(b);
+    const ElementBlockBase& blk = model.block(b);
+    const Ordinal off = model.coefficient_offset(b);
+    BodyOut o;
+    o.start.push_back(0);
+    if (mesh.type == ElementType::T10 || mesh.type == ElementType::Q27) {
+      const bool tet = mesh.type == ElementType::T10;
+      o.topology_type = tet ? "Tetrahedron_10" : "Hexahedron_27";
+      o.nodes_per_cell = tet ? 10 : 27;
+      o.num_points = mesh.num_nodes();
+      o.num_cells = mesh.num_elements();
+      for (Ordinal k = 0; k < o.num_points; ++k) {
+        o.id.push_back(off + k);
+        o.weight.push_back(1.0);
+        o.start.push_back(static_cast<Ordinal>(o.id.size()));
+      }
+      for (Ordinal e = 0; e < o.num_cells; ++e)
+        for (int v = 0; v < o.nodes_per_cell; ++v) {
+          // T10: VTK_QUADRATIC_TETRA's order (vertices, then edges 01, 12,
+          // 02, 03, 13, 23) is ours.
+          const int local = tet ? v : kHex27Grid[v][0] + 3 * kHex27Grid[v][1] + 9 * kHex27Grid[v][2];
+          o.topology.push_back(mesh.coefficient(e, local));
+        }
+    } else {
+      o.quadratic = false;
+      o.topology_type = "Hexahedron";
+      o.nodes_per_cell = 8;
+      const int ns = std::max(2, s.samples);
+      const bool beam = mesh.type == ElementType::ANCF3243;
+      const int n[3] = {ns, beam ? 2 : ns, 2};
+      Ordinal p0 = 0;
+      for (Ordinal e = 0; e < mesh.num_elements(); ++e) {
+        const std::vector<Ordinal> ids = blk.element_coefficients(e);
+        for (int k = 0; k < n[2]; ++k)
+          for (int j = 0; j < n[1]; ++j)
+            for (int i = 0; i < n[0]; ++i) {
+              const Real xi[3] = {-1.0 + 2.0 * i / (n[0] - 1), -1.0 + 2.0 * j / (n[1] - 1),
+                                  -1.0 + 2.0 * k / (n[2] - 1)};
+              const std::vector<Real> sh = blk.shape_at(e, xi);
+              for (size_t l = 0; l < sh.size(); ++l) {
+                o.id.push_back(ids[l]);
+                o.weight.push_back(sh[l]);
+              }
+              o.start.push_back(static_cast<Ordinal>(o.id.size()));
+            }
+        for (int k = 0; k + 1 < n[2]; ++k)
+          for (int j = 0; j + 1 < n[1]; ++j)
+            for (int i = 0; i + 1 < n[0]; ++i) {
+              for (int c = 0; c < 8; ++c)
+                o.topology.push_back(p0 + (i + kHex8[c][0]) + n[0] * (j + kHex8[c][1]) +
+                                     n[0] * n[1] * (k + kHex8[c][2]));
+              ++o.num_cells;
+            }
+        p0 += n[0] * n[1] * n[2];
+      }
+      o.num_points = p0;
+    }
+    o.reference.assign(3 * o.num_points, 0.0);
+    for (Ordinal p = 0; p < o.num_points; ++p)
+      for (Ordinal k = o.start[p]; k < o.start[p + 1]; ++k)
+        for (int a = 0; a < 3; ++a) o.reference[3 * p + a] += o.weight[k] * q0h(o.id[k], a);
+    bodies.push_back(std::move(o));
+  }
+}
+
+void OutputWriter::Impl::histories_row(const StepReport* rep, double wall_s) {
+  const CoefView& q = stepper.positions();
+  const CoefView& v = stepper.velocities();
+  auto vh = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), v);
+  auto qh = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), q);
+  const Real* vf = vh.data();
+  const Real* qf = qh.data();
+  Real ke = 0.0;
+  for (size_t r = 0; r + 1 < row_map.size(); ++r) {
+    Real mv = 0.0;
+    for (Offset k = row_map[r]; k < row_map[r + 1]; ++k) mv += mass[k] * vf[cols[k]];
+    ke += vf[r] * mv;
+  }
+  ke *= 0.5;
+  Real strain = 0.0;
+  for (int b = 0; b < model.num_bodies(); ++b) strain += model.block(b).strain_energy(q);
+  Real vg = 0.0;
+  for (size_t i = 0; i < fgrav.size(); ++i) vg -= fgrav[i] * qf[i];
+  std::array<Real, kNumColumns> row{};
+  row[kStep] = static_cast<Real>(stepper.steps_taken());
+  row[kTime] = stepper.time();
+  row[kKinetic] = ke;
+  row[kStrain] = strain;
+  row[kGravity] = vg;
+  row[kTotal] = ke + strain + vg;
+  if (rep) {
+    row[kViolation] = rep->constraint_violation;
+    row[kNewton] = rep->newton_iterations;
+    row[kOuter] = rep->outer_iterations;
+    row[kFactorizations] = rep->factorizations;
+    row[kRetries] = rep->retries;
+  }
+  row[kWall] = wall_s;
+  history.push_back(row);
+  for (int c = 0; c < kNumColumns; ++c)
+    std::fprintf(csv, c + 1 < kNumColumns ? "%.17g," : "%.17g\n", row[c]);
+  std::fflush(csv);
+}
+
+void OutputWriter::Impl::append_histories() {
+  const hsize_t n_new = history.size() - history_written;
+  if (n_new == 0) return;
+  for (int c = 0; c < kNumColumns; ++c) {
+    const std::string name = std::string("/history/") + kColumnNames[c];
+    hid_t d;
+    htri_t exists = -1;
+    H5E_BEGIN_TRY { exists = H5Lexists(file, name.c_str(), H5P_DEFAULT); }  // "/history" may be missing
+    H5E_END_TRY;
+    if (exists > 0) {
+      d = H5Dopen2(file, name.c_str(), H5P_DEFAULT);
+    } else {
+      hsize_t dims[1] = {0}, maxd[1] = {H5S_UNLIMITED}, chunk[1] = {256};
+      hid_t space = H5Screate_simple(1, dims, maxd);
+      hid_t dcpl = H5Pcreate(H5P_DATASET_CREATE);
+      H5Pset_chunk(dcpl, 1, chunk);
+      hid_t lcpl = H5Pcreate(H5P_LINK_CREATE);
+      H5Pset_create_intermediate_group(lcpl, 1);
+      d = H5Dcreate2(file, name.c_str(), H5T_NATIVE_DOUBLE, space, lcpl, dcpl, H5P_DEFAULT);
+      H5Pclose(lcpl);
+      H5Pclose(dcpl);
+      H5Sclose(space);
+    }
+    h5::check(d, h5path, "history dataset " + name);
+    hsize_t total[1] = {history.size()};
+    h5::check(H5Dset_extent(d, total), h5path, "extending " + name);
+    hid_t fs = H5Dget_space(d);
+    hsize_t start[1] = {history_written}, count[1] = {n_new};
+    H5Sselect_hyperslab(fs, H5S_SELECT_SET, start, nullptr, count, nullptr);
+    hid_t ms = H5Screate_simple(1, count, nullptr);
+    std::vector<Real> col(n_new);
+    for (hsize_t i = 0; i < n_new; ++i) col[i] = history[history_written + i][c];
+    const herr_t st = H5Dwrite(d, H5T_NATIVE_DOUBLE, ms, fs, H5P_DEFAULT, col.data());
+    H5Sclose(ms);
+    H5Sclose(fs);
+    H5Dclose(d);
+    h5::check(st, h5path, "writing " + name);
+  }
+  history_written = history.size();
+}
+
+void OutputWriter::Impl::write_step() {
+  const long step = stepper.steps_taken();
+  if (step == last_written_step) return;
+  const int index = static_cast<int>(steps.size());
+  std::ostringstream gname;
+  gname << "/steps/" << std::setw(6) << std::setfill('0') << index;
+  const std::string g = gname.str();
+  hid_t grp = h5::group(file, g, h5path);
+  h5::write_scalar(grp, "time", stepper.time(), h5path);
+  h5::write_scalar<long long>(grp, "step", step, h5path);
+  const CoefView& q = stepper.positions();
+  const CoefView& v = stepper.velocities();
+  auto qh = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), q);
+  auto vh = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), v);
+  for (size_t b = 0; b < bodies.size(); ++b) {
+    const BodyOut& o = bodies[b];
+    const std::string bg = "body" + std::to_string(b) + "/";
+    std::vector<Real> x(3 * o.num_points, 0.0), u(3 * o.num_points), vel(3 * o.num_points, 0.0);
+    for (Ordinal p = 0; p < o.num_points; ++p)
+      for (Ordinal k = o.start[p]; k < o.start[p + 1]; ++k)
+        for (int a = 0; a < 3; ++a) {
+          x[3 * p + a] += o.weight[k] * qh(o.id[k], a);
+          vel[3 * p + a] += o.weight[k] * vh(o.id[k], a);
+        }
+    for (size_t i = 0; i < u.size(); ++i) u[i] = x[i] - o.reference[i];
+    h5::write(grp, bg + "x", x, 3, h5path);
+    if (s.displacement) h5::write(grp, bg + "displacement", u, 3, h5path);
+    if (s.velocity) h5::write(grp, bg + "velocity", vel, 3, h5path);
+    if (s.stress && o.quadratic) {
+      const auto sig = element_cauchy_stress(model.block(static_cast<int>(b)),
+                                             model.material(static_cast<int>(b)), q);
+      std::vector<Real> t6(6 * o.num_cells), vm(o.num_cells);
+      // XDMF Tensor6 order: xx, xy, xz, yy, yz, zz.
+      const int order[6] = {0, 5, 4, 1, 3, 2};
+      for (Ordinal e = 0; e < o.num_cells; ++e) {
+        for (int c = 0; c < 6; ++c) t6[6 * e + c] = sig(e, order[c]);
+        vm[e] = sig(e, 6);
+      }
+      h5::write(grp, bg + "stress", t6, 6, h5path);
+      h5::write(grp, bg + "von_mises", vm, 0, h5path);
+    }
+  }
+  StepEntry entry{index, step, stepper.time(), 0, 0};
+  // Joint reactions: F = -h C_q^T lambda over each joint's rows.
+  if (s.reactions && model.has_constraints()) {
+    ConstraintSet& cs = model.constraints();
+    std::vector<std::pair<std::string, RowRange>> groups = joints;
+    if (groups.empty()) groups.push_back({"constraints", RowRange{0, cs.num_rows()}});
+    const ConstraintData& cd = cs.data();
+    auto pt = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), cd.point);
+    auto pnum = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), cd.point_num);
+    auto pid = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), cd.point_id);
+    auto pw = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), cd.point_weight);
+    auto poff = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), cd.point_offset);
+    const int nb = model.num_bodies();
+    std::vector<Real> pos, force, per_body;
+    std::vector<int> conn;
+    std::string names;
+    for (const auto& [name, rows] : groups) {
+      const std::vector<Vec3> fbv = joint_reaction_per_body(model, stepper, rows);
+      std::vector<Real> fb(3 * nb, 0.0);
+      for (int b = 0; b < nb; ++b)
+        for (int a = 0; a < 3; ++a) fb[3 * b + a] = fbv[b][a];
+      // Location and body: the first row's first material point.
+      Vec3 x{{0.0, 0.0, 0.0}};
+      int body = -1;
+      if (rows.count > 0) {
+        const Ordinal P = pt(rows.first, 0);
+        if (P >= 0) {
+          for (int a = 0; a < 3; ++a) x[a] = poff(P, a);
+          for (int l = 0; l < pnum(P); ++l)
+            for (int a = 0; a < 3; ++a) x[a] += pw(P, l) * qh(pid(P, l), a);
+          if (pnum(P) > 0)
+            for (int b = 0; b < nb; ++b)
+              if (pid(P, 0) >= model.coefficient_offset(b) &&
+                  pid(P, 0) < model.coefficient_offset(b) + model.mesh(b).num_coefficients())
+                body = b;
+        }
+      }
+      if (body < 0) {  // the first point is on the ground: the body with the largest force
+        Real best = -1.0;
+        for (int b = 0; b < nb; ++b) {
+          const Real n2 = fb[3 * b] * fb[3 * b] + fb[3 * b + 1] * fb[3 * b + 1] +
+                          fb[3 * b + 2] * fb[3 * b + 2];
+          if (n2 > best) best = n2, body = b;
+        }
+      }
+      for (int a = 0; a < 3; ++a) {
+        pos.push_back(x[a]);
+        force.push_back(fb[3 * body + a]);
+      }
+      per_body.insert(per_body.end(), fb.begin(), fb.end());
+      conn.push_back(static_cast<int>(conn.size()));
+      names += name + "\n";
+    }
+    h5::write(grp, "joints/x", pos, 3, h5path);
+    h5::write(grp, "joints/reaction", force, 3, h5path);
+    h5::write(grp, "joints/reaction_per_body", per_body.data(), groups.size(),
+              static_cast<hsize_t>(3 * nb), h5path);
+    h5::write(grp, "joints/connectivity", conn, 0, h5path);
+    hid_t jg = H5Gopen2(grp, "joints", H5P_DEFAULT);
+    h5::write_string_attribute(jg, "names", names, h5path);
+    H5Gclose(jg);
+    entry.joints = static_cast<Ordinal>(groups.size());
+  }
+  if (s.contact && cforces && cpoints && cpoints->capacity > 0) {
+    auto cnt = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), cpoints->count);
+    const Ordinal n = std::min<Ordinal>(cnt(0), cpoints->capacity);
+    auto xc = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), cpoints->x);
+    auto nc = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), cpoints->normal);
+    auto fn = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), cforces->normal_force());
+    auto ft = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), cforces->tangential_force());
+    std::vector<Real> x(3 * n), nn(3 * n), fnv(n), ftv(3 * n), fv(3 * n);
+    std::vector<int> conn(n);
+    for (Ordinal k = 0; k < n; ++k) {
+      const bool valid = k < static_cast<Ordinal>(fn.extent(0));
+      fnv[k] = valid ? fn(k) : 0.0;
+      for (int a = 0; a < 3; ++a) {
+        x[3 * k + a] = xc(k, a);
+        nn[3 * k + a] = nc(k, a);
+        ftv[3 * k + a] = valid ? ft(k, a) : 0.0;
+        fv[3 * k + a] = fnv[k] * nn[3 * k + a] + ftv[3 * k + a];
+      }
+      conn[k] = k;
+    }
+    h5::write(grp, "contact/x", x, 3, h5path);
+    h5::write(grp, "contact/normal", nn, 3, h5path);
+    h5::write(grp, "contact/normal_force", fnv, 0, h5path);
+    h5::write(grp, "contact/tangential_force", ftv, 3, h5path);
+    h5::write(grp, "contact/force", fv, 3, h5path);
+    h5::write(grp, "contact/connectivity", conn, 0, h5path);
+    entry.contacts = n;
+  }
+  H5Gclose(grp);
+  append_histories();
+  h5::check(H5Fflush(file, H5F_SCOPE_GLOBAL), h5path, "flush");
+  steps.push_back(entry);
+  last_written_step = step;
+  write_xdmf();
+}
+
+void OutputWriter::Impl::write_xdmf() const {
+  std::ostringstream x;
+  x << std::setprecision(17);
+  x << "<?xml version=\"1.0\" ?>\n<Xdmf Version=\"3.0\">\n <Domain>\n"
+    << "  <Grid Name=\"TimeSeries\" GridType=\"Collection\" CollectionType=\"Temporal\">\n";
+  auto item = [&](const std::string& dims, const char* type, int prec, const std::string& p) {
+    x << "      <DataItem Dimensions=\"" << dims << "\" NumberType=\"" << type << "\" Precision=\""
+      << prec << "\" Format=\"HDF\">" << path_in_file(p) << "</DataItem>\n";
+  };
+  auto attribute = [&](const std::string& name, const char* atype, const char* center,
+                       const std::string& dims, const std::string& p) {
+    x << "     <Attribute Name=\"" << name << "\" AttributeType=\"" << atype << "\" Center=\""
+      << center << "\">\n";
+    item(dims, "Float", 8, p);
+    x << "     </Attribute>\n";
+  };
+  for (const StepEntry& e : steps) {
+    std::ostringstream gs;
+    gs << "/steps/" << std::setw(6) << std::setfill('0') << e.index;
+    const std::string g = gs.str();
+    x << "   <Grid Name=\"step_" << g.substr(7) << "\" GridType=\"Collection\" "
+      << "CollectionType=\"Spatial\">\n    <Time Value=\"" << e.time << "\"/>\n";
+    for (size_t b = 0; b < bodies.size(); ++b) {
+      const BodyOut& o = bodies[b];
+      const std::string bp = g + "/body" + std::to_string(b) + "/";
+      const std::string np = std::to_string(o.num_points), nc = std::to_string(o.num_cells);
+      x << "    <Grid Name=\"body" << b << "\" GridType=\"Uniform\">\n"
+        << "     <Topology TopologyType=\"" << o.topology_type << "\" NumberOfElements=\"" << nc
+        << "\">\n";
+      item(nc + " " + std::to_string(o.nodes_per_cell), "Int", 4,
+           "/mesh/body" + std::to_string(b) + "/topology");
+      x << "     </Topology>\n     <Geometry GeometryType=\"XYZ\">\n";
+      item(np + " 3", "Float", 8, bp + "x");
+      x << "     </Geometry>\n";
+      if (s.displacement) attribute("displacement", "Vector", "Node", np + " 3", bp + "displacement");
+      if (s.velocity) attribute("velocity", "Vector", "Node", np + " 3", bp + "velocity");
+      if (s.stress && o.quadratic) {
+        attribute("stress", "Tensor6", "Cell", nc + " 6", bp + "stress");
+        attribute("von_mises", "Scalar", "Cell", nc, bp + "von_mises");
+      }
+      x << "    </Grid>\n";
+    }
+    auto points = [&](const char* name, Ordinal n, const std::string& p,
+                      const std::vector<std::pair<std::string, int>>& fields) {
+      const std::string ns = std::to_string(n);
+      x << "    <Grid Name=\"" << name << "\" GridType=\"Uniform\">\n"
+        << "     <Topology TopologyType=\"Polyvertex\" NumberOfElements=\"" << ns
+        << "\" NodesPerElement=\"1\">\n";
+      item(ns + " 1", "Int", 4, p + "connectivity");
+      x << "     </Topology>\n     <Geometry GeometryType=\"XYZ\">\n";
+      item(ns + " 3", "Float", 8, p + "x");
+      x << "     </Geometry>\n";
+      for (const auto& [f, comps] : fields)
+        attribute(f, comps == 3 ? "Vector" : "Scalar", "Node", comps == 3 ? ns + " 3" : ns,
+                  p + f);
+      x << "    </Grid>\n";
+    };
+    if (e.joints > 0) points("joints", e.joints, g + "/joints/", {{"reaction", 3}});
+    if (e.contacts > 0)
+      points("contact", e.contacts, g + "/contact/",
+             {{"normal", 3}, {"normal_force", 1}, {"tangential_force", 3}, {"force", 3}});
+    x << "   </Grid>\n";
+  }
+  x << "  </Grid>\n </Domain>\n</Xdmf>\n";
+  const std::string tmp = xdmfpath + ".tmp";
+  {
+    std::ofstream out(tmp, std::ios::trunc);
+    out << x.str();
+    out.flush();
+    if (!out) throw_error("OutputWriter: cannot write '", tmp, "'");
+  }
+  if (std::rename(tmp.c_str(), xdmfpath.c_str()) != 0)
+    throw_error("OutputWriter: cannot rename '", tmp, "' to '", xdmfpath, "'");
+}
+
+OutputWriter::OutputWriter(Model& model, TimeStepper& stepper, const OutputSettings& s)
+    : impl_(std::make_unique<Impl>(model, stepper, s)) {
+  Impl& I = *impl_;
+  if (s.every < 1) throw_error("OutputWriter: output every ", s.every, " steps (must be >= 1)");
+  make_directories(s.directory);
+  I.h5path = s.directory + "/output.h5";
+  I.xdmfpath = s.directory + "/output.xdmf";
+  I.csvpath = s.directory + "/history.csv";
+  I.build_bodies();
+  {
+    const CrsPattern& p = model.pattern();
+    auto rm = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), p.row_map);
+    auto en = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), p.entries);
+    auto mv = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), model.mass_values());
+    I.row_map.assign(rm.data(), rm.data() + rm.size());
+    I.cols.assign(en.data(), en.data() + en.size());
+    I.mass.assign(mv.data(), mv.data() + mv.size());
+    CoefView fg("tlfea::io::gravity_load", model.num_coefficients());
+    for (int b = 0; b < model.num_bodies(); ++b)
+      model.block(b).body_force(model.reference(), model.gravity(), fg);
+    auto fh = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), fg);
+    I.fgrav.assign(fh.data(), fh.data() + fh.size());
+  }
+  I.file = H5Fcreate(I.h5path.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
+  if (I.file < 0) throw_error("OutputWriter: cannot create '", I.h5path, "'");
+  I.csv = std::fopen(I.csvpath.c_str(), "w");
+  if (!I.csv) throw_error("OutputWriter: cannot create '", I.csvpath, "'");
+  for (int c = 0; c < kNumColumns; ++c)
+    std::fprintf(I.csv, "%s%c", kColumnNames[c], c + 1 < kNumColumns ? ',' : '\n');
+  h5::write_string_attribute(I.file, "format", "tlfea-output", I.h5path);
+  for (size_t b = 0; b < I.bodies.size(); ++b) {
+    const BodyOut& o = I.bodies[b];
+    const std::string g = "/mesh/body" + std::to_string(b) + "/";
+    h5::write(I.file, g + "topology", o.topology, o.nodes_per_cell, I.h5path);
+    h5::write(I.file, g + "reference", o.reference, 3, I.h5path);
+    hid_t bg = H5Gopen2(I.file, g.c_str(), H5P_DEFAULT);
+    h5::write_string_attribute(bg, "element_type", to_string(model.mesh(b).type), I.h5path);
+    h5::write_string_attribute(bg, "cell_type", o.topology_type, I.h5path);
+    h5::write_string_attribute(bg, "material", model.material(b).name(), I.h5path);
+    H5Gclose(bg);
+  }
+  I.histories_row(nullptr, 0.0);
+  I.write_step();
+  I.last_end = wall();
+}
+
+OutputWriter::~OutputWriter() {
+  try {
+    finish();
+  } catch (...) {
+  }
+}
+
+void OutputWriter::set_contact(const ContactForces* forces, const ContactPoints* points) {
+  impl_->cforces = forces;
+  impl_->cpoints = points;
+}
+
+void OutputWriter::add_joint(const std::string& name, RowRange rows) {
+  impl_->joints.push_back({name, rows});
+}
+
+void OutputWriter::record(const StepReport& report) {
+  Impl& I = *impl_;
+  if (I.finished) throw_error("OutputWriter::record after finish()");
+  I.histories_row(&report, wall() - I.last_end);
+  if (I.stepper.steps_taken() % I.s.every == 0) I.write_step();
+  I.last_end = wall();
+}
+
+void OutputWriter::write_fields() {
+  if (impl_->finished) throw_error("OutputWriter::write_fields after finish()");
+  impl_->write_step();
+}
+
+void OutputWriter::finish() {
+  Impl& I = *impl_;
+  if (I.finished) return;
+  I.finished = true;
+  if (I.file >= 0) {
+    if (I.last_written_step != I.stepper.steps_taken()) I.write_step();
+    I.append_histories();
+    H5Fflush(I.file, H5F_SCOPE_GLOBAL);
+    H5Fclose(I.file);
+    I.file = -1;
+  }
+  if (I.csv) {
+    std::fclose(I.csv);
+    I.csv = nullptr;
+  }
+}
+
+std::string OutputWriter::hdf5_path() const { return impl_->h5path; }
+std::string OutputWriter::xdmf_path() const { return impl_->xdmfpath; }
+std::string OutputWriter::csv_path() const { return impl_->csvpath; }
+
+}  // namespace tlfea::io

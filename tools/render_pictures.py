@@ -1,0 +1,151 @@
+#!/usr/bin/env python3
+"""Renders a TLFEA run's output (DIR/output.h5) to a PNG with matplotlib
+(offscreen, Agg): the deformed surface of every body, coloured by von Mises
+stress (T10 / Q27 bodies) or by displacement magnitude (ANCF visualisation
+meshes, or with --field displacement), plus joint points and contact points.
+
+  tools/render_pictures.py DIR OUT.png [--step N] [--field von_mises|displacement]
+                           [--scale S] [--elev E] [--azim A] [--title T]
+
+--step: output step index (default: the last one); --scale: displacement
+magnification (default 1). Needs python3-h5py, python3-matplotlib, python3-numpy.
+"""
+import argparse
+import sys
+
+import h5py
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+import numpy as np  # noqa: E402
+from mpl_toolkits.mplot3d.art3d import Poly3DCollection  # noqa: E402
+
+# Faces of the XDMF / VTK cells, each split into small planar polygons drawn
+# with the cell's value. Hexahedron_27: per face its 3x3 node grid (corner,
+# edge, corner / edge, face centre, edge / corner, edge, corner).
+HEX27_FACES = [
+    [0, 11, 3, 16, 20, 19, 4, 15, 7],  # x-
+    [1, 9, 2, 17, 21, 18, 5, 13, 6],   # x+
+    [0, 8, 1, 16, 22, 17, 4, 12, 5],   # y-
+    [3, 10, 2, 19, 23, 18, 7, 14, 6],  # y+
+    [0, 8, 1, 11, 24, 9, 3, 10, 2],    # z-
+    [4, 12, 5, 15, 25, 13, 7, 14, 6],  # z+
+]
+HEX8_FACES = [[0, 3, 7, 4], [1, 2, 6, 5], [0, 1, 5, 4], [3, 2, 6, 7], [0, 1, 2, 3], [4, 5, 6, 7]]
+# Tetrahedron_10: face = 3 vertices + 3 edge nodes (v0v1, v1v2, v2v0).
+TET10_FACES = [[1, 2, 3, 5, 9, 8], [0, 3, 2, 7, 9, 6], [0, 1, 3, 4, 8, 7], [0, 2, 1, 6, 5, 4]]
+
+
+def boundary(cells, faces, corners):
+    """Faces (cell, local face) that belong to one cell only, by corner set."""
+    count = {}
+    for c, cell in enumerate(cells):
+        for f, fn in enumerate(faces):
+            key = tuple(sorted(cell[fn[i]] for i in corners))
+            count.setdefault(key, []).append((c, f))
+    return [v[0] for v in count.values() if len(v) == 1]
+
+
+def polygons(kind, cells, x):
+    """(polygon list, cell index per polygon) of the boundary surface."""
+    polys, owner = [], []
+    if kind == "Hexahedron_27":
+        for c, f in boundary(cells, HEX27_FACES, [0, 2, 6, 8]):
+            g = cells[c][HEX27_FACES[f]]
+            for i, j in ((0, 0), (1, 0), (0, 1), (1, 1)):
+                a = 3 * j + i
+                polys.append(x[[g[a], g[a + 1], g[a + 4], g[a + 3]]])
+                owner.append(c)
+    elif kind == "Tetrahedron_10":
+        for c, f in boundary(cells, TET10_FACES, [0, 1, 2]):
+            v0, v1, v2, m01, m12, m20 = cells[c][TET10_FACES[f]]
+            for tri in ((v0, m01, m20), (m01, v1, m12), (m20, m12, v2), (m01, m12, m20)):
+                polys.append(x[list(tri)])
+                owner.append(c)
+    else:  # Hexahedron (linear)
+        for c, f in boundary(cells, HEX8_FACES, [0, 1, 2, 3]):
+            polys.append(x[cells[c][HEX8_FACES[f]]])
+            owner.append(c)
+    return polys, np.asarray(owner, dtype=int)
+
+
+def main(argv):
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
+    p.add_argument("dir")
+    p.add_argument("png")
+    p.add_argument("--step", type=int, default=-1)
+    p.add_argument("--field", default="von_mises", choices=["von_mises", "displacement"])
+    p.add_argument("--scale", type=float, default=1.0)
+    p.add_argument("--elev", type=float, default=25.0)
+    p.add_argument("--azim", type=float, default=-60.0)
+    p.add_argument("--title", default=None)
+    a = p.parse_args(argv[1:])
+
+    with h5py.File(f"{a.dir}/output.h5", "r") as h5:
+        names = sorted(h5["steps"].keys())
+        step = h5["steps"][names[a.step]]
+        t = float(step["time"][()])
+        fig = plt.figure(figsize=(8, 6), dpi=150)
+        ax = fig.add_subplot(projection="3d")
+        all_polys, all_vals, pts = [], [], []
+        b = 0
+        while f"mesh/body{b}" in h5:
+            mesh = h5[f"mesh/body{b}"]
+            kind = mesh.attrs["cell_type"]
+            kind = kind.decode() if isinstance(kind, bytes) else str(kind)
+            cells = np.asarray(mesh["topology"])
+            ref = np.asarray(mesh["reference"])
+            g = step[f"body{b}"]
+            x = np.asarray(g["x"])
+            x = ref + a.scale * (x - ref)
+            polys, owner = polygons(kind, cells, x)
+            if a.field == "von_mises" and "von_mises" not in g:
+                vals = np.full(len(owner), np.nan)  # no stress (ANCF): drawn grey
+            elif a.field == "von_mises":
+                vals = np.asarray(g["von_mises"])[owner]
+            else:
+                u = np.linalg.norm(np.asarray(g["x"]) - ref, axis=1)
+                vals = np.array([u[cells[c]].mean() for c in owner])
+            all_polys += polys
+            all_vals.append(vals)
+            pts.append(x)
+            b += 1
+        vals = np.concatenate(all_vals) if all_vals else np.zeros(0)
+        finite = vals[np.isfinite(vals)]
+        lo_v = float(finite.min()) if finite.size else 0.0
+        hi_v = float(finite.max()) if finite.size else 1.0
+        norm = matplotlib.colors.Normalize(vmin=lo_v, vmax=hi_v if hi_v > lo_v else lo_v + 1.0)
+        cmap = plt.get_cmap("viridis")
+        colours = cmap(norm(np.nan_to_num(vals)))
+        colours[~np.isfinite(vals)] = (0.7, 0.7, 0.7, 1.0)
+        coll = Poly3DCollection(all_polys, facecolors=colours, edgecolors="k",
+                                linewidths=0.15)
+        ax.add_collection3d(coll)
+        for group, colour in (("joints", "red"), ("contact", "orange")):
+            if group in step:
+                jx = np.asarray(step[group]["x"])
+                if len(jx):
+                    ax.scatter(jx[:, 0], jx[:, 1], jx[:, 2], c=colour, s=12, depthshade=False)
+        allx = np.concatenate(pts)
+        lo, hi = allx.min(axis=0), allx.max(axis=0)
+        c, r = 0.5 * (lo + hi), 0.5 * max(hi - lo) * 1.05 + 1e-12
+        ax.set_xlim(c[0] - r, c[0] + r)
+        ax.set_ylim(c[1] - r, c[1] + r)
+        ax.set_zlim(c[2] - r, c[2] + r)
+        ax.set_box_aspect((1, 1, 1))
+        ax.view_init(elev=a.elev, azim=a.azim)
+        ax.set_xlabel("x [m]")
+        ax.set_ylabel("y [m]")
+        ax.set_zlabel("z [m]")
+        sm = matplotlib.cm.ScalarMappable(norm=norm, cmap=cmap)
+        label = "von Mises stress [Pa]" if a.field == "von_mises" else "|u| [m]"
+        fig.colorbar(sm, ax=ax, shrink=0.6, label=label)
+        ax.set_title(a.title or f"t = {t:.4g} s")
+        fig.savefig(a.png, bbox_inches="tight")
+    print(f"wrote {a.png} (step {names[a.step]}, t = {t:.6g} s)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
