@@ -1,5 +1,7 @@
 #include "tlfea/elements/element_block.hpp"
 
+#include <algorithm>
+
 #include "tlfea/core/error.hpp"
 
 namespace tlfea {
@@ -25,6 +27,60 @@ std::unique_ptr<ElementBlockBase> make_element_block(const Mesh& mesh, Ordinal c
       return make_block_ancf3443(mesh, coef_offset, material, density);
   }
   throw_error(mesh.source, ": unknown element type");
+}
+
+ElementColouring colour_elements(const std::vector<Ordinal>& ids, int per_element,
+                                 Ordinal num_elements) {
+  if (per_element <= 0 || num_elements < 0 ||
+      ids.size() != static_cast<size_t>(num_elements) * static_cast<size_t>(per_element))
+    throw_error("element colouring: ", ids.size(), " coefficient ids for ", num_elements,
+                " elements of ", per_element);
+  Ordinal max_id = -1;
+  for (size_t k = 0; k < ids.size(); ++k) {
+    if (ids[k] < 0)
+      throw_error("element colouring: element ", k / per_element, " has coefficient id ", ids[k]);
+    max_id = std::max(max_id, ids[k]);
+  }
+  // coefficient -> elements (CRS)
+  std::vector<Ordinal> start(static_cast<size_t>(max_id) + 2, 0), adj(ids.size());
+  for (Ordinal c : ids) ++start[c + 1];
+  for (size_t c = 1; c < start.size(); ++c) start[c] += start[c - 1];
+  {
+    std::vector<Ordinal> fill(start.begin(), start.end() - 1);
+    for (Ordinal e = 0; e < num_elements; ++e)
+      for (int i = 0; i < per_element; ++i) adj[fill[ids[static_cast<size_t>(e) * per_element + i]]++] = e;
+  }
+  // First fit: the smallest colour not used by an already coloured element
+  // sharing a coefficient. stamp[c] == e: colour c is taken for element e.
+  std::vector<int> colour(num_elements, -1);
+  std::vector<Ordinal> stamp;
+  int ncol = 0;
+  for (Ordinal e = 0; e < num_elements; ++e) {
+    for (int i = 0; i < per_element; ++i) {
+      const Ordinal c = ids[static_cast<size_t>(e) * per_element + i];
+      for (Ordinal k = start[c]; k < start[c + 1]; ++k) {
+        const int col = colour[adj[k]];
+        if (col >= 0) stamp[col] = e;
+      }
+    }
+    int col = 0;
+    while (col < ncol && stamp[col] == e) ++col;
+    if (col == ncol) {
+      ++ncol;
+      stamp.push_back(-1);
+    }
+    colour[e] = col;
+  }
+  ElementColouring out;
+  out.offsets.assign(static_cast<size_t>(ncol) + 1, 0);
+  for (Ordinal e = 0; e < num_elements; ++e) ++out.offsets[colour[e] + 1];
+  for (int c = 0; c < ncol; ++c) out.offsets[c + 1] += out.offsets[c];
+  out.elements = DeviceView<Ordinal*>("tlfea::elements::colour_elements", num_elements);
+  auto h = Kokkos::create_mirror_view(out.elements);
+  std::vector<Ordinal> fill(out.offsets.begin(), out.offsets.end() - 1);
+  for (Ordinal e = 0; e < num_elements; ++e) h(fill[colour[e]]++) = e;
+  Kokkos::deep_copy(out.elements, h);
+  return out;
 }
 
 FaceList make_face_list(const std::vector<FaceRef>& faces) {

@@ -32,6 +32,21 @@ struct PointLoads {
   Ordinal size() const { return static_cast<Ordinal>(element.extent(0)); }
 };
 
+// Element colouring of a block: the elements grouped so that no two elements
+// of one colour share a coefficient. Colour c is elements[offsets[c],
+// offsets[c + 1]) (ascending element ids); every element is in exactly one
+// colour. Built on the host once per topology; a coloured assembly launches
+// one parallel_for per colour with plain (non-atomic) adds.
+struct ElementColouring {
+  DeviceView<Ordinal*> elements;
+  std::vector<Ordinal> offsets{0};  // host, num_colours() + 1 entries
+  int num_colours() const { return static_cast<int>(offsets.size()) - 1; }
+};
+// Greedy colouring (first-fit in element order) of `num_elements` elements
+// with `per_element` coefficient ids each, ids[e * per_element + i].
+ElementColouring colour_elements(const std::vector<Ordinal>& ids, int per_element,
+                                 Ordinal num_elements);
+
 class ElementBlockBase {
  public:
   virtual ~ElementBlockBase() = default;
@@ -82,6 +97,14 @@ class ElementBlockBase {
   virtual std::vector<Real> shape_at(Ordinal element, const Real xi[3]) const = 0;
   // Global coefficient ids of an element (host copy).
   virtual std::vector<Ordinal> element_coefficients(Ordinal element) const = 0;
+  // The block's element colouring (host copy of each colour's element list).
+  virtual std::vector<std::vector<Ordinal>> element_colours() const = 0;
+  // Whether internal_force, tangent and mass launch one plain-add loop per
+  // colour (default on device memory spaces) or one loop over all elements
+  // with scatter_add (default on Serial and OpenMP; plain adds when the space
+  // has one thread). Settable, e.g. to compare the two paths.
+  virtual bool coloured_assembly() const = 0;
+  virtual void set_coloured_assembly(bool on) = 0;
 };
 
 // Host-side factory: maps (mesh element type, material spec) to the matching

@@ -2,7 +2,8 @@
 // Every loop is a named functor launched with a "tlfea::elements::<kernel>"
 // label; element-local arrays have compile-time sizes and live on the stack;
 // the scatter to shared coefficients goes through scatter_add (atomic on
-// parallel backends) and, for matrices, the precomputed CRS block offsets.
+// parallel backends, plain adds in coloured launches) and, for matrices, the
+// precomputed CRS block offsets.
 #pragma once
 
 #include <type_traits>
@@ -24,6 +25,27 @@ KOKKOS_INLINE_FUNCTION void scatter_add(Real& dst, Real val) {
 #endif
   Kokkos::atomic_add(&dst, val);
 }
+
+// dst += val for the assembly loops that can run coloured: `plain` is true
+// when the launch covers one colour of the block's element colouring (no two
+// elements of a launch share a coefficient, ElementColouring in
+// element_block.hpp), so the add cannot race; otherwise scatter_add.
+KOKKOS_INLINE_FUNCTION void scatter_add(bool plain, Real& dst, Real val) {
+  if (plain)
+    dst += val;
+  else
+    scatter_add(dst, val);
+}
+
+// Launch adaptor: work item k of a coloured launch is element
+// list(begin + k) (one colour's slice of ElementColouring::elements).
+template <class F>
+struct ColouredElements {
+  F fn;
+  DeviceView<Ordinal*> list;
+  Ordinal begin = 0;
+  KOKKOS_INLINE_FUNCTION void operator()(const Ordinal k) const { fn(list(begin + k)); }
+};
 
 // P(F, Fdot): elastic laws ignore Fdot.
 template <class M>
@@ -90,6 +112,7 @@ struct InternalForceFunctor {
   ElementGeometry<E> g;
   M mat;
   CoefView q, v, f;
+  bool plain = false;  // coloured launch: plain adds (scatter_add(bool, ...))
   KOKKOS_INLINE_FUNCTION void operator()(const Ordinal e) const {
     Real xe[E::n][3], ve[E::n][3], fe[E::n][3];
     detail::gather(g, q, e, xe);
@@ -107,7 +130,7 @@ struct InternalForceFunctor {
     }
     for (int i = 0; i < E::n; ++i) {
       const Ordinal c = g.conn(e, i);
-      for (int a = 0; a < 3; ++a) scatter_add(f(c, a), fe[i][a]);
+      for (int a = 0; a < 3; ++a) scatter_add(plain, f(c, a), fe[i][a]);
     }
   }
 };
@@ -154,6 +177,7 @@ struct TangentFunctor {
   DeviceView<Offset*> block_row_length;  // scalar row length of each block row
   DeviceView<Real*> values;
   Real alpha_K = 1.0, alpha_D = 0.0;
+  bool plain = false;  // coloured launch: plain adds
   KOKKOS_INLINE_FUNCTION void operator()(const Ordinal e) const {
     Real xe[E::n][3], ve[E::n][3];
     Real Ke[E::n][E::n][9];
@@ -199,7 +223,8 @@ struct TangentFunctor {
         const Offset off = offsets(e, i, j);
         if (off < 0) continue;
         for (int a = 0; a < 3; ++a)
-          for (int c = 0; c < 3; ++c) scatter_add(values(off + a * len + c), Ke[i][j][3 * a + c]);
+          for (int c = 0; c < 3; ++c)
+            scatter_add(plain, values(off + a * len + c), Ke[i][j][3 * a + c]);
       }
     }
   }
@@ -226,6 +251,7 @@ struct MassFunctor {
   DeviceView<Offset***> offsets;
   DeviceView<Offset*> block_row_length;
   DeviceView<Real*> values;
+  bool plain = false;  // coloured launch: plain adds
   KOKKOS_INLINE_FUNCTION void operator()(const Ordinal e) const {
     Real x0[E::n][3], Me[E::n][E::n], s[E::n];
     detail::gather(g, q0, e, x0);
@@ -241,7 +267,7 @@ struct MassFunctor {
       for (int j = 0; j < E::n; ++j) {
         const Offset off = offsets(e, i, j);
         if (off < 0) continue;
-        for (int a = 0; a < 3; ++a) scatter_add(values(off + a * len + a), Me[i][j]);
+        for (int a = 0; a < 3; ++a) scatter_add(plain, values(off + a * len + a), Me[i][j]);
       }
     }
   }

@@ -301,6 +301,7 @@ struct SplitInternalForceFunctor {
   ElementGeometry<E> g;
   detail::SplitPointSet<E> set[2];
   CoefView q, v, f;
+  bool plain = false;  // coloured launch: plain adds (kernels.hpp)
   KOKKOS_INLINE_FUNCTION void operator()(const Ordinal e) const {
     Real xe[E::n][3], ve[E::n][3], fe[E::n][3];
     detail::gather(g, q, e, xe);
@@ -327,7 +328,7 @@ struct SplitInternalForceFunctor {
     }
     for (int i = 0; i < E::n; ++i) {
       const Ordinal c = g.conn(e, i);
-      for (int a = 0; a < 3; ++a) scatter_add(f(c, a), fe[i][a]);
+      for (int a = 0; a < 3; ++a) scatter_add(plain, f(c, a), fe[i][a]);
     }
   }
 };
@@ -362,6 +363,7 @@ struct SplitTangentFunctor {
   DeviceView<Offset*> block_row_length;
   DeviceView<Real*> values;
   Real alpha_K = 1.0, alpha_D = 0.0;
+  bool plain = false;  // coloured launch: plain adds
   KOKKOS_INLINE_FUNCTION void operator()(const Ordinal e) const {
     Real xe[E::n][3], ve[E::n][3];
     Real Ke[E::n][E::n][9];
@@ -426,7 +428,8 @@ struct SplitTangentFunctor {
         const Offset off = offsets(e, i, j);
         if (off < 0) continue;
         for (int a = 0; a < 3; ++a)
-          for (int c = 0; c < 3; ++c) scatter_add(values(off + a * len + c), Ke[i][j][3 * a + c]);
+          for (int c = 0; c < 3; ++c)
+            scatter_add(plain, values(off + a * len + c), Ke[i][j][3 * a + c]);
       }
     }
   }

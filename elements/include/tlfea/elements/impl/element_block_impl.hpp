@@ -3,6 +3,9 @@
 // elements/src/ (one per element type) to keep compile time in check.
 #pragma once
 
+#include <type_traits>
+#include <vector>
+
 #include "tlfea/elements/element_block.hpp"
 #include "tlfea/elements/element_types.hpp"
 #include "tlfea/elements/geometry.hpp"
@@ -61,6 +64,10 @@ class ElementBlock final : public ElementBlockBase {
         mat_(MaterialFromSpec<M>::make(spec)),
         spec_(spec),
         rho_(density) {
+    {
+      const CliqueSet c = cliques();
+      colouring_ = colour_elements(c.ids, E::n, geom_.num_elements);
+    }
     if constexpr (PoissonSplitTraits<E, M>::supported) {
       if (spec.ancf3243_poisson_split) {
         split_ = true;
@@ -102,16 +109,14 @@ class ElementBlock final : public ElementBlockBase {
   void internal_force(const CoefView& q, const CoefView& v, const CoefView& f) const override {
     if constexpr (PoissonSplitTraits<E, M>::supported) {
       if (split_) {
-        Kokkos::parallel_for("tlfea::elements::internal_force",
-                             Kokkos::RangePolicy<ExecSpace>(0, geom_.num_elements),
-                             SplitInternalForceFunctor<E, M::is_viscous>{
-                                 geom_, {split_sets_[0], split_sets_[1]}, q, v, f});
+        launch_assembly("tlfea::elements::internal_force",
+                        SplitInternalForceFunctor<E, M::is_viscous>{
+                            geom_, {split_sets_[0], split_sets_[1]}, q, v, f});
         return;
       }
     }
-    Kokkos::parallel_for("tlfea::elements::internal_force",
-                         Kokkos::RangePolicy<ExecSpace>(0, geom_.num_elements),
-                         InternalForceFunctor<E, M>{geom_, mat_, q, v, f});
+    launch_assembly("tlfea::elements::internal_force",
+                    InternalForceFunctor<E, M>{geom_, mat_, q, v, f});
   }
   void tangent(const CoefView& q, const CoefView& v, Real alpha_K, Real alpha_D,
                const DeviceView<Real*>& values) const override {
@@ -123,21 +128,18 @@ class ElementBlock final : public ElementBlockBase {
                                                   offsets_, block_row_length_,
                                                   values,   alpha_K,
                                                   alpha_D};
-        Kokkos::parallel_for("tlfea::elements::tangent",
-                             Kokkos::RangePolicy<ExecSpace>(0, geom_.num_elements), sfn);
+        launch_assembly("tlfea::elements::tangent", sfn);
         return;
       }
     }
     TangentFunctor<E, M> fn{geom_,  mat_,    q,      v, offsets_, block_row_length_,
                             values, alpha_K, alpha_D};
-    Kokkos::parallel_for("tlfea::elements::tangent",
-                         Kokkos::RangePolicy<ExecSpace>(0, geom_.num_elements), fn);
+    launch_assembly("tlfea::elements::tangent", fn);
   }
   void mass(const CoefView& q0, Real alpha, const DeviceView<Real*>& values) const override {
     require_offsets();
     MassFunctor<E> fn{geom_, q0, rho_, alpha, offsets_, block_row_length_, values};
-    Kokkos::parallel_for("tlfea::elements::mass",
-                         Kokkos::RangePolicy<ExecSpace>(0, geom_.num_elements), fn);
+    launch_assembly("tlfea::elements::mass", fn);
   }
   void body_force(const CoefView& q0, const Vec3& b, const CoefView& f) const override {
     BodyForceFunctor<E> fn{geom_, q0, rho_, {b[0], b[1], b[2]}, f};
@@ -198,7 +200,8 @@ class ElementBlock final : public ElementBlockBase {
                          Kokkos::RangePolicy<ExecSpace>(0, geom_.num_elements),
                          DeformationGradientFunctor<E>{geom_, q, F});
     return F;
-  } std::vector<Real> shape_at(Ordinal element, const Real xi[3]) const override {
+  }
+  std::vector<Real> shape_at(Ordinal element, const Real xi[3]) const override {
     auto p = Kokkos::create_mirror_view(
         Kokkos::HostSpace(), Kokkos::subview(geom_.param, std::make_pair(element, element + 1)));
     Kokkos::deep_copy(p, Kokkos::subview(geom_.param, std::make_pair(element, element + 1)));
@@ -214,7 +217,37 @@ class ElementBlock final : public ElementBlockBase {
     return out;
   }
 
+  std::vector<std::vector<Ordinal>> element_colours() const override {
+    auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), colouring_.elements);
+    std::vector<std::vector<Ordinal>> out(colouring_.num_colours());
+    for (int c = 0; c < colouring_.num_colours(); ++c)
+      for (Ordinal k = colouring_.offsets[c]; k < colouring_.offsets[c + 1]; ++k)
+        out[c].push_back(h(k));
+    return out;
+  }
+  bool coloured_assembly() const override { return coloured_; }
+  void set_coloured_assembly(bool on) override { coloured_ = on; }
+
  private:
+  // coloured_ and more than one thread: one launch per colour with plain adds
+  // (the elements of a colour share no coefficient; launches on one execution
+  // space run in order). One thread: one plain-add launch in element order
+  // (race-free). Otherwise one launch with scatter_add (atomic).
+  template <class F>
+  void launch_assembly(const char* label, F fn) const {
+    const bool one_thread = ExecSpace().concurrency() == 1;
+    if (coloured_ && !one_thread) {
+      fn.plain = true;
+      for (int c = 0; c < colouring_.num_colours(); ++c) {
+        const Ordinal b = colouring_.offsets[c], e = colouring_.offsets[c + 1];
+        Kokkos::parallel_for(label, Kokkos::RangePolicy<ExecSpace>(0, e - b),
+                             ColouredElements<F>{fn, colouring_.elements, b});
+      }
+      return;
+    }
+    fn.plain = one_thread;
+    Kokkos::parallel_for(label, Kokkos::RangePolicy<ExecSpace>(0, geom_.num_elements), fn);
+  }
   void require_offsets() const {
     if (offsets_.extent(0) != static_cast<size_t>(geom_.num_elements))
       throw_error("element block: matrix assembly before set_matrix_offsets");
@@ -225,6 +258,12 @@ class ElementBlock final : public ElementBlockBase {
   Real rho_;
   DeviceView<Offset***> offsets_;
   DeviceView<Offset*> block_row_length_;
+  // Element colouring (built once in the constructor). Coloured launches by
+  // default only on device (non-host) memory spaces: on the host backends the
+  // many per-colour launches (tens for T10) cost more than the atomics, see
+  // launch_assembly.
+  ElementColouring colouring_;
+  bool coloured_ = !std::is_same_v<MemSpace, Kokkos::HostSpace>;
   // ANCF 3243 Poisson split (poisson_split.hpp): on for SVK / KelvinVoigt<SVK>
   // when spec.ancf3243_poisson_split; the point sets (full rule, axis).
   bool split_ = false;
