@@ -117,8 +117,33 @@ class Map {
     return n_[k];
   }
   YAML::Node req(const std::string& k) {
-    if (!has(k)) fail(c_, n_, what_ + ": missing required key '" + k + "'");
+    if (!has(k)) missing(k);
     return n_[k];
+  }
+  // A required key is absent: a present key that is a near miss of it (a
+  // typo, edit distance <= 2) is reported as unknown at its own position.
+  [[noreturn]] void missing(const std::string& k) const {
+    for (auto it = n_.begin(); it != n_.end(); ++it) {
+      if (!it->first.IsScalar()) continue;
+      const std::string u = it->first.Scalar();
+      if (!used_.count(u) && edit_distance(u, k) <= 2)
+        fail(c_, it->first, "unknown key '" + u + "' in " + what_ + " (did you mean '" + k + "'?)");
+    }
+    fail(c_, n_, what_ + ": missing required key '" + k + "'");
+  }
+  static size_t edit_distance(const std::string& a, const std::string& b) {
+    std::vector<size_t> d(b.size() + 1);
+    for (size_t j = 0; j <= b.size(); ++j) d[j] = j;
+    for (size_t i = 1; i <= a.size(); ++i) {
+      size_t diag = d[0];
+      d[0] = i;
+      for (size_t j = 1; j <= b.size(); ++j) {
+        const size_t up = d[j];
+        d[j] = std::min({d[j] + 1, d[j - 1] + 1, diag + (a[i - 1] == b[j - 1] ? 0 : 1)});
+        diag = up;
+      }
+    }
+    return d[b.size()];
   }
   std::string key(const std::string& k) const { return what_ + "." + k; }
   Real num(const std::string& k, Real def) {
@@ -158,7 +183,7 @@ class Map {
   std::string choice(const std::string& k, const std::vector<std::string>& choices,
                      const std::string& def) {
     if (!has(k)) {
-      if (def.empty()) fail(c_, n_, what_ + ": missing required key '" + k + "'");
+      if (def.empty()) missing(k);
       return def;
     }
     const std::string v = to_string(c_, n_[k], key(k));

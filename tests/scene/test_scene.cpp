@@ -315,6 +315,12 @@ TEST(SceneErrors, EachCaseNamesFileLineColumn) {
       {"unknown top key", g + "solver_settings: {}\n", "bad.yaml:8:1:", "unknown key"},
       {"missing required", replace(g, "    density: 1000\n", ""), "bad.yaml:3:5:",
        "missing required key 'density'"},
+      // A misspelt required key is reported as the unknown key it is, at its
+      // own position (kGood's line 7: "    density: 1000").
+      {"misspelt required", replace(g, "    density: 1000\n", "    densty: 1000\n"),
+       "bad.yaml:7:5:", "unknown key 'densty' in "},
+      {"misspelt required, suggestion", replace(g, "    density: 1000\n", "    densty: 1000\n"),
+       "bad.yaml:7:5:", "(did you mean 'density'?)"},
       {"wrong type", replace(g, "dt: 1.0e-3", "dt: fast"), "bad.yaml:1:12:", "expected a number"},
       {"wrong type vector", replace(g, "lengths: [0.1, 0.1, 0.1]", "lengths: 0.1"),
        "bad.yaml:5:37:", "list of 3 numbers"},
