@@ -104,7 +104,13 @@ TEST(Restart, StopCheckpointRestartEqualsUninterruptedRun) {
   EXPECT_EQ(second.stepper->steps_taken(), K);
   EXPECT_EQ(second.stepper->time(), t_k);
   for (int i = K; i < N; ++i) factorizations_split += second.stepper->step().factorizations;
-  EXPECT_EQ(factorizations_split, factorizations_full);
+  // The reuse policy refactors when |g| contracts by less than reuse_ratio,
+  // a test on round-off-sensitive values: with several threads the atomic
+  // scatter orders sums differently from run to run, so the two runs may take
+  // a refactorization at different steps (seen: 8 vs 10 with 2 threads) while
+  // their states agree to the tolerances below. One thread (Serial, or
+  // OpenMP with one thread: plain adds in element order) is deterministic.
+  if (ExecSpace().concurrency() == 1) EXPECT_EQ(factorizations_split, factorizations_full);
   EXPECT_EQ(second.stepper->steps_taken(), N);
   if (kSerial) EXPECT_EQ(second.stepper->time(), full.stepper->time());
   expect_same(second.stepper->positions(), full.stepper->positions(), 1e-9, "q");
