@@ -104,6 +104,32 @@ KOKKOS_INLINE_FUNCTION Mat3 deformation_gradient(const ElementGeometry<E>& g, Or
   return F;
 }
 
+// Element tangent blocks Ke[i][j] (3 x 3, row-major) into the CRS values: for
+// a symmetric tangent only j >= i was integrated and the lower blocks are
+// mirrored first; then every (i, j) block goes to its precomputed offset.
+template <class E>
+KOKKOS_INLINE_FUNCTION void scatter_element_tangent(
+    const ElementGeometry<E>& g, Ordinal e, Real (&Ke)[E::n][E::n][9], bool symmetric,
+    bool plain, const DeviceView<Offset***>& offsets, const DeviceView<Offset*>& block_row_length,
+    const DeviceView<Real*>& values) {
+  if (symmetric) {
+    for (int i = 0; i < E::n; ++i)
+      for (int j = 0; j < i; ++j)
+        for (int a = 0; a < 3; ++a)
+          for (int c = 0; c < 3; ++c) Ke[i][j][3 * a + c] = Ke[j][i][3 * c + a];
+  }
+  for (int i = 0; i < E::n; ++i) {
+    const Offset len = block_row_length(g.conn(e, i));
+    for (int j = 0; j < E::n; ++j) {
+      const Offset off = offsets(e, i, j);
+      if (off < 0) continue;
+      for (int a = 0; a < 3; ++a)
+        for (int c = 0; c < 3; ++c)
+          scatter_add(plain, values(off + a * len + c), Ke[i][j][3 * a + c]);
+    }
+  }
+}
+
 }  // namespace detail
 
 // f_i += sum_q P(F, Fdot) h_i dV.
@@ -211,22 +237,8 @@ struct TangentFunctor {
         }
       }
     }
-    if constexpr (!M::is_viscous) {
-      for (int i = 0; i < E::n; ++i)
-        for (int j = 0; j < i; ++j)
-          for (int a = 0; a < 3; ++a)
-            for (int c = 0; c < 3; ++c) Ke[i][j][3 * a + c] = Ke[j][i][3 * c + a];
-    }
-    for (int i = 0; i < E::n; ++i) {
-      const Offset len = block_row_length(g.conn(e, i));
-      for (int j = 0; j < E::n; ++j) {
-        const Offset off = offsets(e, i, j);
-        if (off < 0) continue;
-        for (int a = 0; a < 3; ++a)
-          for (int c = 0; c < 3; ++c)
-            scatter_add(plain, values(off + a * len + c), Ke[i][j][3 * a + c]);
-      }
-    }
+    detail::scatter_element_tangent<E>(g, e, Ke, !M::is_viscous, plain, offsets, block_row_length,
+                                       values);
   }
 };
 

@@ -416,22 +416,8 @@ struct SplitTangentFunctor {
         }
       }
     }
-    if constexpr (!viscous) {
-      for (int i = 0; i < E::n; ++i)
-        for (int j = 0; j < i; ++j)
-          for (int a = 0; a < 3; ++a)
-            for (int c = 0; c < 3; ++c) Ke[i][j][3 * a + c] = Ke[j][i][3 * c + a];
-    }
-    for (int i = 0; i < E::n; ++i) {
-      const Offset len = block_row_length(g.conn(e, i));
-      for (int j = 0; j < E::n; ++j) {
-        const Offset off = offsets(e, i, j);
-        if (off < 0) continue;
-        for (int a = 0; a < 3; ++a)
-          for (int c = 0; c < 3; ++c)
-            scatter_add(plain, values(off + a * len + c), Ke[i][j][3 * a + c]);
-      }
-    }
+    detail::scatter_element_tangent<E>(g, e, Ke, !viscous, plain, offsets, block_row_length,
+                                       values);
   }
 };
 
