@@ -38,19 +38,15 @@ KOKKOS_INLINE_FUNCTION Real point_mass(const ContactPoints& cp, const DeviceView
   return mobility > 0.0 ? 1.0 / mobility : 0.0;
 }
 
-struct ContactForceKernel {
+// What every contact kernel reads: the contact points, velocities, the law
+// table and the masses.
+struct ContactKernelBase {
   ContactPoints cp;
-  CoefView v, f;
-  Real dt;
+  CoefView v;
   int num_bodies, num_participants;
   DeviceView<Real*> lumped;
   DeviceView<ContactLawParams*> law;
   DeviceView<Real*> body_point_mass;
-  ContactForces::HistoryMap previous, current;
-  DeviceView<Real*> fn, mstar;
-  DeviceView<Real*[3]> ft, dtv;
-  DeviceView<int*> slide;
-  DeviceView<Ordinal[3]> counters;
 
   KOKKOS_INLINE_FUNCTION int participant(int id) const {
     return id >= 0 ? id : num_bodies + (-1 - id);
@@ -71,11 +67,103 @@ struct ContactForceKernel {
     }
   }
 
+  // v_rel = v_A - v_B: its normal component v_n (returned) and tangential part.
+  KOKKOS_INLINE_FUNCTION Real relative_velocity(const Ordinal k, const Real n[3],
+                                                Real vt[3]) const {
+    Real va[3], vb[3];
+    side_velocity(k, 0, va);
+    side_velocity(k, 1, vb);
+    Real vn = 0.0;
+    for (int i = 0; i < 3; ++i) vn += (va[i] - vb[i]) * n[i];
+    for (int i = 0; i < 3; ++i) vt[i] = va[i] - vb[i] - vn * n[i];
+    return vn;
+  }
+
+  KOKKOS_INLINE_FUNCTION bool has_point_mass(const int b) const {
+    return b >= 0 && b < num_bodies && body_point_mass(b) > 0.0;
+  }
+
   KOKKOS_INLINE_FUNCTION Real side_mass(const Ordinal k, const int side) const {
     if (cp.num(k, side) == 0) return 0.0;  // obstacle: infinite
     const int b = cp.body(k, side);
-    if (b >= 0 && b < num_bodies && body_point_mass(b) > 0.0) return body_point_mass(b);
+    if (has_point_mass(b)) return body_point_mass(b);
     return point_mass(cp, lumped, k, side);
+  }
+
+  // Patch law: the pair's slot lo * np + hi (lo < hi: no self-contact).
+  KOKKOS_INLINE_FUNCTION Ordinal patch_slot(const int pa, const int pb) const {
+    const int lo = pa < pb ? pa : pb, hi = pa < pb ? pb : pa;
+    return static_cast<Ordinal>(lo) * num_participants + hi;
+  }
+};
+
+// Patch law, pass 1: the largest penetration and radius of each patch.
+struct PatchExtentKernel : ContactKernelBase {
+  DeviceView<Real*> delta, radius;
+  KOKKOS_INLINE_FUNCTION void operator()(const Ordinal k) const {
+    if (k >= cp.count(0)) return;
+    const int pa = participant(cp.body(k, 0)), pb = participant(cp.body(k, 1));
+    const ContactLawParams p = law(pa * num_participants + pb);
+    if (!p.patch || !(cp.delta(k) > 0.0)) return;
+    const Ordinal P = patch_slot(pa, pb);
+    Kokkos::atomic_fetch_max(&delta(P), cp.delta(k));
+    Kokkos::atomic_fetch_max(&radius(P), p.radius > 0.0 ? p.radius : cp.radius(k));
+  }
+};
+
+// Patch law, pass 2: the contacts' weights w_k, and per patch W, sum w v_n
+// and the summed point masses of the two partners.
+struct PatchWeightKernel : ContactKernelBase {
+  DeviceView<Real*> delta, wsum, wvn, weight;
+  DeviceView<Real* [2]> mass;
+  KOKKOS_INLINE_FUNCTION void operator()(const Ordinal k) const {
+    if (k >= cp.count(0)) return;
+    const int pa = participant(cp.body(k, 0)), pb = participant(cp.body(k, 1));
+    const ContactLawParams p = law(pa * num_participants + pb);
+    if (!p.patch) return;
+    const Real dk = cp.delta(k);
+    if (!(dk > 0.0)) {
+      weight(k) = 0.0;
+      return;
+    }
+    const Ordinal P = patch_slot(pa, pb);
+    const Real excess = dk - 0.5 * delta(P);
+    const Real area = cp.area(k) > 0.0 ? cp.area(k) : 1.0;
+    const Real w = excess > 0.0 ? area * kmath::sqrt(excess) : 0.0;
+    weight(k) = w;
+    if (!(w > 0.0)) return;
+    const Real n[3] = {cp.normal(k, 0), cp.normal(k, 1), cp.normal(k, 2)};
+    Real vt[3];
+    const Real vn = relative_velocity(k, n, vt);  // the same for either direction
+    Kokkos::atomic_add(&wsum(P), w);
+    Kokkos::atomic_add(&wvn(P), w * vn);
+    for (int side = 0; side < 2; ++side) {
+      if (cp.num(k, side) == 0 || has_point_mass(cp.body(k, side))) continue;
+      const int ps = side == 0 ? pa : pb;
+      const int slot = ps == (pa < pb ? pa : pb) ? 0 : 1;
+      Kokkos::atomic_add(&mass(P, slot), point_mass(cp, lumped, k, side));
+    }
+  }
+};
+
+struct ContactForceKernel : ContactKernelBase {
+  CoefView f;
+  Real dt;
+  ContactForces::HistoryMap previous, current;
+  DeviceView<Real*> fn, mstar;
+  DeviceView<Real*[3]> ft, dtv;
+  DeviceView<int*> slide;
+  DeviceView<Ordinal[3]> counters;
+  // Patch law (read only where a pair's law has patch set).
+  DeviceView<Real*> patch_delta, patch_radius, patch_w, patch_wvn, weight;
+  DeviceView<Real* [2]> patch_mass;
+
+  // A patch partner's mass: obstacle infinite (0), the body's point mass, or
+  // the summed point masses of the patch.
+  KOKKOS_INLINE_FUNCTION Real partner_mass(const int part, const Real summed) const {
+    if (part >= num_bodies) return 0.0;
+    if (has_point_mass(part)) return body_point_mass(part);
+    return summed;
   }
 
   KOKKOS_INLINE_FUNCTION void operator()(const Ordinal k) const {
@@ -83,24 +171,35 @@ struct ContactForceKernel {
     const int pa = participant(cp.body(k, 0)), pb = participant(cp.body(k, 1));
     const ContactLawParams p = law(pa * num_participants + pb);
     const Real delta = cp.delta(k);
-    const Real radius = p.radius > 0.0 ? p.radius : cp.radius(k);
     const Real n[3] = {cp.normal(k, 0), cp.normal(k, 1), cp.normal(k, 2)};
-    Real va[3], vb[3], vt[3];
-    side_velocity(k, 0, va);
-    side_velocity(k, 1, vb);
-    Real vn = 0.0;
-    for (int i = 0; i < 3; ++i) vn += (va[i] - vb[i]) * n[i];
-    for (int i = 0; i < 3; ++i) vt[i] = va[i] - vb[i] - vn * n[i];
-    const Real m_star = effective_mass(side_mass(k, 0), side_mass(k, 1));
+    Real vt[3];
+    const Real vn = relative_velocity(k, n, vt);
 
-    const Real Fn = contact_normal_force(p, radius, m_star, delta, vn);
     ContactHistory h;
     h.delta_t[0] = h.delta_t[1] = h.delta_t[2] = 0.0;
     h.sliding = 0;
     const auto idx = previous.find(cp.key(k));
     if (previous.valid_at(idx)) h = previous.value_at(idx);
-    Real Ft[3];
-    const int capped = contact_tangential_force(p, radius, m_star, delta, Fn, n, vt, dt, h, Ft);
+    Real Fn = 0.0, m_star = 0.0, Ft[3];
+    int capped = 0;
+    if (p.patch) {
+      const Ordinal P = patch_slot(pa, pb);
+      const Real W = patch_w(P);
+      const Real share = W > 0.0 ? weight(k) / W : 0.0;
+      const Real dp = patch_delta(P), Rp = patch_radius(P);
+      const Real vnp = W > 0.0 ? patch_wvn(P) / W : 0.0;
+      const int lo = pa < pb ? pa : pb, hi = pa < pb ? pb : pa;
+      m_star = effective_mass(partner_mass(lo, patch_mass(P, 0)), partner_mass(hi, patch_mass(P, 1)));
+      Fn = share * contact_normal_force(p, Rp, m_star, dp, vnp);
+      const Real St = contact_tangential_stiffness(p, Rp, dp);
+      const Real gt = contact_dashpot(p, St, m_star);
+      capped = contact_tangential_spring(p, share * St, share * gt, Fn, n, vt, dt, h, Ft);
+    } else {
+      const Real radius = p.radius > 0.0 ? p.radius : cp.radius(k);
+      m_star = effective_mass(side_mass(k, 0), side_mass(k, 1));
+      Fn = contact_normal_force(p, radius, m_star, delta, vn);
+      capped = contact_tangential_force(p, radius, m_star, delta, Fn, n, vt, dt, h, Ft);
+    }
     if (delta > 0.0) {
       const auto r = current.insert(cp.key(k), h);
       if (r.failed()) Kokkos::abort("tlfea::contact: contact history map is full");
@@ -183,7 +282,8 @@ void ContactForces::setup(const DeviceView<Real*>& lumped_mass,
   for (int a = 0; a < np; ++a)
     for (int b = 0; b < np; ++b)
       law_host_[a * np + b] = make_contact_law(materials_[a], materials_[b], defaults.restitution,
-                                               defaults.mu_s, defaults.mu_k, defaults.radius);
+                                               defaults.mu_s, defaults.mu_k, defaults.radius,
+                                               defaults.patch);
   point_mass_host_.assign(num_bodies_, 0.0);
   law_ = DeviceView<ContactLawParams*>("tlfea::contact::law", law_host_.size());
   point_mass_ = DeviceView<Real*>("tlfea::contact::point_mass", num_bodies_ > 0 ? num_bodies_ : 1);
@@ -199,7 +299,8 @@ void ContactForces::set_pair(int a, int b, const ContactPairSettings& s) {
   if (!(s.restitution > 0.0 && s.restitution <= 1.0))
     throw_error("ContactForces: restitution must be in (0, 1]");
   const ContactLawParams p =
-      make_contact_law(materials_[pa], materials_[pb], s.restitution, s.mu_s, s.mu_k, s.radius);
+      make_contact_law(materials_[pa], materials_[pb], s.restitution, s.mu_s, s.mu_k, s.radius,
+                       s.patch);
   law_host_[pa * np + pb] = p;
   law_host_[pb * np + pa] = p;
   dirty_ = true;
@@ -218,6 +319,16 @@ void ContactForces::upload_tables() {
   auto mh = Kokkos::create_mirror_view(point_mass_);
   for (int b = 0; b < num_bodies_; ++b) mh(b) = point_mass_host_[b];
   Kokkos::deep_copy(point_mass_, mh);
+  any_patch_ = std::any_of(law_host_.begin(), law_host_.end(),
+                           [](const ContactLawParams& p) { return p.patch != 0; });
+  const size_t np = static_cast<size_t>(num_bodies_ + num_obstacles_);
+  if (any_patch_ && patch_delta_.extent(0) != np * np) {
+    patch_delta_ = DeviceView<Real*>("tlfea::contact::patch_delta", np * np);
+    patch_radius_ = DeviceView<Real*>("tlfea::contact::patch_radius", np * np);
+    patch_w_ = DeviceView<Real*>("tlfea::contact::patch_weight_sum", np * np);
+    patch_wvn_ = DeviceView<Real*>("tlfea::contact::patch_weighted_vn", np * np);
+    patch_mass_ = DeviceView<Real* [2]>("tlfea::contact::patch_mass", np * np);
+  }
   dirty_ = false;
 }
 
@@ -232,6 +343,7 @@ void ContactForces::reserve(Ordinal capacity) {
   ft_ = DeviceView<Real* [3]>("tlfea::contact::tangential_force", c);
   dt_ = DeviceView<Real* [3]>("tlfea::contact::tangential_displacement", c);
   slide_ = DeviceView<int*>("tlfea::contact::sliding", c);
+  weight_ = DeviceView<Real*>("tlfea::contact::patch_share", c);
   capacity_ = c;
 }
 
@@ -258,13 +370,25 @@ void ContactForces::evaluate(const ContactPoints& points, const CoefView& /*q*/,
   if (new_step) std::swap(base_, result_);
   result_.clear();
   Kokkos::deep_copy(counters_, Ordinal(0));
-  ContactForceKernel kernel{
-      points,       v,    f,           dt,     num_bodies_, num_bodies_ + num_obstacles_,
-      lumped_mass_, law_, point_mass_, base_,  result_,     fn_,
-      mstar_,       ft_,  dt_,         slide_, counters_};
-  if (points.capacity > 0)
-    Kokkos::parallel_for("tlfea::contact::forces",
-                         Kokkos::RangePolicy<ExecSpace>(0, points.capacity), kernel);
+  const ContactKernelBase base{points,       v,    num_bodies_, num_bodies_ + num_obstacles_,
+                               lumped_mass_, law_, point_mass_};
+  if (points.capacity == 0) return;
+  const Kokkos::RangePolicy<ExecSpace> range(0, points.capacity);
+  if (any_patch_) {
+    Kokkos::deep_copy(patch_delta_, 0.0);
+    Kokkos::deep_copy(patch_radius_, 0.0);
+    Kokkos::deep_copy(patch_w_, 0.0);
+    Kokkos::deep_copy(patch_wvn_, 0.0);
+    Kokkos::deep_copy(patch_mass_, 0.0);
+    Kokkos::parallel_for("tlfea::contact::patch_extent", range,
+                         PatchExtentKernel{base, patch_delta_, patch_radius_});
+    PatchWeightKernel wk{base, patch_delta_, patch_w_, patch_wvn_, weight_, patch_mass_};
+    Kokkos::parallel_for("tlfea::contact::patch_weights", range, wk);
+  }
+  ContactForceKernel kernel{base,         f,           dt,       base_,   result_,      fn_,
+                            mstar_,       ft_,         dt_,      slide_,  counters_,    patch_delta_,
+                            patch_radius_, patch_w_,   patch_wvn_, weight_, patch_mass_};
+  Kokkos::parallel_for("tlfea::contact::forces", range, kernel);
 }
 
 void ContactForces::save_history(std::vector<unsigned long long>& keys,

@@ -78,6 +78,29 @@ long to_int(const Ctx& c, const YAML::Node& n, const std::string& what) {
     fail(c, n, what + ": expected an integer, got '" + n.Scalar() + "'");
   return static_cast<long>(v);
 }
+// A body's mass: sum of the consistent mass over its position coefficients
+// (a rigid translation moves only those: sum_{a,b position} M_ab = m).
+Real body_total_mass(const Model& model, int body) {
+  const CrsPattern& pat = model.pattern();
+  auto rm = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), pat.row_map);
+  auto en = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), pat.entries);
+  auto mv = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), model.mass_values());
+  const Mesh& mesh = model.mesh(body);
+  const int cpn = mesh.coefficients_per_node();
+  const Ordinal off = model.coefficient_offset(body);
+  Real m = 0.0;
+  for (Ordinal k = 0; k < mesh.num_coefficients(); k += cpn) {
+    const Ordinal r = 3 * (off + k);
+    for (Offset j = rm(r); j < rm(r + 1); ++j) {
+      const Ordinal col = en(j);
+      if (col % 3 != 0) continue;
+      const Ordinal c = col / 3 - off;
+      if (c >= 0 && c < mesh.num_coefficients() && c % cpn == 0) m += mv(j);
+    }
+  }
+  return m;
+}
+
 bool to_bool(const Ctx& c, const YAML::Node& n, const std::string& what) {
   if (!n.IsScalar()) fail(c, n, what + ": expected true or false, got " + kind_name(n));
   const std::string s = n.Scalar();
@@ -1032,6 +1055,8 @@ class Builder {
     pair.mu_k = m.num("mu_k", pair.mu_k);
     if (pair.mu_s < 0 || pair.mu_k < 0) fail(c_, m.node(), "contact: friction coefficients must be >= 0");
     pair.radius = m.num("radius", 0.0);
+    pair.patch = m.choice("law", {"point", "patch"}, "point") == "patch";
+    const bool body_mass = m.choice("damping_mass", {"nodes", "body"}, "nodes") == "body";
     const Real contact_radius = m.num("contact_radius", 0.0);
     DetectionSettings ds;
     ds.max_depth = m.num("max_depth", 0.0);
@@ -1079,6 +1104,8 @@ class Builder {
     std::vector<ContactMaterial> mats(model.num_bodies());
     for (const auto& b : bodies_) mats[b.id] = ContactMaterial{b.E, b.nu};
     cf->setup(row_sum_lumped_mass(model.pattern(), model.mass_values()), mats, obst, pair);
+    if (body_mass)
+      for (int b : bodies) cf->set_point_mass(bodies_[b].id, body_total_mass(model, bodies_[b].id));
     model.add_step_force([det, cf](Real t, const CoefView& q, const CoefView& v, Real h, const CoefView& f) {
       det->detect(q, t);
       cf->compute(det->points(), q, v, h, f, t);

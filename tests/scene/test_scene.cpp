@@ -3,10 +3,13 @@
 // bad input gives one "FILE:LINE:COLUMN: message" error.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <string>
 
 #include "tlfea/constraints/material_point.hpp"
+#include "tlfea/contact/contact_forces.hpp"
+#include "tlfea/contact/detection.hpp"
 #include "tlfea/core/error.hpp"
 #include "tlfea/core/generators.hpp"
 #include "tlfea/scene/scene.hpp"
@@ -351,6 +354,8 @@ TEST(SceneErrors, EachCaseNamesFileLineColumn) {
       {"unknown node set", replace(g, "    density: 1000\n", "    density: 1000\n    clamp: [{set: left}]\n"),
        "bad.yaml:8:19:", "unknown node set 'left'"},
       {"yaml syntax", replace(g, "steps: 2}", "steps: 2"), "bad.yaml:", "YAML syntax error"},
+      {"unknown contact law", g + "contact: {law: hertz}\n", "bad.yaml:8:16:",
+       "unknown name 'hertz'"},
   };
   for (const auto& c : cases) {
     try {
@@ -363,6 +368,36 @@ TEST(SceneErrors, EachCaseNamesFileLineColumn) {
       EXPECT_EQ(msg.find('\n'), std::string::npos) << c.name << ": one line: " << msg;
     }
   }
+}
+
+// contact.law: patch with damping_mass: body: the cube (1 kg: 1000 kg/m^3 x
+// 1e-3 m^3) pressed 1 mm into a plane gets m* = its mass against the rigid
+// plane on every contact, and the patch's normal forces sum to the Hertz law
+// (4/3) E* sqrt(R*) delta^(3/2) of the deepest vertex (E* = E / (1 - nu^2)
+// against the rigid plane, R* = contact_radius 0.05 m; round-off).
+TEST(SceneContact, PatchLawWithBodyDampingMass) {
+  const std::string text = std::string(kGood) +
+                           "contact:\n  law: patch\n  damping_mass: body\n  contact_radius: 0.05\n"
+                           "  obstacles: [{type: plane, point: [0, 0, 0.001]}]\n";
+  Scene s = scene::load_scene_text(text, "good.yaml", ".");
+  ASSERT_TRUE(s.detection && s.contact);
+  const Ordinal n = s.detection->detect(s.model->reference(), 0.0);
+  ASSERT_GT(n, 1);
+  CoefView v("v", s.model->num_coefficients()), f("f", s.model->num_coefficients());
+  s.contact->compute(s.detection->points(), s.model->reference(), v, 1e-3, f);
+  auto ms = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), s.contact->effective_mass());
+  auto fn = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), s.contact->normal_force());
+  auto dl = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), s.detection->points().delta);
+  Real total = 0.0, dmax = 0.0;
+  for (Ordinal k = 0; k < n; ++k) {
+    EXPECT_NEAR(ms(k), 1.0, 1e-12);
+    total += fn(k);
+    dmax = std::max(dmax, dl(k));
+  }
+  EXPECT_NEAR(dmax, 1e-3, 1e-12);
+  const Real Es = 1e6 / (1 - 0.09);
+  const Real hertz = 4.0 / 3.0 * Es * std::sqrt(0.05) * std::pow(1e-3, 1.5);
+  EXPECT_NEAR(total, hertz, 1e-12 * hertz);
 }
 
 // --set overrides reach the scene; a bad path is an error.

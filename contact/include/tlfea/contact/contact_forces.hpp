@@ -21,20 +21,39 @@
 // h = 4e-6 s but 0.94 (unresolved) at h = 2e-5 s; with the lumped-mass rule
 // the nodes' small m* damp little and the block rebounds with about 0.88.
 //
-// Hertz with many loaded vertices: the law is applied per contact point, each
-// vertex a Hertz spring of radius R* (the body's contact_radius, or the patch
-// radius sqrt(A_patch / pi)), so the total is sum_i (4/3) E* sqrt(R*)
-// delta_i^(3/2). That is the Hertz force of the body only while one vertex
-// carries the load (a ball's pole on a plane: tested to 1e-5). With N loaded
-// vertices of a sphere (delta_i = delta - r_i^2 / 2R) the sum exceeds
-// (4/3) E* sqrt(R) delta^(3/2) when R* = R (each vertex is given the whole
-// sphere's curvature), and with R* = sqrt(A_patch / pi) the contact pressure
-// F_i / A_patch grows as A_patch^(-3/4) under refinement: no local (per
-// vertex) law of delta_i sums to Hertz, whose pressure
-// p(r) = (2 E* / (pi R)) sqrt(R delta - r^2) depends on the patch's largest
-// penetration. Reproducing Hertz for distributed contact needs a patch-level
-// law (F from the patch's delta_max, shared by the vertices by A_i p(r_i));
-// not implemented.
+// Hertz with many loaded vertices. The point law (the default) applies the
+// law per contact point, each vertex a Hertz spring of radius R* (the body's
+// contact_radius, or the patch radius sqrt(A_patch / pi)), so the total is
+// sum_i (4/3) E* sqrt(R*) delta_i^(3/2): the Hertz force of the body only
+// while one vertex carries the load (a ball's pole on a plane). With N loaded
+// vertices of a ball (delta_i = delta - r_i^2 / 2R) the sum exceeds
+// (4/3) E* sqrt(R) delta^(3/2), and no local law of delta_i sums to Hertz,
+// whose pressure p(r) = (2 E* / (pi R)) sqrt(R delta - r^2) depends on the
+// largest penetration of the whole patch.
+//
+// The patch law (ContactPairSettings::patch) treats all contacts of a pair
+// of partners in a step (both directions: A's vertices on B and B's on A) as
+// one Hertz contact:
+//   delta_p = max_k delta_k, R_p = the pair's radius or max_k R*_k,
+//   w_k = A_k sqrt(max(0, delta_k - delta_p / 2))   (A_k: vertex patch area),
+//   the Hertz pressure at the vertex: the geometric overlap of a sphere is
+//   delta_k = delta_p - r_k^2 / 2R, and sqrt(R delta_p - r_k^2) =
+//   sqrt(2R (delta_k - delta_p / 2)); the deepest vertex always has w > 0;
+//   v_n,p = sum_k w_k v_n,k / W, W = sum_k w_k,
+//   m_p = effective_mass(m_lo, m_hi): per partner its point mass set by
+//   set_point_mass, else the sum of its sides' point masses over the
+//   patch's contacts (the touching surface layer), an obstacle infinite;
+//   F_p = max(0, k_n(delta_p) delta_p - gamma_n(m_p) v_n,p), k_n, gamma_n of
+//   the law at (R_p, delta_p); contact k gets F_n,k = (w_k / W) F_p;
+//   tangential: contact k keeps its own history delta_t,k, with spring
+//   (w_k / W) S_t,p and dashpot (w_k / W) gamma_t,p, S_t,p = 8 G* sqrt(R_p
+//   delta_p), capped at mu F_n,k.
+// So the pair's total normal force is exactly the damped Hertz law of the
+// patch's largest penetration, however many vertices touch (tested against
+// (4/3) E* sqrt(R) delta^(3/2) with 9 loaded vertices of a ball), and a body
+// resting on its patch sees one Hertz spring. Use it for pairs that touch in
+// one region (a ball on a plane or on another ball): contacts of one pair in
+// two separate regions would be lumped into one patch.
 //
 // History: two device hash maps keyed by ContactPoints::key, the history at
 // the start of the step (read) and at its end (written). A new step starts
@@ -69,6 +88,7 @@ struct ContactPairSettings {
   Real mu_s = 0.25;        // static friction
   Real mu_k = 0.2;         // kinetic friction
   Real radius = 0.0;       // R* [m]; <= 0: the detection's per-contact radius
+  bool patch = false;      // the patch-level law (above) instead of the point law
 };
 
 // Lumped mass per coefficient: the row sums of the consistent mass
@@ -162,6 +182,12 @@ class ContactForces {
   DeviceView<Real*[3]> ft_, dt_;
   DeviceView<int*> slide_;
   DeviceView<Ordinal[3]> counters_;  // active, sliding, history entries
+  // Patch law (allocated when a pair uses it), indexed lo * np + hi over the
+  // participants lo <= hi: delta_p, R_p, W, sum w v_n, the two masses.
+  bool any_patch_ = false;
+  DeviceView<Real*> patch_delta_, patch_radius_, patch_w_, patch_wvn_;
+  DeviceView<Real* [2]> patch_mass_;
+  DeviceView<Real*> weight_;  // per contact: w_k (patch law) or 1
 };
 
 }  // namespace tlfea

@@ -43,6 +43,7 @@ struct ContactLawParams {
   Real mu_s = 0.0;    // static friction coefficient
   Real mu_k = 0.0;    // kinetic friction coefficient
   Real radius = 0.0;  // R* override; <= 0: take the detection's R* per contact
+  int patch = 0;      // 1: the patch-level law (contact_forces.hpp)
 };
 
 // Per-pair tangential history (trivially copyable, lives in a device map).
@@ -76,7 +77,7 @@ inline Real effective_shear(const ContactMaterial& a, const ContactMaterial& b) 
 }
 inline ContactLawParams make_contact_law(const ContactMaterial& a, const ContactMaterial& b,
                                          Real restitution, Real mu_s, Real mu_k,
-                                         Real radius = 0.0) {
+                                         Real radius = 0.0, bool patch = false) {
   ContactLawParams p;
   p.E_star = effective_young(a, b);
   p.G_star = effective_shear(a, b);
@@ -84,6 +85,7 @@ inline ContactLawParams make_contact_law(const ContactMaterial& a, const Contact
   p.mu_s = mu_s;
   p.mu_k = mu_k;
   p.radius = radius;
+  p.patch = patch ? 1 : 0;
   return p;
 }
 
@@ -113,21 +115,20 @@ KOKKOS_INLINE_FUNCTION Real contact_normal_force(const ContactLawParams& p, Real
   return F > 0.0 ? F : 0.0;
 }
 
-// Tangential law: updates the history h (delta_t projected onto the current
-// tangent plane and advanced by dt v_t; rescaled on the cap; sliding flag)
-// and returns the tangential force on A in F_t. v_t must be tangential.
+// Tangential law with given spring stiffness S_t and dashpot gamma_t:
+// updates the history h (delta_t projected onto the current tangent plane
+// and advanced by dt v_t; rescaled on the cap; sliding flag) and returns the
+// tangential force on A in F_t, capped at mu |F_n|. v_t must be tangential.
 // Returns 1 when the Coulomb cap is active this step.
-KOKKOS_INLINE_FUNCTION int contact_tangential_force(const ContactLawParams& p, Real radius,
-                                                    Real m_star, Real delta, Real F_n,
-                                                    const Real n[3], const Real v_t[3], Real dt,
-                                                    ContactHistory& h, Real F_t[3]) {
+KOKKOS_INLINE_FUNCTION int contact_tangential_spring(const ContactLawParams& p, Real S_t,
+                                                     Real gamma_t, Real F_n, const Real n[3],
+                                                     const Real v_t[3], Real dt, ContactHistory& h,
+                                                     Real F_t[3]) {
   // delta_t <- (I - n n^T)(delta_t + dt v_t)
   Real d[3];
   for (int i = 0; i < 3; ++i) d[i] = h.delta_t[i] + dt * v_t[i];
   const Real dn = d[0] * n[0] + d[1] * n[1] + d[2] * n[2];
   for (int i = 0; i < 3; ++i) d[i] -= dn * n[i];
-  const Real S_t = delta > 0.0 ? 8.0 * p.G_star * kmath::sqrt(radius * delta) : 0.0;
-  const Real gamma_t = 2.0 * kmath::sqrt(5.0 / 6.0) * p.beta * kmath::sqrt(S_t * m_star);
   Real f2 = 0.0;
   for (int i = 0; i < 3; ++i) {
     F_t[i] = -S_t * d[i] - gamma_t * v_t[i];
@@ -152,6 +153,27 @@ KOKKOS_INLINE_FUNCTION int contact_tangential_force(const ContactLawParams& p, R
   for (int i = 0; i < 3; ++i) h.delta_t[i] = d[i];
   h.sliding = capped;
   return capped;
+}
+
+// Mindlin stiffness S_t = 8 G* sqrt(R* delta) (0 when not in contact) and
+// its dashpot gamma_t = 2 sqrt(5/6) beta sqrt(S_t m*).
+KOKKOS_INLINE_FUNCTION Real contact_tangential_stiffness(const ContactLawParams& p, Real radius,
+                                                         Real delta) {
+  return delta > 0.0 ? 8.0 * p.G_star * kmath::sqrt(radius * delta) : 0.0;
+}
+KOKKOS_INLINE_FUNCTION Real contact_dashpot(const ContactLawParams& p, Real stiffness,
+                                            Real m_star) {
+  return 2.0 * kmath::sqrt(5.0 / 6.0) * p.beta * kmath::sqrt(stiffness * m_star);
+}
+
+// Tangential law of one contact point: S_t and gamma_t from (R*, delta, m*).
+KOKKOS_INLINE_FUNCTION int contact_tangential_force(const ContactLawParams& p, Real radius,
+                                                    Real m_star, Real delta, Real F_n,
+                                                    const Real n[3], const Real v_t[3], Real dt,
+                                                    ContactHistory& h, Real F_t[3]) {
+  const Real S_t = contact_tangential_stiffness(p, radius, delta);
+  return contact_tangential_spring(p, S_t, contact_dashpot(p, S_t, m_star), F_n, n, v_t, dt, h,
+                                   F_t);
 }
 
 }  // namespace tlfea
