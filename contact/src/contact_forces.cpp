@@ -4,6 +4,7 @@
 #include "tlfea/core/error.hpp"
 
 #include <algorithm>
+#include <limits>
 #include <numeric>
 #include <stdexcept>
 #include <string>
@@ -90,6 +91,14 @@ struct ContactKernelBase {
     return point_mass(cp, lumped, k, side);
   }
 
+  // The mass the contact force acts on: m* of the two sides' lumped point
+  // masses (an obstacle infinite), whatever point mass is set for damping.
+  KOKKOS_INLINE_FUNCTION Real receiving_mass(const Ordinal k) const {
+    const Real ma = cp.num(k, 0) == 0 ? 0.0 : point_mass(cp, lumped, k, 0);
+    const Real mb = cp.num(k, 1) == 0 ? 0.0 : point_mass(cp, lumped, k, 1);
+    return effective_mass(ma, mb);
+  }
+
   // Patch law: the pair's slot lo * np + hi (lo < hi: no self-contact).
   KOKKOS_INLINE_FUNCTION Ordinal patch_slot(const int pa, const int pb) const {
     const int lo = pa < pb ? pa : pb, hi = pa < pb ? pb : pa;
@@ -114,7 +123,7 @@ struct PatchExtentKernel : ContactKernelBase {
 // Patch law, pass 2: the contacts' weights w_k, and per patch W, sum w v_n
 // and the summed point masses of the two partners.
 struct PatchWeightKernel : ContactKernelBase {
-  DeviceView<Real*> delta, wsum, wvn, weight;
+  DeviceView<Real*> delta, wsum, wvn, weight, ratio;
   DeviceView<Real* [2]> mass;
   KOKKOS_INLINE_FUNCTION void operator()(const Ordinal k) const {
     if (k >= cp.count(0)) return;
@@ -137,6 +146,8 @@ struct PatchWeightKernel : ContactKernelBase {
     const Real vn = relative_velocity(k, n, vt);  // the same for either direction
     Kokkos::atomic_add(&wsum(P), w);
     Kokkos::atomic_add(&wvn(P), w * vn);
+    const Real mr = receiving_mass(k);
+    if (mr > 0.0) Kokkos::atomic_fetch_min(&ratio(P), mr / w);
     for (int side = 0; side < 2; ++side) {
       if (cp.num(k, side) == 0 || has_point_mass(cp.body(k, side))) continue;
       const int ps = side == 0 ? pa : pb;
@@ -149,13 +160,14 @@ struct PatchWeightKernel : ContactKernelBase {
 struct ContactForceKernel : ContactKernelBase {
   CoefView f;
   Real dt;
+  int limit_dashpot;
   ContactForces::HistoryMap previous, current;
   DeviceView<Real*> fn, mstar;
   DeviceView<Real*[3]> ft, dtv;
   DeviceView<int*> slide;
   DeviceView<Ordinal[3]> counters;
   // Patch law (read only where a pair's law has patch set).
-  DeviceView<Real*> patch_delta, patch_radius, patch_w, patch_wvn, weight;
+  DeviceView<Real*> patch_delta, patch_radius, patch_w, patch_wvn, weight, patch_ratio;
   DeviceView<Real* [2]> patch_mass;
 
   // A patch partner's mass: obstacle infinite (0), the body's point mass, or
@@ -190,15 +202,19 @@ struct ContactForceKernel : ContactKernelBase {
       const Real vnp = W > 0.0 ? patch_wvn(P) / W : 0.0;
       const int lo = pa < pb ? pa : pb, hi = pa < pb ? pb : pa;
       m_star = effective_mass(partner_mass(lo, patch_mass(P, 0)), partner_mass(hi, patch_mass(P, 1)));
-      Fn = share * contact_normal_force(p, Rp, m_star, dp, vnp);
+      // Every contact's share of the dashpot stays below its m_k / h.
+      const Real ratio = patch_ratio(P);
+      const Real cap = (limit_dashpot && dt > 0.0 && ratio < 1e300) ? W * ratio / dt : 0.0;
+      Fn = share * contact_normal_force(p, Rp, m_star, dp, vnp, nullptr, cap);
       const Real St = contact_tangential_stiffness(p, Rp, dp);
-      const Real gt = contact_dashpot(p, St, m_star);
+      const Real gt = capped_dashpot(contact_dashpot(p, St, m_star), cap);
       capped = contact_tangential_spring(p, share * St, share * gt, Fn, n, vt, dt, h, Ft);
     } else {
       const Real radius = p.radius > 0.0 ? p.radius : cp.radius(k);
       m_star = effective_mass(side_mass(k, 0), side_mass(k, 1));
-      Fn = contact_normal_force(p, radius, m_star, delta, vn);
-      capped = contact_tangential_force(p, radius, m_star, delta, Fn, n, vt, dt, h, Ft);
+      const Real cap = (limit_dashpot && dt > 0.0) ? receiving_mass(k) / dt : 0.0;
+      Fn = contact_normal_force(p, radius, m_star, delta, vn, nullptr, cap);
+      capped = contact_tangential_force(p, radius, m_star, delta, Fn, n, vt, dt, h, Ft, cap);
     }
     if (delta > 0.0) {
       const auto r = current.insert(cp.key(k), h);
@@ -328,6 +344,7 @@ void ContactForces::upload_tables() {
     patch_w_ = DeviceView<Real*>("tlfea::contact::patch_weight_sum", np * np);
     patch_wvn_ = DeviceView<Real*>("tlfea::contact::patch_weighted_vn", np * np);
     patch_mass_ = DeviceView<Real* [2]>("tlfea::contact::patch_mass", np * np);
+    patch_ratio_ = DeviceView<Real*>("tlfea::contact::patch_mass_per_weight", np * np);
   }
   dirty_ = false;
 }
@@ -382,12 +399,16 @@ void ContactForces::evaluate(const ContactPoints& points, const CoefView& /*q*/,
     Kokkos::deep_copy(patch_mass_, 0.0);
     Kokkos::parallel_for("tlfea::contact::patch_extent", range,
                          PatchExtentKernel{base, patch_delta_, patch_radius_});
-    PatchWeightKernel wk{base, patch_delta_, patch_w_, patch_wvn_, weight_, patch_mass_};
+    Kokkos::deep_copy(patch_ratio_, std::numeric_limits<Real>::max());
+    PatchWeightKernel wk{base,    patch_delta_, patch_w_,    patch_wvn_,
+                         weight_, patch_ratio_, patch_mass_};
     Kokkos::parallel_for("tlfea::contact::patch_weights", range, wk);
   }
-  ContactForceKernel kernel{base,         f,           dt,       base_,   result_,      fn_,
-                            mstar_,       ft_,         dt_,      slide_,  counters_,    patch_delta_,
-                            patch_radius_, patch_w_,   patch_wvn_, weight_, patch_mass_};
+  ContactForceKernel kernel{base,         f,        dt,          limit_dashpot_ ? 1 : 0,
+                            base_,        result_,  fn_,         mstar_,
+                            ft_,          dt_,      slide_,      counters_,
+                            patch_delta_, patch_radius_, patch_w_, patch_wvn_,
+                            weight_,      patch_ratio_,  patch_mass_};
   Kokkos::parallel_for("tlfea::contact::forces", range, kernel);
 }
 

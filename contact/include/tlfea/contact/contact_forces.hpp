@@ -55,6 +55,21 @@
 // one region (a ball on a plane or on another ball): contacts of one pair in
 // two separate regions would be lumped into one patch.
 //
+// Explicit dashpot limit. The forces are explicit: a contact's dashpot
+// gamma acts on the mass m_k its force is applied to (m* of the two sides'
+// lumped point masses), and the step changes the relative normal velocity by
+// about -(h gamma / m_k) v_n, which reverses it when h gamma / m_k > 1 and
+// grows without bound past 2. A damping mass larger than m_k (the body's,
+// set_point_mass) does that whenever h is not small: a Q27 ball (0.52 kg,
+// E = 1e7 Pa, 4 divisions) dropped at 0.5 m/s with the ball's mass as
+// damping mass left at 1.01 m/s at h = 1e-4 s. So every contact's dashpot
+// (normal and tangential) is limited to gamma <= m_k / h, the value that
+// stops the relative normal velocity in one step; with the patch law each
+// contact's share of the patch dashpot is limited the same way. A resolved
+// contact (h small against m_k / gamma) is not affected; an unresolved one
+// is damped less than its restitution asks, and rebounds higher, but does
+// not gain energy. set_dashpot_limit(false) removes the limit.
+//
 // History: two device hash maps keyed by ContactPoints::key, the history at
 // the start of the step (read) and at its end (written). A new step starts
 // from the last call's result: a pair present in consecutive steps keeps its
@@ -113,6 +128,8 @@ class ContactForces {
   // A fixed point mass for every contact point on body b (e.g. the body's
   // mass for a rigid-like body); <= 0 restores the lumped-mass rule.
   void set_point_mass(int body, Real mass);
+  // The explicit-dashpot limit (above; on by default).
+  void set_dashpot_limit(bool on) { limit_dashpot_ = on; }
 
   // f += contact forces of the contacts in `points` at velocities v (q is
   // not needed: the material points and x_c come from detection), and
@@ -185,7 +202,8 @@ class ContactForces {
   // Patch law (allocated when a pair uses it), indexed lo * np + hi over the
   // participants lo <= hi: delta_p, R_p, W, sum w v_n, the two masses.
   bool any_patch_ = false;
-  DeviceView<Real*> patch_delta_, patch_radius_, patch_w_, patch_wvn_;
+  bool limit_dashpot_ = true;
+  DeviceView<Real*> patch_delta_, patch_radius_, patch_w_, patch_wvn_, patch_ratio_;
   DeviceView<Real* [2]> patch_mass_;
   DeviceView<Real*> weight_;  // per contact: w_k (patch law) or 1
 };

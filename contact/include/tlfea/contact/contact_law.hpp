@@ -98,18 +98,25 @@ KOKKOS_INLINE_FUNCTION Real effective_mass(Real m_a, Real m_b) {
   return 0.0;
 }
 
+// A dashpot limited to gamma_cap (<= 0: no limit).
+KOKKOS_INLINE_FUNCTION Real capped_dashpot(Real gamma, Real gamma_cap) {
+  return (gamma_cap > 0.0 && gamma > gamma_cap) ? gamma_cap : gamma;
+}
+
 // Normal law at penetration delta and normal velocity v_n (< 0 approaching):
-// returns F_n >= 0 and the normal stiffness S_n.
+// returns F_n >= 0 and the normal stiffness S_n; gamma_n is limited to
+// gamma_cap (<= 0: no limit; see contact_forces.hpp).
 KOKKOS_INLINE_FUNCTION Real contact_normal_force(const ContactLawParams& p, Real radius,
                                                  Real m_star, Real delta, Real v_n,
-                                                 Real* S_n_out = nullptr) {
+                                                 Real* S_n_out = nullptr, Real gamma_cap = 0.0) {
   if (!(delta > 0.0)) {
     if (S_n_out) *S_n_out = 0.0;
     return 0.0;
   }
   const Real S_n = 2.0 * p.E_star * kmath::sqrt(radius * delta);
   const Real k_n = (2.0 / 3.0) * S_n;
-  const Real gamma_n = 2.0 * kmath::sqrt(5.0 / 6.0) * p.beta * kmath::sqrt(S_n * m_star);
+  const Real gamma_n = capped_dashpot(
+      2.0 * kmath::sqrt(5.0 / 6.0) * p.beta * kmath::sqrt(S_n * m_star), gamma_cap);
   if (S_n_out) *S_n_out = S_n;
   const Real F = k_n * delta - gamma_n * v_n;
   return F > 0.0 ? F : 0.0;
@@ -166,14 +173,17 @@ KOKKOS_INLINE_FUNCTION Real contact_dashpot(const ContactLawParams& p, Real stif
   return 2.0 * kmath::sqrt(5.0 / 6.0) * p.beta * kmath::sqrt(stiffness * m_star);
 }
 
-// Tangential law of one contact point: S_t and gamma_t from (R*, delta, m*).
+// Tangential law of one contact point: S_t and gamma_t from (R*, delta, m*),
+// gamma_t limited to gamma_cap (<= 0: no limit).
 KOKKOS_INLINE_FUNCTION int contact_tangential_force(const ContactLawParams& p, Real radius,
                                                     Real m_star, Real delta, Real F_n,
                                                     const Real n[3], const Real v_t[3], Real dt,
-                                                    ContactHistory& h, Real F_t[3]) {
+                                                    ContactHistory& h, Real F_t[3],
+                                                    Real gamma_cap = 0.0) {
   const Real S_t = contact_tangential_stiffness(p, radius, delta);
-  return contact_tangential_spring(p, S_t, contact_dashpot(p, S_t, m_star), F_n, n, v_t, dt, h,
-                                   F_t);
+  return contact_tangential_spring(p, S_t,
+                                   capped_dashpot(contact_dashpot(p, S_t, m_star), gamma_cap),
+                                   F_n, n, v_t, dt, h, F_t);
 }
 
 }  // namespace tlfea
