@@ -99,7 +99,7 @@ struct ContactKernelBase {
     return effective_mass(ma, mb);
   }
 
-  // Patch law: the pair's slot lo * np + hi (lo < hi: no self-contact).
+  // Patch law: the pair's slot lo * np + hi (lo < hi; self pairs use the point law).
   KOKKOS_INLINE_FUNCTION Ordinal patch_slot(const int pa, const int pb) const {
     const int lo = pa < pb ? pa : pb, hi = pa < pb ? pb : pa;
     return static_cast<Ordinal>(lo) * num_participants + hi;
@@ -113,7 +113,7 @@ struct PatchExtentKernel : ContactKernelBase {
     if (k >= cp.count(0)) return;
     const int pa = participant(cp.body(k, 0)), pb = participant(cp.body(k, 1));
     const ContactLawParams p = law(pa * num_participants + pb);
-    if (!p.patch || !(cp.delta(k) > 0.0)) return;
+    if (!p.patch || pa == pb || !(cp.delta(k) > 0.0)) return;  // self pairs: point law
     const Ordinal P = patch_slot(pa, pb);
     Kokkos::atomic_fetch_max(&delta(P), cp.delta(k));
     Kokkos::atomic_fetch_max(&radius(P), p.radius > 0.0 ? p.radius : cp.radius(k));
@@ -129,7 +129,7 @@ struct PatchWeightKernel : ContactKernelBase {
     if (k >= cp.count(0)) return;
     const int pa = participant(cp.body(k, 0)), pb = participant(cp.body(k, 1));
     const ContactLawParams p = law(pa * num_participants + pb);
-    if (!p.patch) return;
+    if (!p.patch || pa == pb) return;
     const Real dk = cp.delta(k);
     if (!(dk > 0.0)) {
       weight(k) = 0.0;
@@ -194,7 +194,7 @@ struct ContactForceKernel : ContactKernelBase {
     if (previous.valid_at(idx)) h = previous.value_at(idx);
     Real Fn = 0.0, m_star = 0.0, Ft[3];
     int capped = 0;
-    if (p.patch) {
+    if (p.patch && pa != pb) {
       const Ordinal P = patch_slot(pa, pb);
       const Real W = patch_w(P);
       const Real share = W > 0.0 ? weight(k) / W : 0.0;

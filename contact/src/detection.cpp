@@ -265,6 +265,8 @@ struct NarrowPhase {
   DeviceView<Real*> body_radius;
   DeviceView<Ordinal*> exclusion_ptr;
   DeviceView<int*> exclusion_body;
+  DeviceView<Real*> self_radius;         // per body: > 0 self-contact on
+  DeviceView<Real* [3]> vertex_reference;  // self-contact only (else size 1)
   DeviceView<ObstacleState*> obstacle;
   int nb, nobs;
   Real max_depth, tol, opposition;
@@ -293,7 +295,7 @@ struct NarrowPhase {
           const Ordinal b = cell_bucket(c0 + dx, c1 + dy, c2 + dz, mask);
           for (Ordinal s = bucket_start(b); s < bucket_start(b + 1); ++s) {
             const int bt = sorted_body(s);
-            if (bt == a || !body_pair(a * nb + bt)) continue;
+            if (!body_pair(a * nb + bt)) continue;  // a == bt only with self-contact
             bool joined = false;  // joint filter (exclude_near_point)
             for (Ordinal e = exclusion_ptr(v); e < exclusion_ptr(v + 1); ++e)
               joined = joined || exclusion_body(e) == bt;
@@ -307,6 +309,22 @@ struct NarrowPhase {
                                             kmath::fabs(p[2]) + kmath::fabs(plane(s, 3)));
             if (d0 > margin || d0 < -max_depth - margin) continue;
             const Ordinal t = sorted(s);
+            if (bt == a) {
+              // Self-contact: not against the body's own triangles within
+              // self_radius of the vertex in the reference configuration
+              // (its own triangles and their neighbourhood).
+              const Real r = self_radius(a);
+              bool near = false;
+              for (int b = 0; b < 3 && !near; ++b) {
+                Real d2 = 0.0;
+                for (int k = 0; k < 3; ++k) {
+                  const Real d = vertex_reference(tri(t, b), k) - vertex_reference(v, k);
+                  d2 += d * d;
+                }
+                near = d2 < r * r;
+              }
+              if (near) continue;
+            }
             Real ta[3], tb[3], tc[3];
             for (int k = 0; k < 3; ++k) {
               ta[k] = x(tri(t, 0), k);
@@ -516,6 +534,14 @@ void ContactDetection::set_obstacle_body(int k, int body, bool may_touch) {
   obstacle_edits_.push_back({{k, body}, may_touch});
 }
 
+void ContactDetection::set_self_contact(int body, Real exclusion_radius) {
+  if (ready_) throw_error("contact detection: set_self_contact after setup");
+  if (!(exclusion_radius > 0.0) || !std::isfinite(exclusion_radius))
+    throw_error("contact detection: set_self_contact(", body, "): exclusion radius ",
+                exclusion_radius, " must be positive and finite");
+  self_edits_.emplace_back(body, exclusion_radius);
+}
+
 void ContactDetection::exclude_near_point(int a, int b, const Vec3& point, Real radius) {
   if (ready_) throw_error("contact detection: exclude_near_point after setup");
   if (a < 0 || b < 0 || a == b)
@@ -535,12 +561,24 @@ void ContactDetection::setup() {
   for (int a : bodies_)
     for (int b : bodies_)
       if (a != b) pair[a * nb + b] = 1;
+  std::vector<Real> self_radius(nb, 0.0);
+  for (const auto& e : self_edits_) {
+    if (std::find(bodies_.begin(), bodies_.end(), e.first) == bodies_.end())
+      throw_error("contact detection: set_self_contact(", e.first, "): no such body");
+    self_radius[e.first] = e.second;
+  }
   for (const auto& e : body_pair_edits_) {
     const int a = e.first.first, b = e.first.second;
     if (a >= nb || b >= nb)
       throw_error("contact detection: set_body_pair(", a, ", ", b, "): no such body");
     pair[a * nb + b] = pair[b * nb + a] = (e.second && a != b) ? 1 : 0;
   }
+  bool any_self = false;
+  for (int a = 0; a < nb; ++a)
+    if (self_radius[a] > 0.0) {
+      pair[a * nb + a] = 1;
+      any_self = true;
+    }
   std::vector<int> obs(static_cast<size_t>(std::max(nobs, 1)) * nb, 1);
   for (const auto& e : obstacle_edits_) {
     const int k = e.first.first, b = e.first.second;
@@ -556,9 +594,18 @@ void ContactDetection::setup() {
   obstacle_body_ = upload("tlfea::contact::obstacle_body", obs);
   body_has_partner_ = upload("tlfea::contact::body_has_partner", has);
   body_radius_ = upload("tlfea::contact::body_radius", body_radius_host_);
+  self_radius_ = upload("tlfea::contact::self_radius", self_radius);
 
   surface_ = Surface(host_);
   const Ordinal nv = surface_.num_vertices(), nt = surface_.num_triangles();
+  vertex_reference_ = DeviceView<Real* [3]>("tlfea::contact::vertex_reference",
+                                            any_self ? std::max<Ordinal>(nv, 1) : 1);
+  if (any_self) {
+    auto h = Kokkos::create_mirror_view(vertex_reference_);
+    for (Ordinal v = 0; v < nv; ++v)
+      for (int k = 0; k < 3; ++k) h(v, k) = host_.vertex_reference[v][k];
+    Kokkos::deep_copy(vertex_reference_, h);
+  }
 
   // Joint filter: per vertex, the partner bodies it is not tested against.
   {
@@ -685,6 +732,8 @@ Ordinal ContactDetection::detect(const CoefView& q, Real t) {
                    body_radius_,
                    exclusion_ptr_,
                    exclusion_body_,
+                   self_radius_,
+                   vertex_reference_,
                    obstacle_state_,
                    nb,
                    nobs,

@@ -1062,8 +1062,12 @@ class Builder {
     ds.max_depth = m.num("max_depth", 0.0);
     ds.capacity = static_cast<Ordinal>(m.integer("capacity", 0));
     auto det = std::make_shared<ContactDetection>(ds);
-    for (int b : bodies)
+    const Real self_radius = m.num("self_contact_radius", 0.0);
+    if (self_radius < 0.0) fail(c_, m.node()["self_contact_radius"], "contact.self_contact_radius must be >= 0");
+    for (int b : bodies) {
       det->add_body(bodies_[b].id, bodies_[b].mesh, model.coefficient_offset(bodies_[b].id), contact_radius);
+      if (self_radius > 0.0) det->set_self_contact(bodies_[b].id, self_radius);
+    }
     std::vector<ContactMaterial> obst;
     if (m.has("obstacles")) {
       const YAML::Node l = m.get("obstacles");

@@ -356,6 +356,8 @@ TEST(SceneErrors, EachCaseNamesFileLineColumn) {
       {"yaml syntax", replace(g, "steps: 2}", "steps: 2"), "bad.yaml:", "YAML syntax error"},
       {"unknown contact law", g + "contact: {law: hertz}\n", "bad.yaml:8:16:",
        "unknown name 'hertz'"},
+      {"negative self-contact radius", g + "contact: {self_contact_radius: -1}\n", "bad.yaml:8:32:",
+       "self_contact_radius must be >= 0"},
   };
   for (const auto& c : cases) {
     try {

@@ -14,7 +14,8 @@
 //     (the centre is within h / 2 per axis);
 //  3. narrow phase, per vertex of body A:
 //     - vertex-triangle against the triangles of every other body B the pair
-//       filter allows (no self-contact): the vertex p penetrates triangle
+//       filter allows (and of its own body with set_self_contact, below):
+//       the vertex p penetrates triangle
 //       (a, b, c) with outward unit normal n_t when its signed distance
 //       d = (p - a) . n_t lies in [-max_depth, 0), its projection lies in
 //       the triangle (barycentric coordinates >= -inside_tolerance), and
@@ -33,7 +34,18 @@
 //
 // Both bodies' vertices are tested against the other's triangles
 // (symmetric, no master / slave): two touching bodies give contacts with
-// A = either body. Self-contact is not detected.
+// A = either body.
+//
+// Self-contact (set_self_contact(body, r), off by default): the body's
+// vertices are also tested against its own triangles, except the triangles
+// with a vertex within r of the tested vertex in the reference configuration
+// (the vertex's own triangles and their neighbourhood, which a vertex "sees"
+// at zero depth). Choose r at least the size of the surface triangles and
+// below the smallest reference distance between parts of the surface that
+// may touch (parts closer than r in the reference never touch each other).
+// Contacts carry body id A = B,
+// and the normal-opposition test applies as between bodies. The pair (b, b)
+// uses the point law even where the patch law is set.
 //
 // Effective radius R*: 1/R* = 1/R_A + 1/R_B, R_A the body's contact_radius,
 // or when that is 0 the patch radius sqrt(A_patch / pi) of the vertex; R_B the
@@ -107,6 +119,8 @@ class ContactDetection {
   // on the reference positions, so the excluded region moves with the joint.
   // Call once per joint; overlapping regions combine.
   void exclude_near_point(int body_a, int body_b, const Vec3& point, Real radius);
+  // Self-contact of `body` (above); exclusion_radius > 0 [m], reference.
+  void set_self_contact(int body, Real exclusion_radius);
 
   // Builds the device data (called by the first detect; bodies, obstacles
   // and filters are fixed afterwards).
@@ -141,6 +155,7 @@ class ContactDetection {
     Real radius;
   };
   std::vector<JointExclusion> joint_exclusions_;
+  std::vector<std::pair<int, Real>> self_edits_;
   int num_body_ids_ = 0;
   Real max_depth_ = 0.0;
   Real cell_size_ = 0.0;
@@ -153,6 +168,8 @@ class ContactDetection {
   DeviceView<Real*> body_radius_;
   DeviceView<Ordinal*> exclusion_ptr_;  // per vertex: [ptr[v], ptr[v+1]) in exclusion_body_
   DeviceView<int*> exclusion_body_;     // partner bodies vertex v is not tested against
+  DeviceView<Real*> self_radius_;       // per body: self-contact exclusion radius (0: off)
+  DeviceView<Real* [3]> vertex_reference_;
   DeviceView<ObstacleState*> obstacle_state_;
   typename DeviceView<ObstacleState*>::HostMirror obstacle_state_host_;
   Ordinal num_buckets_ = 1;
