@@ -4,7 +4,7 @@
 //   tlfea_bench_t10_beam [--mesh-dir DIR] [--res R] [--steps N] [--dt DT]
 //                        [--material svk|mr] [--solver NAME] [--generated]
 //                        [--abs-tol A] [--rel-tol R] [--reuse-jacobian 0|1]
-//                        [--breakdown 0|1]
+//                        [--breakdown 0|1] [--ordering default|nd|amd]
 //
 // Problem (B1): beam [0,3] x [0,2] x [0,1] m; every node with x = 0 clamped;
 // 5000 N in +x split equally over every mesh node with x = 3 (midside nodes
@@ -56,7 +56,7 @@ constexpr const char* kUsage =
     "usage: tlfea_bench_t10_beam [--mesh-dir DIR] [--res R] [--steps N] [--dt DT]\n"
     "                            [--material svk|mr] [--solver NAME] [--generated]\n"
     "                            [--abs-tol A] [--rel-tol R] [--reuse-jacobian 0|1]\n"
-    "                            [--breakdown 0|1]\n"
+    "                            [--breakdown 0|1] [--ordering default|nd|amd]\n"
     "  B1 T10 beam (BENCHMARKS.md): one JSON object on stdout.\n"
     "  --mesh-dir DIR   folder of beam_3x2x1_res{0,2,4,8,16}.1.{node,ele}\n"
     "                   (needed for those res unless --generated)\n"
@@ -70,7 +70,8 @@ constexpr const char* kUsage =
     "  --abs-tol A      Newton absolute residual tolerance [N], default 1e-4\n"
     "  --rel-tol R      Newton relative residual tolerance, default 1e-4\n"
     "  --reuse-jacobian 0|1  keep the factorisation while Newton converges fast (default 1)\n"
-    "  --breakdown 0|1  estimate assembly/factorisation/solve times after the run (default 1)\n";
+    "  --breakdown 0|1  estimate assembly/factorisation/solve times after the run (default 1)\n"
+    "  --ordering O     Tacho fill-reducing order: default (nd with METIS, else amd), nd, amd\n";
 
 [[noreturn]] void bad_args(const std::string& msg) {
   std::fprintf(stderr, "tlfea_bench_t10_beam: %s\n%s", msg.c_str(), kUsage);
@@ -91,7 +92,7 @@ long parse_int(const std::string& what, const std::string& s) {
 }
 
 struct Options {
-  std::string mesh_dir, material = "svk", solver = "default";
+  std::string mesh_dir, material = "svk", solver = "default", ordering = "default";
   int res = 0, steps = 50;
   double dt = 1e-3, abs_tol = 1e-4, rel_tol = 1e-4;
   bool generated = false, reuse_jacobian = true, breakdown = true;
@@ -250,6 +251,7 @@ int run(const Options& o) {
   s.residual_rel_tol = o.rel_tol;
   s.reuse_jacobian = o.reuse_jacobian;
   s.linear.backend = o.solver;
+  s.linear.ordering = o.ordering;
   TimeStepper stepper(model, s);
   Kokkos::fence();
   const double t_setup = bench::now() - t_setup0;
@@ -304,6 +306,7 @@ int run(const Options& o) {
       .integer("steps", o.steps)
       .num("dt", o.dt)
       .str("solver", o.solver)
+      .str("ordering", o.ordering)
       .num("newton_abs_tol", o.abs_tol)
       .num("newton_rel_tol", o.rel_tol)
       .integer("reuse_jacobian", o.reuse_jacobian ? 1 : 0)
@@ -375,6 +378,10 @@ int main(int argc, char** argv) {
         bad_args("--material must be svk or mr, got '" + o.material + "'");
     } else if (a == "--solver") {
       o.solver = next();
+    } else if (a == "--ordering") {
+      o.ordering = next();
+      if (o.ordering != "default" && o.ordering != "nd" && o.ordering != "amd")
+        bad_args("--ordering must be default, nd or amd, got '" + o.ordering + "'");
     } else if (a == "--generated") {
       o.generated = true;
     } else if (a == "--abs-tol" || a == "--rel-tol") {

@@ -24,7 +24,7 @@ PKGS=(
   trilinos-all-dev libopenmpi-dev openmpi-bin
   libeigen3-dev libhdf5-dev libyaml-cpp-dev
   libgtest-dev libgmock-dev libbenchmark-dev
-  libopenblas-dev
+  libopenblas-dev libmetis-dev
   python3 python3-numpy python3-h5py python3-meshio python3-matplotlib
 )
 

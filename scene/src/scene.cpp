@@ -477,6 +477,7 @@ class Builder {
         m.choice("preconditioner", {"none", "jacobi", "ilu", "muelu"}, st.linear.preconditioner);
     st.linear.ilu_level = static_cast<int>(m.integer("ilu_level", st.linear.ilu_level));
     st.linear.symmetric = m.boolean("symmetric", st.linear.symmetric);
+    st.linear.ordering = m.choice("ordering", {"default", "nd", "amd"}, st.linear.ordering);
     st.linear.positive_definite = m.boolean("positive_definite", st.linear.positive_definite);
     st.penalty = m.num("rho", st.penalty);
     if (st.penalty < 0.0) fail(c_, m.node()["rho"], "solver.rho must be >= 0 (0: automatic)");

@@ -32,6 +32,10 @@ struct LinearSolverOptions {
   int max_iterations = 500;            // iterative
   std::string preconditioner = "ilu";  // iterative: "none", "jacobi", "ilu", "muelu"
   int ilu_level = 0;                   // ILU(k) fill level
+  // Tacho fill-reducing order of the node graph: "nd" (METIS nested
+  // dissection), "amd" (Eigen's approximate minimum degree) or "default" (nd
+  // when built with METIS, else amd). Other backends ignore it.
+  std::string ordering = "default";
 };
 
 struct SolverStats {
