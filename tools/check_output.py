@@ -12,6 +12,7 @@ meshio reads one grid per file) and the datasets with h5py. Exits 1 on any
 mismatch and 2 when python3-h5py / python3-meshio are missing (never skips).
 """
 import csv
+import re
 import json
 import os
 import sys
@@ -47,20 +48,35 @@ def data_items(step):
 
 
 def check_items(directory, steps, h5):
-    for st in steps:
-        for item in data_items(st):
-            fname, path = item.text.strip().split(":", 1)
-            if fname != "output.h5":
-                fail(f"DataItem points at {fname}")
-                continue
-            if path not in h5:
-                fail(f"{path} named by the XDMF is missing from output.h5")
-                continue
-            dims = tuple(int(d) for d in item.get("Dimensions").split())
-            shape = h5[path].shape
-            if shape != dims and not (len(dims) == 2 and dims[1] == 1 and shape == dims[:1]):
-                fail(f"{path}: shape {shape}, XDMF says {dims}")
-            np.asarray(h5[path])  # the data reads
+    """Every DataItem of the index names a dataset of output.h5 (h5, open) or
+    of its step file steps/NNNNNN.h5, with the stated dimensions."""
+    files = {"output.h5": h5}
+    try:
+        for st in steps:
+            for item in data_items(st):
+                fname, path = item.text.strip().split(":", 1)
+                if fname not in files:
+                    if not re.fullmatch(r"steps/[0-9]{6}\.h5", fname):
+                        fail(f"DataItem points at {fname}")
+                        continue
+                    full = os.path.join(directory, fname)
+                    if not os.path.isfile(full):
+                        fail(f"{fname} named by the XDMF is missing")
+                        continue
+                    files[fname] = h5py.File(full, "r")
+                f = files[fname]
+                if path not in f:
+                    fail(f"{path} named by the XDMF is missing from {fname}")
+                    continue
+                dims = tuple(int(d) for d in item.get("Dimensions").split())
+                shape = f[path].shape
+                if shape != dims and not (len(dims) == 2 and dims[1] == 1 and shape == dims[:1]):
+                    fail(f"{fname}:{path}: shape {shape}, XDMF says {dims}")
+                np.asarray(f[path])  # the data reads
+    finally:
+        for name, f in files.items():
+            if name != "output.h5":
+                f.close()
 
 
 def grid_with_meshio(directory, grid):

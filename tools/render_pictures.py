@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Renders a TLFEA run's output (DIR/output.h5) to a PNG with matplotlib
+"""Renders a TLFEA run's output (DIR/output.h5 and DIR/steps/NNNNNN.h5) to a PNG with matplotlib
 (offscreen, Agg): the deformed surface of every body, coloured by von Mises
 stress (T10 / Q27 bodies) or by displacement magnitude (ANCF visualisation
 meshes, or with --field displacement), plus joint points and contact points.
@@ -11,6 +11,8 @@ meshes, or with --field displacement), plus joint points and contact points.
 magnification (default 1). Needs python3-h5py, python3-matplotlib, python3-numpy.
 """
 import argparse
+import os
+import re
 import sys
 
 import h5py
@@ -82,9 +84,12 @@ def main(argv):
     p.add_argument("--title", default=None)
     a = p.parse_args(argv[1:])
 
-    with h5py.File(f"{a.dir}/output.h5", "r") as h5:
-        names = sorted(h5["steps"].keys())
-        step = h5["steps"][names[a.step]]
+    # output.h5 holds the meshes, steps/NNNNNN.h5 the fields of each output step.
+    names = sorted(n for n in os.listdir(f"{a.dir}/steps") if re.fullmatch(r"[0-9]{6}\.h5", n))
+    if not names:
+        sys.exit(f"render_pictures.py: no output steps in {a.dir}/steps")
+    with h5py.File(f"{a.dir}/output.h5", "r") as h5, \
+            h5py.File(f"{a.dir}/steps/{names[a.step]}", "r") as step:
         t = float(step["time"][()])
         fig = plt.figure(figsize=(8, 6), dpi=150)
         ax = fig.add_subplot(projection="3d")

@@ -1,5 +1,9 @@
 // OutputWriter: HDF5 fields + XDMF index + CSV histories (see output.hpp).
+#include <dirent.h>
 #include <sys/stat.h>
+
+#include <algorithm>
+#include <cctype>
 
 #include <array>
 #include <chrono>
@@ -38,6 +42,20 @@ void make_directories(const std::string& dir) {
     if (mkdir(path.c_str(), 0777) != 0)
       throw_error("OutputWriter: cannot create output directory '", path, "'");
   }
+}
+
+// Removes DIR/NNNNNN.h5 and DIR/NNNNNN.h5.tmp (an earlier run's step files).
+void remove_step_files(const std::string& dir) {
+  DIR* d = opendir(dir.c_str());
+  if (!d) return;
+  std::vector<std::string> names;
+  while (dirent* e = readdir(d)) {
+    const std::string n = e->d_name;
+    const bool digits = n.size() >= 9 && std::all_of(n.begin(), n.begin() + 6, ::isdigit);
+    if (digits && (n.substr(6) == ".h5" || n.substr(6) == ".h5.tmp")) names.push_back(n);
+  }
+  closedir(d);
+  for (const auto& n : names) std::remove((dir + "/" + n).c_str());
 }
 
 // VTK_TRIQUADRATIC_HEXAHEDRON (= XDMF Hexahedron_27) node v at grid index
@@ -106,8 +124,8 @@ struct OutputWriter::Impl {
   Model& model;
   TimeStepper& stepper;
   OutputSettings s;
-  std::string h5path, xdmfpath, csvpath;
-  hid_t file = -1;
+  std::string dir, h5path, xdmfpath, csvpath;
+  bool open = false;
   std::FILE* csv = nullptr;
   const ContactForces* cforces = nullptr;
   const ContactPoints* cpoints = nullptr;
@@ -119,9 +137,8 @@ struct OutputWriter::Impl {
   std::vector<Ordinal> cols;
   std::vector<Real> mass;
   std::vector<Real> fgrav;
-  // Histories: all rows, and how many are in the HDF5 file.
+  // Histories: all rows (output.h5 is rewritten with all of them).
   std::vector<std::array<Real, kNumColumns>> history;
-  size_t history_written = 0;
   struct StepEntry {
     int index;
     long step;
@@ -135,12 +152,17 @@ struct OutputWriter::Impl {
 
   Impl(Model& m, TimeStepper& st, const OutputSettings& set) : model(m), stepper(st), s(set) {}
 
-  std::string path_in_file(const std::string& p) const { return "output.h5:" + p; }
+  // Step file of output step `index`, relative to the directory.
+  static std::string step_file(int index) {
+    std::ostringstream f;
+    f << "steps/" << std::setw(6) << std::setfill('0') << index << ".h5";
+    return f.str();
+  }
 
   void build_bodies();
   void histories_row(const StepReport* rep, double wall_s);
   void write_step();
-  void append_histories();
+  void write_main_file();
   void write_xdmf() const;
 };
 
@@ -252,55 +274,45 @@ void OutputWriter::Impl::histories_row(const StepReport* rep, double wall_s) {
   std::fflush(csv);
 }
 
-void OutputWriter::Impl::append_histories() {
-  const hsize_t n_new = history.size() - history_written;
-  if (n_new == 0) return;
-  for (int c = 0; c < kNumColumns; ++c) {
-    const std::string name = std::string("/history/") + kColumnNames[c];
-    hid_t d;
-    htri_t exists = -1;
-    H5E_BEGIN_TRY { exists = H5Lexists(file, name.c_str(), H5P_DEFAULT); }  // "/history" may be missing
-    H5E_END_TRY;
-    if (exists > 0) {
-      d = H5Dopen2(file, name.c_str(), H5P_DEFAULT);
-    } else {
-      hsize_t dims[1] = {0}, maxd[1] = {H5S_UNLIMITED}, chunk[1] = {256};
-      hid_t space = H5Screate_simple(1, dims, maxd);
-      hid_t dcpl = H5Pcreate(H5P_DATASET_CREATE);
-      H5Pset_chunk(dcpl, 1, chunk);
-      hid_t lcpl = H5Pcreate(H5P_LINK_CREATE);
-      H5Pset_create_intermediate_group(lcpl, 1);
-      d = H5Dcreate2(file, name.c_str(), H5T_NATIVE_DOUBLE, space, lcpl, dcpl, H5P_DEFAULT);
-      H5Pclose(lcpl);
-      H5Pclose(dcpl);
-      H5Sclose(space);
-    }
-    h5::check(d, h5path, "history dataset " + name);
-    hsize_t total[1] = {history.size()};
-    h5::check(H5Dset_extent(d, total), h5path, "extending " + name);
-    hid_t fs = H5Dget_space(d);
-    hsize_t start[1] = {history_written}, count[1] = {n_new};
-    H5Sselect_hyperslab(fs, H5S_SELECT_SET, start, nullptr, count, nullptr);
-    hid_t ms = H5Screate_simple(1, count, nullptr);
-    std::vector<Real> col(n_new);
-    for (hsize_t i = 0; i < n_new; ++i) col[i] = history[history_written + i][c];
-    const herr_t st = H5Dwrite(d, H5T_NATIVE_DOUBLE, ms, fs, H5P_DEFAULT, col.data());
-    H5Sclose(ms);
-    H5Sclose(fs);
-    H5Dclose(d);
-    h5::check(st, h5path, "writing " + name);
+// output.h5 (meshes and every history row so far), written whole to
+// output.h5.tmp and renamed over the previous one: the file is always
+// complete, whenever the run is killed.
+void OutputWriter::Impl::write_main_file() {
+  const std::string tmp = h5path + ".tmp";
+  hid_t f = H5Fcreate(tmp.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
+  if (f < 0) throw_error("OutputWriter: cannot create '", tmp, "'");
+  h5::write_string_attribute(f, "format", "tlfea-output", tmp);
+  for (size_t b = 0; b < bodies.size(); ++b) {
+    const BodyOut& o = bodies[b];
+    const std::string g = "/mesh/body" + std::to_string(b) + "/";
+    h5::write(f, g + "topology", o.topology, o.nodes_per_cell, tmp);
+    h5::write(f, g + "reference", o.reference, 3, tmp);
+    hid_t bg = H5Gopen2(f, g.c_str(), H5P_DEFAULT);
+    h5::write_string_attribute(bg, "element_type", to_string(model.mesh(static_cast<int>(b)).type),
+                               tmp);
+    h5::write_string_attribute(bg, "cell_type", o.topology_type, tmp);
+    h5::write_string_attribute(bg, "material", model.material(static_cast<int>(b)).name(), tmp);
+    H5Gclose(bg);
   }
-  history_written = history.size();
+  std::vector<Real> col(history.size());
+  for (int c = 0; c < kNumColumns; ++c) {
+    for (size_t i = 0; i < history.size(); ++i) col[i] = history[i][c];
+    h5::write(f, std::string("/history/") + kColumnNames[c], col, 0, tmp);
+  }
+  h5::check(H5Fclose(f), tmp, "close");
+  if (std::rename(tmp.c_str(), h5path.c_str()) != 0)
+    throw_error("OutputWriter: cannot rename '", tmp, "' to '", h5path, "'");
 }
 
 void OutputWriter::Impl::write_step() {
   const long step = stepper.steps_taken();
   if (step == last_written_step) return;
   const int index = static_cast<int>(steps.size());
-  std::ostringstream gname;
-  gname << "/steps/" << std::setw(6) << std::setfill('0') << index;
-  const std::string g = gname.str();
-  hid_t grp = h5::group(file, g, h5path);
+  // The step's own file, written to .tmp and renamed when complete.
+  const std::string spath = dir + "/" + step_file(index), stmp = spath + ".tmp";
+  hid_t grp = H5Fcreate(stmp.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
+  if (grp < 0) throw_error("OutputWriter: cannot create '", stmp, "'");
+  const std::string& h5path = stmp;  // for the messages below
   h5::write_scalar(grp, "time", stepper.time(), h5path);
   h5::write_scalar<long long>(grp, "step", step, h5path);
   const CoefView& q = stepper.positions();
@@ -426,9 +438,10 @@ void OutputWriter::Impl::write_step() {
     h5::write(grp, "contact/connectivity", conn, 0, h5path);
     entry.contacts = n;
   }
-  H5Gclose(grp);
-  append_histories();
-  h5::check(H5Fflush(file, H5F_SCOPE_GLOBAL), h5path, "flush");
+  h5::check(H5Fclose(grp), stmp, "close");
+  if (std::rename(stmp.c_str(), spath.c_str()) != 0)
+    throw_error("OutputWriter: cannot rename '", stmp, "' to '", spath, "'");
+  write_main_file();
   steps.push_back(entry);
   last_written_step = step;
   write_xdmf();
@@ -439,9 +452,10 @@ void OutputWriter::Impl::write_xdmf() const {
   x << std::setprecision(17);
   x << "<?xml version=\"1.0\" ?>\n<Xdmf Version=\"3.0\">\n <Domain>\n"
     << "  <Grid Name=\"TimeSeries\" GridType=\"Collection\" CollectionType=\"Temporal\">\n";
+  // p: "FILE:/path" (FILE relative to the directory).
   auto item = [&](const std::string& dims, const char* type, int prec, const std::string& p) {
     x << "      <DataItem Dimensions=\"" << dims << "\" NumberType=\"" << type << "\" Precision=\""
-      << prec << "\" Format=\"HDF\">" << path_in_file(p) << "</DataItem>\n";
+      << prec << "\" Format=\"HDF\">" << p << "</DataItem>\n";
   };
   auto attribute = [&](const std::string& name, const char* atype, const char* center,
                        const std::string& dims, const std::string& p) {
@@ -451,10 +465,9 @@ void OutputWriter::Impl::write_xdmf() const {
     x << "     </Attribute>\n";
   };
   for (const StepEntry& e : steps) {
-    std::ostringstream gs;
-    gs << "/steps/" << std::setw(6) << std::setfill('0') << e.index;
-    const std::string g = gs.str();
-    x << "   <Grid Name=\"step_" << g.substr(7) << "\" GridType=\"Collection\" "
+    const std::string sf = step_file(e.index);
+    const std::string g = sf + ":";  // its datasets: sf:/body0/x, ...
+    x << "   <Grid Name=\"step_" << sf.substr(6, 6) << "\" GridType=\"Collection\" "
       << "CollectionType=\"Spatial\">\n    <Time Value=\"" << e.time << "\"/>\n";
     for (size_t b = 0; b < bodies.size(); ++b) {
       const BodyOut& o = bodies[b];
@@ -464,7 +477,7 @@ void OutputWriter::Impl::write_xdmf() const {
         << "     <Topology TopologyType=\"" << o.topology_type << "\" NumberOfElements=\"" << nc
         << "\">\n";
       item(nc + " " + std::to_string(o.nodes_per_cell), "Int", 4,
-           "/mesh/body" + std::to_string(b) + "/topology");
+           "output.h5:/mesh/body" + std::to_string(b) + "/topology");
       x << "     </Topology>\n     <Geometry GeometryType=\"XYZ\">\n";
       item(np + " 3", "Float", 8, bp + "x");
       x << "     </Geometry>\n";
@@ -514,6 +527,7 @@ OutputWriter::OutputWriter(Model& model, TimeStepper& stepper, const OutputSetti
   Impl& I = *impl_;
   if (s.every < 1) throw_error("OutputWriter: output every ", s.every, " steps (must be >= 1)");
   make_directories(s.directory);
+  I.dir = s.directory;
   I.h5path = s.directory + "/output.h5";
   I.xdmfpath = s.directory + "/output.xdmf";
   I.csvpath = s.directory + "/history.csv";
@@ -532,24 +546,14 @@ OutputWriter::OutputWriter(Model& model, TimeStepper& stepper, const OutputSetti
     auto fh = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), fg);
     I.fgrav.assign(fh.data(), fh.data() + fh.size());
   }
-  I.file = H5Fcreate(I.h5path.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
-  if (I.file < 0) throw_error("OutputWriter: cannot create '", I.h5path, "'");
+  // steps/: one file per output step; files of an earlier run there go.
+  make_directories(s.directory + "/steps");
+  remove_step_files(s.directory + "/steps");
   I.csv = std::fopen(I.csvpath.c_str(), "w");
   if (!I.csv) throw_error("OutputWriter: cannot create '", I.csvpath, "'");
   for (int c = 0; c < kNumColumns; ++c)
     std::fprintf(I.csv, "%s%c", kColumnNames[c], c + 1 < kNumColumns ? ',' : '\n');
-  h5::write_string_attribute(I.file, "format", "tlfea-output", I.h5path);
-  for (size_t b = 0; b < I.bodies.size(); ++b) {
-    const BodyOut& o = I.bodies[b];
-    const std::string g = "/mesh/body" + std::to_string(b) + "/";
-    h5::write(I.file, g + "topology", o.topology, o.nodes_per_cell, I.h5path);
-    h5::write(I.file, g + "reference", o.reference, 3, I.h5path);
-    hid_t bg = H5Gopen2(I.file, g.c_str(), H5P_DEFAULT);
-    h5::write_string_attribute(bg, "element_type", to_string(model.mesh(b).type), I.h5path);
-    h5::write_string_attribute(bg, "cell_type", o.topology_type, I.h5path);
-    h5::write_string_attribute(bg, "material", model.material(b).name(), I.h5path);
-    H5Gclose(bg);
-  }
+  I.open = true;
   I.histories_row(nullptr, 0.0);
   I.write_step();
   I.last_end = wall();
@@ -588,12 +592,14 @@ void OutputWriter::finish() {
   Impl& I = *impl_;
   if (I.finished) return;
   I.finished = true;
-  if (I.file >= 0) {
-    if (I.last_written_step != I.stepper.steps_taken()) I.write_step();
-    I.append_histories();
-    H5Fflush(I.file, H5F_SCOPE_GLOBAL);
-    H5Fclose(I.file);
-    I.file = -1;
+  if (I.open) {
+    // The last step's fields (which also rewrites output.h5), or output.h5
+    // alone for the history rows since the last output step.
+    if (I.last_written_step != I.stepper.steps_taken())
+      I.write_step();
+    else
+      I.write_main_file();
+    I.open = false;
   }
   if (I.csv) {
     std::fclose(I.csv);

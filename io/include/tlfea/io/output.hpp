@@ -1,16 +1,21 @@
 // TLFEA: simulation output and restart.
 //
 // OutputWriter writes, into settings.directory:
-//   output.h5    HDF5 (serial C library): the meshes, one group per output
-//                step with the fields, and the time histories;
-//   output.xdmf  XDMF 3 index of output.h5 that ParaView opens directly as a
-//                time series (rewritten atomically, tmp + rename, after every
-//                output step);
-//   history.csv  the time histories, one line per completed step.
-// After every output step output.h5 is flushed (H5Fflush) and the XDMF index
-// rewritten, so a run killed (even with SIGKILL) leaves a readable file up to
-// its last completed output step. Between output steps the HDF5 file is not
-// touched (the histories are buffered and appended at output steps).
+//   output.h5          HDF5 (serial C library): the meshes and the time
+//                      histories;
+//   steps/NNNNNN.h5    one HDF5 file per output step with its fields;
+//   output.xdmf        XDMF 3 index of both that ParaView opens directly as
+//                      a time series;
+//   history.csv        the time histories, one line per completed step.
+// Every HDF5 file is written whole to NAME.tmp, closed and renamed into
+// place (a step file once; output.h5 again at every output step, with every
+// history row so far), and then the XDMF index is rewritten the same way. A
+// file is never modified in place, so a run killed at any moment (even with
+// SIGKILL) leaves complete, readable files indexed up to its last completed
+// output step. (HDF5 files modified in place are not crash-safe without
+// SWMR: a single file flushed after every step was left unreadable, "bad
+// heap free list", by about one SIGKILL in 40.) Between output steps no file
+// is touched but history.csv (the histories are buffered).
 //
 // Fields per body:
 //   T10 / Q27: the quadratic mesh itself (XDMF Tetrahedron_10 /
@@ -27,10 +32,11 @@
 // rows summed over the body's position coefficients. Contact (Polyvertex):
 // x_c, n, F_n, F_t and F = F_n n + F_t on body A, as used in the step just
 // completed (contact is explicit: detected and evaluated at the step's start).
-// HDF5 layout: /mesh/body<b>/{topology, reference}; /steps/<6 digits>/{time,
-// step, body<b>/{x, displacement, velocity, stress, von_mises},
-// joints/{x, reaction, reaction_per_body}, contact/{x, normal, normal_force,
-// tangential_force, force}}; /history/<column>.
+// HDF5 layout: output.h5: /mesh/body<b>/{topology, reference},
+// /history/<column>; steps/<6 digits>.h5: /time, /step,
+// /body<b>/{x, displacement, velocity, stress, von_mises},
+// /joints/{x, reaction, reaction_per_body}, /contact/{x, normal,
+// normal_force, tangential_force, force}.
 // Histories: time, kinetic energy 1/2 v^T M v, strain energy, gravity
 // potential -sum_b integral rho g . x dV, constraint violation (max, weighted),
 // Newton and outer iterations, factorizations, step wall time.
