@@ -148,12 +148,11 @@ struct PatchWeightKernel : ContactKernelBase {
     Kokkos::atomic_add(&wvn(P), w * vn);
     const Real mr = receiving_mass(k);
     if (mr > 0.0) Kokkos::atomic_fetch_min(&ratio(P), mr / w);
-    for (int side = 0; side < 2; ++side) {
-      if (cp.num(k, side) == 0 || has_point_mass(cp.body(k, side))) continue;
-      const int ps = side == 0 ? pa : pb;
-      const int slot = ps == (pa < pb ? pa : pb) ? 0 : 1;
-      Kokkos::atomic_add(&mass(P, slot), point_mass(cp, lumped, k, side));
-    }
+    // The vertex side's point mass (side 0, a surface vertex of body A): the
+    // partner's own vertices in contact are counted by the contacts of the
+    // other direction, so no node is counted through triangle points.
+    if (cp.num(k, 0) > 0 && !has_point_mass(cp.body(k, 0)))
+      Kokkos::atomic_add(&mass(P, pa == (pa < pb ? pa : pb) ? 0 : 1), point_mass(cp, lumped, k, 0));
   }
 };
 

@@ -162,7 +162,7 @@ struct OutputWriter::Impl {
   void build_bodies();
   void histories_row(const StepReport* rep, double wall_s);
   void write_step();
-  void write_main_file();
+  void write_main_file(bool histories);
   void write_xdmf() const;
 };
 
@@ -274,13 +274,39 @@ void OutputWriter::Impl::histories_row(const StepReport* rep, double wall_s) {
   std::fflush(csv);
 }
 
-// output.h5 (meshes and every history row so far), written whole to
-// output.h5.tmp and renamed over the previous one: the file is always
-// complete, whenever the run is killed.
-void OutputWriter::Impl::write_main_file() {
-  const std::string tmp = h5path + ".tmp";
-  hid_t f = H5Fcreate(tmp.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
-  if (f < 0) throw_error("OutputWriter: cannot create '", tmp, "'");
+// An HDF5 file written to PATH.tmp: commit() closes it and renames it to
+// PATH; on an exception before that the destructor closes it and removes
+// the temporary file, so nothing partial is left and the handle is free.
+struct TmpH5 {
+  std::string path, tmp;
+  hid_t id = -1;
+  explicit TmpH5(const std::string& p) : path(p), tmp(p + ".tmp") {
+    id = H5Fcreate(tmp.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
+    if (id < 0) throw_error("OutputWriter: cannot create '", tmp, "'");
+  }
+  void commit() {
+    const herr_t st = H5Fclose(id);
+    id = -1;
+    h5::check(st, tmp, "close");
+    if (std::rename(tmp.c_str(), path.c_str()) != 0)
+      throw_error("OutputWriter: cannot rename '", tmp, "' to '", path, "'");
+    tmp.clear();
+  }
+  ~TmpH5() {
+    if (id >= 0) H5Fclose(id);
+    if (!tmp.empty()) std::remove(tmp.c_str());
+  }
+  TmpH5(const TmpH5&) = delete;
+  TmpH5& operator=(const TmpH5&) = delete;
+};
+
+// output.h5: the meshes, and with `histories` every history row, written
+// whole to output.h5.tmp and renamed over the previous one (at the start,
+// and at finish() with the histories): the file is always complete.
+void OutputWriter::Impl::write_main_file(bool histories) {
+  TmpH5 file(h5path);
+  const std::string& tmp = file.tmp;
+  const hid_t f = file.id;
   h5::write_string_attribute(f, "format", "tlfea-output", tmp);
   for (size_t b = 0; b < bodies.size(); ++b) {
     const BodyOut& o = bodies[b];
@@ -294,14 +320,14 @@ void OutputWriter::Impl::write_main_file() {
     h5::write_string_attribute(bg, "material", model.material(static_cast<int>(b)).name(), tmp);
     H5Gclose(bg);
   }
-  std::vector<Real> col(history.size());
-  for (int c = 0; c < kNumColumns; ++c) {
-    for (size_t i = 0; i < history.size(); ++i) col[i] = history[i][c];
-    h5::write(f, std::string("/history/") + kColumnNames[c], col, 0, tmp);
+  if (histories) {
+    std::vector<Real> col(history.size());
+    for (int c = 0; c < kNumColumns; ++c) {
+      for (size_t i = 0; i < history.size(); ++i) col[i] = history[i][c];
+      h5::write(f, std::string("/history/") + kColumnNames[c], col, 0, tmp);
+    }
   }
-  h5::check(H5Fclose(f), tmp, "close");
-  if (std::rename(tmp.c_str(), h5path.c_str()) != 0)
-    throw_error("OutputWriter: cannot rename '", tmp, "' to '", h5path, "'");
+  file.commit();
 }
 
 void OutputWriter::Impl::write_step() {
@@ -309,10 +335,9 @@ void OutputWriter::Impl::write_step() {
   if (step == last_written_step) return;
   const int index = static_cast<int>(steps.size());
   // The step's own file, written to .tmp and renamed when complete.
-  const std::string spath = dir + "/" + step_file(index), stmp = spath + ".tmp";
-  hid_t grp = H5Fcreate(stmp.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
-  if (grp < 0) throw_error("OutputWriter: cannot create '", stmp, "'");
-  const std::string& h5path = stmp;  // for the messages below
+  TmpH5 file(dir + "/" + step_file(index));
+  const hid_t grp = file.id;
+  const std::string h5path = file.tmp;  // for the messages below
   h5::write_scalar(grp, "time", stepper.time(), h5path);
   h5::write_scalar<long long>(grp, "step", step, h5path);
   const CoefView& q = stepper.positions();
@@ -438,10 +463,7 @@ void OutputWriter::Impl::write_step() {
     h5::write(grp, "contact/connectivity", conn, 0, h5path);
     entry.contacts = n;
   }
-  h5::check(H5Fclose(grp), stmp, "close");
-  if (std::rename(stmp.c_str(), spath.c_str()) != 0)
-    throw_error("OutputWriter: cannot rename '", stmp, "' to '", spath, "'");
-  write_main_file();
+  file.commit();
   steps.push_back(entry);
   last_written_step = step;
   write_xdmf();
@@ -554,6 +576,7 @@ OutputWriter::OutputWriter(Model& model, TimeStepper& stepper, const OutputSetti
   for (int c = 0; c < kNumColumns; ++c)
     std::fprintf(I.csv, "%s%c", kColumnNames[c], c + 1 < kNumColumns ? ',' : '\n');
   I.open = true;
+  I.write_main_file(false);
   I.histories_row(nullptr, 0.0);
   I.write_step();
   I.last_end = wall();
@@ -593,13 +616,10 @@ void OutputWriter::finish() {
   if (I.finished) return;
   I.finished = true;
   if (I.open) {
-    // The last step's fields (which also rewrites output.h5), or output.h5
-    // alone for the history rows since the last output step.
-    if (I.last_written_step != I.stepper.steps_taken())
-      I.write_step();
-    else
-      I.write_main_file();
+    // The last step's fields, then output.h5 with the histories.
     I.open = false;
+    if (I.last_written_step != I.stepper.steps_taken()) I.write_step();
+    I.write_main_file(true);
   }
   if (I.csv) {
     std::fclose(I.csv);

@@ -92,6 +92,9 @@ TEST(Restart, StopCheckpointRestartEqualsUninterruptedRun) {
   // step K+1 refactored in one of four 2-thread runs.
   if (ExecSpace().concurrency() == 1)
     EXPECT_EQ(reused_after_k, 1) << "the problem does not reuse the Jacobian at step " << K + 1;
+  else if (!reused_after_k)
+    std::printf("note: step %d refactored in this threaded run; the restart is compared without "
+                "a kept factorization across it\n", K + 1);
 
   const std::string ck = temp_path("restart.h5");
   int factorizations_split = 0;

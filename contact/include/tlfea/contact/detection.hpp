@@ -43,6 +43,9 @@
 // at zero depth). Choose r at least the size of the surface triangles and
 // below the smallest reference distance between parts of the surface that
 // may touch (parts closer than r in the reference never touch each other).
+// ANCF surfaces: a sampled surface vertex interpolates all coefficients of
+// its element, so choose r at least the element size there (a vertex must
+// not be tested against a triangle of its own element).
 // Contacts carry body id A = B,
 // and the normal-opposition test applies as between bodies. The pair (b, b)
 // uses the point law even where the patch law is set.

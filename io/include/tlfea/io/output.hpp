@@ -1,21 +1,22 @@
 // TLFEA: simulation output and restart.
 //
 // OutputWriter writes, into settings.directory:
-//   output.h5          HDF5 (serial C library): the meshes and the time
-//                      histories;
+//   output.h5          HDF5 (serial C library): the meshes (from the start)
+//                      and the time histories (at the end: finish());
 //   steps/NNNNNN.h5    one HDF5 file per output step with its fields;
 //   output.xdmf        XDMF 3 index of both that ParaView opens directly as
 //                      a time series;
 //   history.csv        the time histories, one line per completed step.
 // Every HDF5 file is written whole to NAME.tmp, closed and renamed into
-// place (a step file once; output.h5 again at every output step, with every
-// history row so far), and then the XDMF index is rewritten the same way. A
-// file is never modified in place, so a run killed at any moment (even with
-// SIGKILL) leaves complete, readable files indexed up to its last completed
-// output step. (HDF5 files modified in place are not crash-safe without
-// SWMR: a single file flushed after every step was left unreadable, "bad
-// heap free list", by about one SIGKILL in 40.) Between output steps no file
-// is touched but history.csv (the histories are buffered).
+// place (a step file once; output.h5 at the start with the meshes and at the
+// end with the meshes and histories), and after every output step the XDMF
+// index is rewritten the same way. A file is never modified in place, so a
+// run killed at any moment (even with SIGKILL) leaves complete, readable
+// files indexed up to its last completed output step, with the histories in
+// history.csv (one flushed line per step). (HDF5 files modified in place are
+// not crash-safe without SWMR: a single file flushed after every step was
+// left unreadable, "bad heap free list", by about one SIGKILL in 40.) On an
+// error a partly written NAME.tmp is closed and removed.
 //
 // Fields per body:
 //   T10 / Q27: the quadratic mesh itself (XDMF Tetrahedron_10 /
