@@ -90,8 +90,8 @@ Vec3 along(const Vec3& X, const Vec3& d, Real s) {
 
 }  // namespace
 
-MaterialPoint find_material_point(const ElementBlockBase& block, const CoefViewHost& q0,
-                                  const Vec3& X, Real tol) {
+bool locate_material_point(const ElementBlockBase& block, const CoefViewHost& q0, const Vec3& X,
+                           Ordinal& element, Real xi_out[3], Real tol) {
   const ElementType type = block.element_type();
   const int cpn = coefficients_per_node(type);
   Real best_out = std::numeric_limits<Real>::max();
@@ -155,10 +155,20 @@ MaterialPoint find_material_point(const ElementBlockBase& block, const CoefViewH
     }
     if (o <= 0.0) break;
   }
-  if (best_e < 0 || best_out > tol)
-    throw_error("material point: no ", to_string(type), " element contains (", X[0], ", ", X[1],
-                ", ", X[2], ")");
-  return make_material_point(block, best_e, best_xi);
+  if (best_e < 0 || best_out > tol) return false;
+  element = best_e;
+  for (int a = 0; a < 3; ++a) xi_out[a] = best_xi[a];
+  return true;
+}
+
+MaterialPoint find_material_point(const ElementBlockBase& block, const CoefViewHost& q0,
+                                  const Vec3& X, Real tol) {
+  Ordinal e = -1;
+  Real xi[3];
+  if (!locate_material_point(block, q0, X, e, xi, tol))
+    throw_error("material point: no ", to_string(block.element_type()), " element contains (", X[0],
+                ", ", X[1], ", ", X[2], ")");
+  return make_material_point(block, e, xi);
 }
 
 namespace {

@@ -321,71 +321,6 @@ struct BodyData {
   Real min_size = 0.0;     // smallest body dimension (default joint fibers)
 };
 
-// Element and parent coordinates of the reference point X of a block.
-bool locate(const ElementBlockBase& block, const CoefViewHost& q0, const Vec3& X, Ordinal& elem,
-            Real xi_out[3]) {
-  const ElementType type = block.element_type();
-  const bool simplex = type == ElementType::T10;
-  auto outside = [&](const Real* xi) {
-    if (simplex) {
-      Real o = std::max({-xi[0], -xi[1], -xi[2], xi[0] + xi[1] + xi[2] - 1.0});
-      return std::max(o, 0.0);
-    }
-    return std::max({std::fabs(xi[0]) - 1.0, std::fabs(xi[1]) - 1.0, std::fabs(xi[2]) - 1.0, 0.0});
-  };
-  Real best = std::numeric_limits<Real>::max();
-  for (Ordinal e = 0; e < block.num_elements(); ++e) {
-    const std::vector<Ordinal> ids = block.element_coefficients(e);
-    auto pos = [&](const Real* xi) {
-      const std::vector<Real> s = block.shape_at(e, xi);
-      Vec3 r{{0, 0, 0}};
-      for (size_t l = 0; l < ids.size(); ++l)
-        for (int a = 0; a < 3; ++a) r[a] += s[l] * q0(ids[l], a);
-      return r;
-    };
-    Real xi[3];
-    for (int a = 0; a < 3; ++a) xi[a] = simplex ? 0.25 : 0.0;
-    const Vec3 rc = pos(xi);
-    Real size = 0.0;
-    for (size_t l = 0; l < ids.size(); l += coefficients_per_node(type))
-      for (int a = 0; a < 3; ++a) size = std::max(size, std::fabs(q0(ids[l], a) - rc[a]));
-    if (type == ElementType::ANCF3243 || type == ElementType::ANCF3443) size *= 2.0;
-    bool far = false;
-    for (int a = 0; a < 3; ++a) far = far || std::fabs(X[a] - rc[a]) > 2.0 * size + 1e-12;
-    if (far) continue;
-    bool ok = false;
-    for (int it = 0; it < 40; ++it) {
-      const Vec3 r = pos(xi);
-      const Vec3 res{{r[0] - X[0], r[1] - X[1], r[2] - X[2]}};
-      if (std::sqrt(dot3(res, res)) <= 1e-12 * std::max(size, Real(1e-300))) {
-        ok = true;
-        break;
-      }
-      Mat3 J;
-      const Real h = 1e-6;
-      for (int b = 0; b < 3; ++b) {
-        Real xp[3] = {xi[0], xi[1], xi[2]}, xm[3] = {xi[0], xi[1], xi[2]};
-        xp[b] += h;
-        xm[b] -= h;
-        const Vec3 rp = pos(xp), rm = pos(xm);
-        for (int a = 0; a < 3; ++a) J(a, b) = (rp[a] - rm[a]) / (2 * h);
-      }
-      if (std::fabs(det(J)) < 1e-300) break;
-      const Vec3 d = inverse(J) * res;
-      for (int a = 0; a < 3; ++a) xi[a] -= d[a];
-      if (outside(xi) > 2.0) break;
-    }
-    if (!ok) continue;
-    const Real o = outside(xi);
-    if (o < best) {
-      best = o;
-      elem = e;
-      for (int a = 0; a < 3; ++a) xi_out[a] = xi[a];
-    }
-  }
-  return best <= 1e-9;
-}
-
 class Builder {
  public:
   Builder(const Ctx& c, Scene& s) : c_(c), s_(s) {}
@@ -870,7 +805,7 @@ class Builder {
           const Vec3 X = lm.vec3_req("position"), F = lm.vec3_req("force");
           Ordinal e = -1;
           Real xi[3];
-          if (!locate(model.block(b.id), q0_, X, e, xi))
+          if (!locate_material_point(model.block(b.id), q0_, X, e, xi))
             fail(c_, lm.node()["position"], lm.key("position") + ": point (" + Map::fmt(X[0]) + ", " +
                                                 Map::fmt(X[1]) + ", " + Map::fmt(X[2]) +
                                                 ") is outside body '" + b.name + "'");

@@ -14,32 +14,13 @@
 #include "tlfea/contact/detection.hpp"
 #include "tlfea/core/generators.hpp"
 #include "tlfea/solvers/time_stepper.hpp"
+#include "mass_sums.hpp"
 
 namespace tlfea {
 namespace {
 
-// Total linear momentum sum_ij M_ij v_j of coefficients [first, last).
-Vec3 momentum(const Model& model, const CoefView& v, Ordinal first, Ordinal last) {
-  const CrsPattern& pat = model.pattern();
-  auto rm = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), pat.row_map);
-  auto en = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), pat.entries);
-  auto mv = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), model.mass_values());
-  auto vh = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), v);
-  Vec3 p{{0.0, 0.0, 0.0}};
-  for (Ordinal r = 3 * first; r < 3 * last; ++r)
-    for (Offset k = rm(r); k < rm(r + 1); ++k) p[r % 3] += mv(k) * vh(en(k) / 3, en(k) % 3);
-  return p;
-}
-
-Real body_mass(const Model& model, Ordinal first, Ordinal last) {
-  const CrsPattern& pat = model.pattern();
-  auto rm = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), pat.row_map);
-  auto mv = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), model.mass_values());
-  Real m = 0.0;
-  for (Ordinal r = 3 * first; r < 3 * last; r += 3)
-    for (Offset k = rm(r); k < rm(r + 1); ++k) m += mv(k);
-  return m;
-}
+using test::momentum;
+using test::total_mass;
 
 const Real kR = 0.05, kE = 1e7, kNu = 0.3, kRho = 1000.0;
 
@@ -152,7 +133,7 @@ TEST(ContactBodies, HeadOnSpheresConserveMomentum) {
   const Vec3 pa1 = momentum(b.model, st.velocities(), b.offset[0], b.end(0));
   Real err = 0.0;
   for (int c = 0; c < 3; ++c) err = std::max(err, std::fabs(p1[c] - p0[c]));
-  const Real m0 = body_mass(b.model, b.offset[0], b.end(0));
+  const Real m0 = total_mass(b.model, b.offset[0], b.end(0));
   std::printf("spheres: contacts max %d, |dp| total %.3e kg m/s, ball 0 dp_x %.4f of %.4f\n",
               max_contacts, err, pa1[0] - pa0[0], m0 * 1.0);
   EXPECT_GT(max_contacts, 0);

@@ -11,6 +11,7 @@
 #include "tlfea/contact/detection.hpp"
 #include "tlfea/core/generators.hpp"
 #include "tlfea/solvers/time_stepper.hpp"
+#include "mass_sums.hpp"
 
 namespace tlfea {
 namespace {
@@ -95,15 +96,7 @@ TEST(ContactDynamics, SlidingBlockStopsAfterCoulombDistance) {
 
 // Total linear momentum sum_ij M_ij v_j.
 Vec3 momentum(const Model& model, const CoefView& v) {
-  const CrsPattern& pat = model.pattern();
-  auto rm = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), pat.row_map);
-  auto en = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), pat.entries);
-  auto mv = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), model.mass_values());
-  auto vh = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), v);
-  Vec3 p{{0.0, 0.0, 0.0}};
-  for (Ordinal r = 0; r < pat.num_rows(); ++r)
-    for (Offset k = rm(r); k < rm(r + 1); ++k) p[r % 3] += mv(k) * vh(en(k) / 3, en(k) % 3);
-  return p;
+  return test::momentum(model, v, 0, model.num_coefficients());
 }
 
 // Two deformable blocks of different mass collide head-on (no gravity):

@@ -13,41 +13,16 @@
 #include "tlfea/contact/detection.hpp"
 #include "tlfea/core/generators.hpp"
 #include "tlfea/solvers/time_stepper.hpp"
+#include "mass_sums.hpp"
 
 namespace tlfea {
 namespace {
 
+using test::com_velocity;
+using test::kinetic_energy;
+using test::total_mass;
+
 const Real kPi = 3.14159265358979323846;
-
-// Total mass of the model's coefficients [first, last): sum of the x-rows of
-// the consistent mass (with density 1 this is the volume by quadrature).
-Real total_mass(const Model& model, Ordinal first, Ordinal last) {
-  const CrsPattern& pat = model.pattern();
-  auto rm = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), pat.row_map);
-  auto mv = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), model.mass_values());
-  Real m = 0.0;
-  for (Ordinal r = 3 * first; r < 3 * last; r += 3)
-    for (Offset k = rm(r); k < rm(r + 1); ++k) m += mv(k);
-  return m;
-}
-
-// Centre-of-mass velocity of coefficients [first, last): sum_ij M_ij v_j / m.
-Vec3 com_velocity(const Model& model, const CoefView& v, Ordinal first, Ordinal last) {
-  const CrsPattern& pat = model.pattern();
-  auto rm = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), pat.row_map);
-  auto en = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), pat.entries);
-  auto mv = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), model.mass_values());
-  auto vh = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), v);
-  Vec3 p{{0.0, 0.0, 0.0}};
-  Real m = 0.0;
-  for (Ordinal r = 3 * first; r < 3 * last; ++r)
-    for (Offset k = rm(r); k < rm(r + 1); ++k) {
-      p[r % 3] += mv(k) * vh(en(k) / 3, en(k) % 3);
-      if (r % 3 == 0) m += mv(k);
-    }
-  for (int a = 0; a < 3; ++a) p[a] /= m;
-  return p;
-}
 
 Vec3 mean_position(const CoefView& q, Ordinal first, Ordinal last) {
   auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), q);
@@ -387,11 +362,7 @@ TEST(ContactValidation, DroppedBallRestitutionMatchesOneDofLaw) {
   StepperSettings s;
   s.dt = 2e-5;
   TimeStepper st(sc.model, s);
-  CoefView v("v", sc.model.num_coefficients());
-  auto vh = Kokkos::create_mirror_view(v);
-  for (Ordinal k = 0; k < sc.model.num_coefficients(); ++k) vh(k, 2) = -v0;
-  Kokkos::deep_copy(v, vh);
-  st.set_velocities(v);
+  st.set_velocities(test::uniform_velocity_z(sc.model, -v0));
   bool touched = false;
   int max_contacts = 0, i = 0;
   for (; i < 5000; ++i) {
@@ -426,11 +397,7 @@ TEST(ContactValidation, DroppedBallRestitutionManyVerticesPatchLaw) {
   StepperSettings s;
   s.dt = 1e-4;
   TimeStepper st(sc.model, s);
-  CoefView v("v", sc.model.num_coefficients());
-  auto vh = Kokkos::create_mirror_view(v);
-  for (Ordinal k = 0; k < sc.model.num_coefficients(); ++k) vh(k, 2) = -v0;
-  Kokkos::deep_copy(v, vh);
-  st.set_velocities(v);
+  st.set_velocities(test::uniform_velocity_z(sc.model, -v0));
   bool touched = false;
   int max_contacts = 0, i = 0;
   Real max_delta = 0.0;
@@ -451,20 +418,6 @@ TEST(ContactValidation, DroppedBallRestitutionManyVerticesPatchLaw) {
   EXPECT_TRUE(touched);
   EXPECT_GT(max_contacts, 4);
   EXPECT_NEAR(vz / v0, ref, 0.01 * ref);
-}
-
-// Kinetic energy v^T M v / 2 with the model's consistent mass.
-Real kinetic_energy(const Model& model, const CoefView& v) {
-  const CrsPattern& pat = model.pattern();
-  auto rm = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), pat.row_map);
-  auto en = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), pat.entries);
-  auto mv = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), model.mass_values());
-  auto vh = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), v);
-  Real e = 0.0;
-  for (Ordinal r = 0; r < 3 * model.num_coefficients(); ++r)
-    for (Offset k = rm(r); k < rm(r + 1); ++k)
-      e += 0.5 * vh(r / 3, r % 3) * mv(k) * vh(en(k) / 3, en(k) % 3);
-  return e;
 }
 
 // The explicit-dashpot limit (contact_forces.hpp): a Q27 ball (R = 0.05 m,
@@ -488,11 +441,7 @@ TEST(ContactValidation, ExplicitDashpotLimitKeepsAnUnresolvedDropFromGainingEner
       StepperSettings s;
       s.dt = 1e-4;
       TimeStepper st(sc.model, s);
-      CoefView v("v", sc.model.num_coefficients());
-      auto vh = Kokkos::create_mirror_view(v);
-      for (Ordinal k = 0; k < sc.model.num_coefficients(); ++k) vh(k, 2) = -v0;
-      Kokkos::deep_copy(v, vh);
-      st.set_velocities(v);
+      st.set_velocities(test::uniform_velocity_z(sc.model, -v0));
       const Real ke0 = kinetic_energy(sc.model, st.velocities());
       Real ke_max = 0.0;
       bool touched = false, failed = false;

@@ -36,6 +36,11 @@ MaterialPoint ground_point(const Vec3& position);
 // Position of a point in the configuration q (host copy of the coefficients).
 Vec3 point_position(const MaterialPoint& p, const CoefViewHost& q);
 
+// The element and parent coordinates of reference position X in `block`
+// (Newton on r(xi) = X element by element, as find_material_point); false
+// when no element contains X within `tol`.
+bool locate_material_point(const ElementBlockBase& block, const CoefViewHost& q0, const Vec3& X,
+                           Ordinal& element, Real xi[3], Real tol = 1e-9);
 // The material point of `block` at reference position X (q0: host copy of the
 // reference coefficients), found by Newton on r(xi) = X element by element.
 // Accepts xi within `tol` outside an element's parent domain (points on
