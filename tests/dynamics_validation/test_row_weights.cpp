@@ -66,8 +66,8 @@ Iterations swing(Real fiber, bool row_weights, int steps, bool reuse_jacobian = 
 // functions over the element (~1 / h_e), so the penalty term and the outer
 // loop see rows a small factor apart. Measured at E = 1e8 Pa: full Newton
 // (no Jacobian reuse) 387 iterations for the short fibers against 391 for
-// fibers of h_e, 196 outer iterations each: asserted "no more" (up to the
-// 1% that round-off moves the counts by); with the
+// fibers of h_e, 196 outer iterations each: asserted "no more" with one
+// thread (deterministic), within 5% with several (round-off); with the
 // default Jacobian reuse 830 against 805 (+3%: the reuse decisions differ),
 // asserted within 15%. At E = 1e9 Pa (not tested) the short fibers need more
 // outer iterations (188 vs 165) and +10% full-Newton iterations (485 vs 440).
@@ -100,12 +100,19 @@ TEST(RowWeights, ShortFibersHoldTheJointAtComparableNewtonCostWithReferenceWeigh
   const Iterations short_n = swing(1e-3 * he, true, steps, false);
   show("full Newton, fiber = h_e", long_n);
   show("full Newton, fiber = 1e-3 h_e", short_n);
-  // "No more", up to 1%: each count is a sum of per-step stopping decisions
-  // at a threshold, and the assembly's round-off (Serial vs OpenMP, one or
-  // two threads) moves a few of them (measured 385-391 across the builds,
-  // the short fibers never above the long ones).
-  EXPECT_LE(short_n.newton, 1.01 * long_n.newton);
-  EXPECT_LE(short_n.outer, long_n.outer);
+  // "No more" where assembly is deterministic (one thread: Serial, or
+  // OpenMP with one thread; measured 387 vs 391 and 385 vs 386). With
+  // several threads the atomic scatter orders sums differently from run to
+  // run and each count, a sum of per-step stopping decisions at a threshold,
+  // moves by a few (measured 384-392 for either fiber over six 2-thread
+  // runs, once 392 vs 387): there within 5%.
+  if (ExecSpace().concurrency() == 1) {
+    EXPECT_LE(short_n.newton, long_n.newton);
+    EXPECT_LE(short_n.outer, long_n.outer);
+  } else {
+    EXPECT_LE(short_n.newton, 1.05 * long_n.newton);
+    EXPECT_LE(short_n.outer, 1.05 * long_n.outer);
+  }
   // With Jacobian reuse the counts include the chord iterations of a kept
   // factorization, whose refactor decisions differ between the two rows.
   EXPECT_LE(short_w.newton, 1.15 * long_w.newton);
