@@ -73,7 +73,7 @@ StepResult run(const std::string& backend) {
   s.step_tol = 1e-14;
   s.constraint_tolerance = 1e-10;
   s.linear.backend = backend;
-  s.linear.tolerance = 1e-12;  // iterative backends (GMRES + ILU(0) stalls near 1e-13 here)
+  s.linear.tolerance = 1e-11;  // iterative backends: see below
   s.linear.max_iterations = 2000;
   const auto t0 = std::chrono::steady_clock::now();
   TimeStepper stepper(model, s);
@@ -97,10 +97,14 @@ Real relative_difference(const CoefViewHost& x, const CoefViewHost& y) {
 }
 
 // Relative 1e-8: the Newton iteration stops at |g| <= 1e-9 N against
-// |M v / h| ~ 1e1 N, and the iterative solves at 1e-12 relative residual;
-// the step results may differ by those, times the conditioning of
-// M / h + h K (E = 1e7 Pa: ~1e3), i.e. ~1e-9 in v; positions differ by h
-// times that.
+// |M v / h| ~ 1e1 N; the step results may differ by that, times the
+// conditioning of M / h + h K (E = 1e7 Pa: ~1e3), i.e. ~1e-9 in v;
+// positions differ by h times that. The iterative solves run to 1e-11
+// relative residual: Newton iterates on to its own tolerance whatever the
+// inner accuracy, so this moves iteration counts, not the converged step.
+// (1e-12 was at GMRES + ILU(0)'s floor here: it stalled at 1.02e-12 with
+// OpenBLAS's SkylakeX, Cooperlake, SapphireRapids and Nehalem kernels and
+// passed with Haswell and Zen, so the test's verdict depended on the CPU.)
 TEST(LinearBackends, AllBackendsGiveTheSameStepOnAJointedSystem) {
   if (MpiSession::enabled()) ensure_mpi();
   const std::vector<std::string> names = available_linear_solvers();

@@ -10,6 +10,7 @@
 #include <memory>
 #include <string>
 #include <type_traits>
+#include <vector>
 
 #include <limits>
 
@@ -77,24 +78,27 @@ void expect_same(const CoefView& a, const CoefView& b, Real tol, const char* wha
 }
 
 TEST(Restart, StopCheckpointRestartEqualsUninterruptedRun) {
-  constexpr int N = 30, K = 13;
+  constexpr int N = 30;
   Pendulum full;
-  int factorizations_full = 0, reused_after_k = 0;
+  int factorizations_full = 0;
+  std::vector<int> factorizations_at(N);
   for (int i = 0; i < N; ++i) {
-    const StepReport r = full.stepper->step();
-    factorizations_full += r.factorizations;
-    if (i == K && r.factorizations == 0) reused_after_k = 1;
+    factorizations_at[i] = full.stepper->step().factorizations;
+    factorizations_full += factorizations_at[i];
   }
-  // The run must reuse factors across the restart point for the test to
-  // exercise the Jacobian-reuse state (step K+1 of the full run refactors
-  // nothing). Checked where assembly is deterministic (one thread): with
-  // several threads the reuse decision is round-off sensitive (below) and
-  // step K+1 refactored in one of four 2-thread runs.
-  if (ExecSpace().concurrency() == 1)
-    EXPECT_EQ(reused_after_k, 1) << "the problem does not reuse the Jacobian at step " << K + 1;
-  else if (!reused_after_k)
-    std::printf("note: step %d refactored in this threaded run; the restart is compared without "
-                "a kept factorization across it\n", K + 1);
+  // The restart must fall where the full run keeps its factors across it
+  // (step K+1 refactors nothing), so that the test exercises the restored
+  // Jacobian-reuse state. Which steps reuse depends on round-off (a ratio
+  // test on |g|: the BLAS kernels OpenBLAS picks for the CPU, the atomic
+  // sums of several threads), so K is the first such step of this run past
+  // the start-up, not a fixed number (a fixed K = 13 failed under one
+  // OpenBLAS kernel set).
+  int K = -1;
+  for (int i = 10; i < N - 10 && K < 0; ++i)
+    if (factorizations_at[i] == 0) K = i;
+  ASSERT_GE(K, 0) << "the full run refactors at every step from 11 to " << N - 10
+                  << ": no restart point with kept factors";
+  std::printf("restart after step %d (step %d reuses the factors)\n", K, K + 1);
 
   const std::string ck = temp_path("restart.h5");
   int factorizations_split = 0;

@@ -14,9 +14,14 @@
 #include "tlfea/core/error.hpp"
 #include "tlfea/core/generators.hpp"
 #include "tlfea/solvers/linear_solver.hpp"
+#include "vectors.hpp"
 
 namespace tlfea {
 namespace {
+
+using test::relative_difference;
+using test::to_device;
+using test::to_host;
 
 // T10 box with 3^3 cells: 7^3 = 343 coefficients, 1029 rows, so Tacho runs
 // its sparse supernodal path (it uses dense LAPACK below 1024 rows).
@@ -102,10 +107,7 @@ struct TestSystem {
 
   // y = A x on the host CRS arrays.
   std::vector<Real> matvec(const std::vector<Real>& values, const std::vector<Real>& x) const {
-    std::vector<Real> y(n, 0.0);
-    for (Ordinal r = 0; r < n; ++r)
-      for (Offset q = row_map(r); q < row_map(r + 1); ++q) y[r] += values[q] * x[entries(q)];
-    return y;
+    return test::crs_matvec(row_map, entries, values, x);
   }
 
   std::vector<Real> exact_solution(int variant) const {
@@ -114,28 +116,6 @@ struct TestSystem {
     return x;
   }
 };
-
-DeviceView<Real*> to_device(const std::vector<Real>& v, const char* label) {
-  DeviceView<Real*> d(std::string(label), v.size());
-  auto h = Kokkos::create_mirror_view(d);
-  for (size_t i = 0; i < v.size(); ++i) h(i) = v[i];
-  Kokkos::deep_copy(d, h);
-  return d;
-}
-
-std::vector<Real> to_host(const DeviceView<Real*>& d) {
-  auto h = Kokkos::create_mirror_view_and_copy(HostSpace(), d);
-  return std::vector<Real>(h.data(), h.data() + h.extent(0));
-}
-
-Real relative_difference(const std::vector<Real>& a, const std::vector<Real>& b) {
-  Real num = 0, den = 0;
-  for (size_t i = 0; i < a.size(); ++i) {
-    num += (a[i] - b[i]) * (a[i] - b[i]);
-    den += b[i] * b[i];
-  }
-  return std::sqrt(num / den);
-}
 
 struct Config {
   std::string label;

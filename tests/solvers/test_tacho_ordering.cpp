@@ -14,9 +14,14 @@
 #include "tlfea/core/error.hpp"
 #include "tlfea/core/generators.hpp"
 #include "tlfea/solvers/linear_solver.hpp"
+#include "vectors.hpp"
 
 namespace tlfea {
 namespace {
+
+using test::relative_difference;
+using test::to_device;
+using test::to_host;
 
 bool tacho_built() {
   const auto names = available_linear_solvers();
@@ -80,29 +85,9 @@ struct ClampedSystem {
 
   // y = A x on the host CRS arrays.
   std::vector<Real> matvec(const std::vector<Real>& x) const {
-    std::vector<Real> y(n, 0.0);
-    for (Ordinal r = 0; r < n; ++r)
-      for (Offset q = row_map(r); q < row_map(r + 1); ++q) y[r] += values[q] * x[entries(q)];
-    return y;
+    return test::crs_matvec(row_map, entries, values, x);
   }
 };
-
-DeviceView<Real*> to_device(const std::vector<Real>& v, const char* label) {
-  DeviceView<Real*> d(std::string(label), v.size());
-  auto h = Kokkos::create_mirror_view(d);
-  for (size_t i = 0; i < v.size(); ++i) h(i) = v[i];
-  Kokkos::deep_copy(d, h);
-  return d;
-}
-
-Real relative_difference(const std::vector<Real>& a, const std::vector<Real>& b) {
-  Real num = 0, den = 0;
-  for (size_t i = 0; i < a.size(); ++i) {
-    num += (a[i] - b[i]) * (a[i] - b[i]);
-    den += b[i] * b[i];
-  }
-  return std::sqrt(num / den);
-}
 
 std::vector<Real> solve(const LinearSolverOptions& options, const ClampedSystem& sys,
                         const std::vector<Real>& b) {
@@ -115,8 +100,7 @@ std::vector<Real> solve(const LinearSolverOptions& options, const ClampedSystem&
   std::cout << "  " << options.backend << " ordering " << options.ordering << " pd "
             << options.positive_definite << ": analyze " << st.analyze_seconds << " s, factorize "
             << st.factorize_seconds << " s\n";
-  auto h = Kokkos::create_mirror_view_and_copy(HostSpace(), x);
-  return std::vector<Real>(h.data(), h.data() + h.extent(0));
+  return to_host(x);
 }
 
 TEST(TachoOrdering, NestedDissectionAndAmdMatchExactSolutionAndEigen) {
