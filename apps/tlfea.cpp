@@ -178,10 +178,6 @@ int cmd_info() {
 }
 
 int cmd_run(Options o) {
-  if (o.print_default) {
-    std::fputs(tlfea_default_scene_yaml, stdout);
-    return 0;
-  }
   tlfea::scene::Scene s = load(o);
   if (o.steps > 0 && o.end_time > 0) bad("give --steps or --end-time, not both");
   if (o.steps > 0) s.steps = o.steps;
@@ -309,6 +305,12 @@ int main(int argc, char** argv) {
   } catch (const tlfea::Error& e) {
     std::fprintf(stderr, "%s\n", e.what());
     return 2;
+  }
+  // Data for stdout before Kokkos starts: its initialization warnings (e.g.
+  // OMP_PROC_BIND not set) are printed to stdout and would land in the file.
+  if (cmd == "run" && o.print_default) {
+    std::fputs(tlfea_default_scene_yaml, stdout);
+    return std::fflush(stdout) == 0 ? 0 : 2;
   }
   int kargc = 1;
   Kokkos::ScopeGuard kokkos(kargc, argv);
