@@ -5,6 +5,7 @@
 
 #include "tlfea/core/generators.hpp"
 #include "tlfea/solvers/time_stepper.hpp"
+#include "mass_sums.hpp"
 
 namespace tlfea {
 namespace {
@@ -103,17 +104,9 @@ TEST(TimeStepper, DistanceConstraintHoldsWhileTheBodySwings) {
   EXPECT_LT(x[2], X[2] - 1e-3);
 }
 
-// Total linear momentum p = sum_ij M_ij v_j (position coefficients), host.
+// Total linear momentum p = sum_ij M_ij v_j of all coefficients, host.
 Vec3 momentum(const Model& model, const CoefView& v) {
-  const CrsPattern& pat = model.pattern();
-  auto rm = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), pat.row_map);
-  auto en = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), pat.entries);
-  auto mv = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), model.mass_values());
-  auto vh = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), v);
-  Vec3 p{{0.0, 0.0, 0.0}};
-  for (Ordinal r = 0; r < pat.num_rows(); ++r)
-    for (Offset k = rm(r); k < rm(r + 1); ++k) p[r % 3] += mv(k) * vh(en(k) / 3, en(k) % 3);
-  return p;
+  return test::momentum(model, v, 0, model.num_coefficients());
 }
 
 // Timed loads: a free body under a nodal force F and a dead traction t0 on

@@ -1,4 +1,4 @@
-// Host-side sums with a model's consistent mass for the contact tests
+// Host-side sums with a model's consistent mass for the dynamics and contact tests
 // (momentum, mass, centre-of-mass velocity, kinetic energy) and a uniform
 // initial velocity. Reference quantities computed from the mass matrix, not
 // from the contact code under test.
