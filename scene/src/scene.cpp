@@ -409,7 +409,8 @@ class Builder {
     st.linear.tolerance = m.positive("linear_tolerance", st.linear.tolerance);
     st.linear.max_iterations = static_cast<int>(m.positive_int("linear_max_iterations", st.linear.max_iterations));
     st.linear.preconditioner =
-        m.choice("preconditioner", {"none", "jacobi", "ilu", "muelu"}, st.linear.preconditioner);
+        m.choice("preconditioner", {"default", "none", "jacobi", "block-jacobi", "ilu", "muelu"},
+                 st.linear.preconditioner);
     st.linear.ilu_level = static_cast<int>(m.integer("ilu_level", st.linear.ilu_level));
     st.linear.symmetric = m.boolean("symmetric", st.linear.symmetric);
     st.linear.ordering = m.choice("ordering", {"default", "nd", "amd"}, st.linear.ordering);

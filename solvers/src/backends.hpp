@@ -11,6 +11,11 @@ namespace tlfea::detail {
 
 std::unique_ptr<LinearSolver> make_eigen_ldlt(const LinearSolverOptions& options);
 std::unique_ptr<LinearSolver> make_eigen_lu(const LinearSolverOptions& options);
+std::unique_ptr<LinearSolver> make_kk_cg(const LinearSolverOptions& options);
+std::unique_ptr<LinearSolver> make_kk_gmres(const LinearSolverOptions& options);
+#ifdef TLFEA_HAVE_CUDSS
+std::unique_ptr<LinearSolver> make_cudss(const LinearSolverOptions& options);
+#endif
 #ifdef TLFEA_HAVE_TRILINOS_SOLVERS
 std::unique_ptr<LinearSolver> make_tacho(const LinearSolverOptions& options);
 std::unique_ptr<LinearSolver> make_klu2(const LinearSolverOptions& options);

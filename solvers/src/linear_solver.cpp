@@ -20,7 +20,10 @@ std::vector<std::string> available_linear_solvers() {
 #ifdef TLFEA_HAVE_TRILINOS_SOLVERS
   names.insert(names.end(), {"tacho", "klu2", "belos-gmres", "belos-cg", "belos-minres"});
 #endif
-  names.insert(names.end(), {"eigen-ldlt", "eigen-lu"});
+#ifdef TLFEA_HAVE_CUDSS
+  names.push_back("cudss");
+#endif
+  names.insert(names.end(), {"eigen-ldlt", "eigen-lu", "kk-cg", "kk-gmres"});
   return names;
 }
 
@@ -34,7 +37,7 @@ std::string list_names() {
 
 bool is_known_name(const std::string& n) {
   for (const char* k : {"default", "tacho", "eigen-ldlt", "eigen-lu", "klu2", "belos-gmres",
-                        "belos-cg", "belos-minres"})
+                        "belos-cg", "belos-minres", "kk-cg", "kk-gmres", "cudss"})
     if (n == k) return true;
   return false;
 }
@@ -44,7 +47,9 @@ bool is_known_name(const std::string& n) {
 std::unique_ptr<LinearSolver> make_linear_solver(const LinearSolverOptions& options) {
   std::string name = options.backend;
   if (name == "default") {
-#ifdef TLFEA_HAVE_TRILINOS_SOLVERS
+#if defined(TLFEA_HAVE_CUDSS)
+    name = "cudss";
+#elif defined(TLFEA_HAVE_TRILINOS_SOLVERS)
     name = options.symmetric ? "tacho" : "klu2";
 #else
     name = options.symmetric ? "eigen-ldlt" : "eigen-lu";
@@ -52,6 +57,11 @@ std::unique_ptr<LinearSolver> make_linear_solver(const LinearSolverOptions& opti
   }
   if (name == "eigen-ldlt") return detail::make_eigen_ldlt(options);
   if (name == "eigen-lu") return detail::make_eigen_lu(options);
+  if (name == "kk-cg") return detail::make_kk_cg(options);
+  if (name == "kk-gmres") return detail::make_kk_gmres(options);
+#ifdef TLFEA_HAVE_CUDSS
+  if (name == "cudss") return detail::make_cudss(options);
+#endif
 #ifdef TLFEA_HAVE_TRILINOS_SOLVERS
   if (name == "tacho") return detail::make_tacho(options);
   if (name == "klu2") return detail::make_klu2(options);
@@ -61,7 +71,8 @@ std::unique_ptr<LinearSolver> make_linear_solver(const LinearSolverOptions& opti
 #endif
   if (is_known_name(name))
     throw_error("linear solver \"", name,
-                "\" is not built in this configuration (it needs TLFEA_ENABLE_TRILINOS=ON);"
+                "\" is not built in this configuration (Trilinos solvers need "
+                "TLFEA_ENABLE_TRILINOS=ON, cudss a CUDA build with TLFEA_ENABLE_CUDSS=ON);"
                 " available: ",
                 list_names());
   throw_error("unknown linear solver \"", name, "\"; available: ", list_names());

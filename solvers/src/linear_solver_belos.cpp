@@ -37,10 +37,11 @@ class BelosSolver final : public LinearSolver {
       name_ = "belos-cg";
     else
       name_ = "belos-minres";
+    if (options_.preconditioner == "default") options_.preconditioner = "ilu";
     const auto& p = options_.preconditioner;
     if (p != "none" && p != "jacobi" && p != "ilu" && p != "muelu")
       throw_error(name_, ": unknown preconditioner \"", p,
-                  "\"; available: none, jacobi, ilu, muelu");
+                  "\"; available: default (ilu), none, jacobi, ilu, muelu");
     if (options_.ilu_level < 0) throw_error(name_, ": ilu_level must be >= 0");
     if (options_.max_iterations < 1) throw_error(name_, ": max_iterations must be >= 1");
     if (!(options_.tolerance > 0)) throw_error(name_, ": tolerance must be > 0");

@@ -161,6 +161,12 @@ std::vector<Config> configs() {
     direct("tacho-cholesky", "tacho", true);
   }
   if (available("klu2")) direct("klu2", "klu2", false);
+  // Kokkos Kernels Krylov solvers, in every build.
+  iterative("kk-cg", "block-jacobi", 0, true);
+  iterative("kk-cg", "jacobi", 0, true);
+  iterative("kk-cg", "none", 0, true);
+  iterative("kk-gmres", "block-jacobi", 0, false);
+  iterative("kk-gmres", "none", 0, false);
   if (available("belos-cg")) {
     iterative("belos-cg", "ilu", 0, true);
     iterative("belos-cg", "jacobi", 0, true);
@@ -322,6 +328,12 @@ TEST(LinearSolver, OptionsABackendCannotHonourThrow) {
   EXPECT_THROW(make_linear_solver(options), Error);
   options.backend = "default";  // falls back to an LU backend
   EXPECT_NO_THROW(make_linear_solver(options));
+  options.backend = "kk-cg";  // CG needs a symmetric matrix
+  EXPECT_THROW(make_linear_solver(options), Error);
+  options = LinearSolverOptions();
+  options.backend = "kk-gmres";
+  options.preconditioner = "ilu";  // Belos's, not built for kk-*
+  EXPECT_THROW(make_linear_solver(options), Error);
   if (available("belos-gmres")) {
     options = LinearSolverOptions();
     options.backend = "belos-gmres";

@@ -23,14 +23,20 @@ namespace tlfea {
 
 struct LinearSolverOptions {
   // "default", "tacho", "eigen-ldlt", "eigen-lu", "klu2", "belos-gmres",
-  // "belos-cg", "belos-minres". "default" is Tacho in the Trilinos build and
-  // Eigen's LDL^T otherwise (KLU2 / Eigen's LU when symmetric is false).
+  // "belos-cg", "belos-minres", "kk-cg", "kk-gmres", "cudss". "default" is
+  // cuDSS in a CUDA build with cuDSS, Tacho in the Trilinos build and Eigen's
+  // LDL^T otherwise (KLU2 / Eigen's LU when symmetric is false; cuDSS
+  // factorizes either). kk-cg and kk-gmres (Kokkos Kernels Krylov, every
+  // build) keep every vector in the execution space's memory.
   std::string backend = "default";
   bool symmetric = true;               // the matrix is symmetric (values, not only pattern)
   bool positive_definite = false;      // Tacho: Cholesky instead of LDL^T
   double tolerance = 1e-10;            // iterative: relative residual ||b - A x|| / ||b||
   int max_iterations = 500;            // iterative
-  std::string preconditioner = "ilu";  // iterative: "none", "jacobi", "ilu", "muelu"
+  // Iterative: "default" (ilu for Belos, block-jacobi for kk-*), "none",
+  // "jacobi", "ilu" and "muelu" (Belos), "block-jacobi" (kk-*: the inverse of
+  // each coefficient's 3 x 3 diagonal block).
+  std::string preconditioner = "default";
   int ilu_level = 0;                   // ILU(k) fill level
   // Tacho fill-reducing order of the node graph: "nd" (METIS nested
   // dissection), "amd" (Eigen's approximate minimum degree) or "default" (nd

@@ -1,0 +1,415 @@
+// Kokkos Kernels Krylov backends: preconditioned CG ("kk-cg", symmetric
+// positive definite) and restarted GMRES(m) with right preconditioning
+// ("kk-gmres", general), built in every configuration. Everything of size n
+// stays where the Newton matrix lives (the execution space's memory): the
+// matrix is the pattern + values viewed as a KokkosSparse::CrsMatrix
+// (core/sparse_matrix.hpp), products are KokkosSparse::spmv, vector updates
+// and inner products KokkosBlas; only scalars (inner products, the small
+// GMRES Hessenberg system) reach the host.
+//
+// Preconditioners, set up by factorize():
+//   "block-jacobi" (default): M = blockdiag(A_bb), the 3 x 3 diagonal block of
+//                  each coefficient, inverted once per matrix;
+//   "jacobi":      M = diag(A);
+//   "none":        M = I.
+// Algorithms: CG as in Saad, Iterative Methods for Sparse Linear Systems
+// (2nd ed., 2003), Alg. 9.1; GMRES(m) with right preconditioning, Alg. 9.5,
+// with classical Gram-Schmidt applied twice (each pass two gemv) and Givens
+// rotations for the least-squares problem (Alg. 6.10). Convergence:
+// ||b - A x|| <= tolerance ||b|| (true residual for CG's recurrence, the
+// Givens estimate for GMRES, confirmed by an explicit residual at the end).
+#include <KokkosBlas1_axpby.hpp>
+#include <KokkosBlas1_dot.hpp>
+#include <KokkosBlas1_nrm2.hpp>
+#include <KokkosBlas1_scal.hpp>
+#include <KokkosBlas2_gemv.hpp>
+#include <KokkosSparse_spmv.hpp>
+#include <cmath>
+#include <vector>
+
+#include "backends.hpp"
+#include "tlfea/core/error.hpp"
+#include "tlfea/core/sparse_matrix.hpp"
+
+namespace tlfea::detail {
+namespace {
+
+using Range = Kokkos::RangePolicy<ExecSpace>;
+using Vector = DeviceView<Real*>;
+using Basis = Kokkos::View<Real**, Kokkos::LayoutLeft, DeviceType>;
+
+// Offset of column 3b in each scalar row 3b + r (the first entry of the
+// diagonal 3 x 3 block: block columns are stored whole and sorted, see
+// core/crs_pattern.hpp); -1 if the pattern has no diagonal block.
+struct FindDiagonalBlock {
+  DeviceView<Offset*> row_map;
+  DeviceView<Ordinal*> entries;
+  DeviceView<Offset*> diag;
+  KOKKOS_INLINE_FUNCTION void operator()(const Ordinal row) const {
+    const Ordinal col = row - row % 3;
+    Offset lo = row_map(row), hi = row_map(row + 1);
+    while (lo < hi) {  // lower bound of col in the sorted row
+      const Offset mid = lo + (hi - lo) / 2;
+      if (entries(mid) < col)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+    diag(row) = (lo + 2 < row_map(row + 1) && entries(lo) == col && entries(lo + 2) == col + 2)
+                    ? lo
+                    : Offset(-1);
+  }
+};
+
+// inv(b, 3 r + s) = (A_bb^-1)_rs by the adjugate; counts blocks that are
+// missing or singular relative to their size (|det| <= 1e-14 prod ||row||).
+struct InvertBlocks {
+  DeviceView<Real*> values;
+  DeviceView<Offset*> diag;
+  Kokkos::View<Real* [9], Kokkos::LayoutRight, DeviceType> inv;
+  KOKKOS_INLINE_FUNCTION void operator()(const Ordinal b, Ordinal& bad) const {
+    Real a[3][3];
+    Real scale = 1.0;
+    for (int r = 0; r < 3; ++r) {
+      const Offset k = diag(3 * b + r);
+      if (k < 0) {
+        ++bad;
+        return;
+      }
+      Real rn = 0.0;
+      for (int s = 0; s < 3; ++s) {
+        a[r][s] = values(k + s);
+        rn += a[r][s] * a[r][s];
+      }
+      scale *= kmath::sqrt(rn);
+    }
+    const Real c00 = a[1][1] * a[2][2] - a[1][2] * a[2][1];
+    const Real c01 = a[1][2] * a[2][0] - a[1][0] * a[2][2];
+    const Real c02 = a[1][0] * a[2][1] - a[1][1] * a[2][0];
+    const Real det = a[0][0] * c00 + a[0][1] * c01 + a[0][2] * c02;
+    if (!(kmath::fabs(det) > 1e-14 * scale)) {
+      ++bad;
+      return;
+    }
+    const Real d = 1.0 / det;
+    inv(b, 0) = c00 * d;
+    inv(b, 1) = (a[0][2] * a[2][1] - a[0][1] * a[2][2]) * d;
+    inv(b, 2) = (a[0][1] * a[1][2] - a[0][2] * a[1][1]) * d;
+    inv(b, 3) = c01 * d;
+    inv(b, 4) = (a[0][0] * a[2][2] - a[0][2] * a[2][0]) * d;
+    inv(b, 5) = (a[0][2] * a[1][0] - a[0][0] * a[1][2]) * d;
+    inv(b, 6) = c02 * d;
+    inv(b, 7) = (a[0][1] * a[2][0] - a[0][0] * a[2][1]) * d;
+    inv(b, 8) = (a[0][0] * a[1][1] - a[0][1] * a[1][0]) * d;
+  }
+};
+
+struct ApplyBlockInverse {
+  Kokkos::View<Real* [9], Kokkos::LayoutRight, DeviceType> inv;
+  Vector x, y;
+  KOKKOS_INLINE_FUNCTION void operator()(const Ordinal b) const {
+    const Real x0 = x(3 * b), x1 = x(3 * b + 1), x2 = x(3 * b + 2);
+    y(3 * b) = inv(b, 0) * x0 + inv(b, 1) * x1 + inv(b, 2) * x2;
+    y(3 * b + 1) = inv(b, 3) * x0 + inv(b, 4) * x1 + inv(b, 5) * x2;
+    y(3 * b + 2) = inv(b, 6) * x0 + inv(b, 7) * x1 + inv(b, 8) * x2;
+  }
+};
+
+// dinv(i) = 1 / a_ii; counts zero (or non-finite) diagonals.
+struct InvertDiagonal {
+  DeviceView<Real*> values;
+  DeviceView<Offset*> diag;
+  Vector dinv;
+  KOKKOS_INLINE_FUNCTION void operator()(const Ordinal i, Ordinal& bad) const {
+    const Offset k = diag(i);
+    const Real a = k < 0 ? 0.0 : values(k + i % 3);
+    if (!(kmath::fabs(a) > 0.0) || !(kmath::fabs(a) < 1e300)) {
+      ++bad;
+      dinv(i) = 0.0;
+      return;
+    }
+    dinv(i) = 1.0 / a;
+  }
+};
+
+struct ApplyDiagonal {
+  Vector dinv, x, y;
+  KOKKOS_INLINE_FUNCTION void operator()(const Ordinal i) const { y(i) = dinv(i) * x(i); }
+};
+
+enum class Method { CG, GMRES };
+enum class Preconditioner { None, Jacobi, BlockJacobi };
+
+class KrylovSolver final : public LinearSolver {
+ public:
+  KrylovSolver(const LinearSolverOptions& options, Method method)
+      : options_(options), method_(method) {
+    name_ = method == Method::CG ? "kk-cg" : "kk-gmres";
+    const std::string& p = options.preconditioner;
+    if (p == "default" || p == "block-jacobi")
+      prec_ = Preconditioner::BlockJacobi;
+    else if (p == "jacobi")
+      prec_ = Preconditioner::Jacobi;
+    else if (p == "none")
+      prec_ = Preconditioner::None;
+    else
+      throw_error(name_, ": preconditioner \"", p,
+                  "\" is not available (kk-cg / kk-gmres take block-jacobi, jacobi or none)");
+    if (method == Method::CG && !options.symmetric)
+      throw_error(name_, ": CG needs a symmetric matrix (symmetric: false given); use kk-gmres");
+    if (!(options.tolerance > 0.0 && options.tolerance < 1.0))
+      throw_error(name_, ": tolerance must lie in (0, 1), got ", options.tolerance);
+    if (options.max_iterations < 1)
+      throw_error(name_, ": max_iterations must be at least 1, got ", options.max_iterations);
+  }
+
+  std::string name() const override { return name_; }
+
+  void analyze(const CrsPattern& pattern) override {
+    const Stopwatch clock;
+    pattern_ = pattern;
+    n_ = pattern.num_rows();
+    check_length(name_.c_str(), "pattern row map", pattern.row_map.extent(0),
+                 static_cast<size_t>(n_) + 1);
+    diag_ = DeviceView<Offset*>("tlfea::solvers::krylov::diagonal", n_);
+    Kokkos::parallel_for("tlfea::solvers::krylov::find_diagonal", Range(0, n_),
+                         FindDiagonalBlock{pattern.row_map, pattern.entries, diag_});
+    values_ = Vector("tlfea::solvers::krylov::values", pattern.nnz());
+    matrix_ = make_sparse_matrix(pattern_, values_, "tlfea::solvers::krylov::A");
+    block_inv_ = decltype(block_inv_)("tlfea::solvers::krylov::block_inverse",
+                                      prec_ == Preconditioner::BlockJacobi ? n_ / 3 : 0);
+    diag_inv_ = Vector("tlfea::solvers::krylov::diagonal_inverse",
+                       prec_ == Preconditioner::Jacobi ? n_ : 0);
+    r_ = Vector("tlfea::solvers::krylov::r", n_);
+    z_ = Vector("tlfea::solvers::krylov::z", n_);
+    p_ = Vector("tlfea::solvers::krylov::p", n_);
+    w_ = Vector("tlfea::solvers::krylov::w", n_);
+    if (method_ == Method::GMRES) {
+      restart_ = std::max(1, std::min(options_.max_iterations, kRestart));
+      basis_ = Basis("tlfea::solvers::krylov::basis", n_, restart_ + 1);
+      h_ = Vector("tlfea::solvers::krylov::h", restart_ + 1);
+      h_host_ = Kokkos::create_mirror_view(h_);
+    }
+    analyzed_ = true;
+    ++stats_.analyses;
+    stats_.analyze_seconds += clock.seconds();
+  }
+
+  void factorize(const DeviceView<Real*>& values) override {
+    if (!analyzed_) throw_error(name_, ": factorize() before analyze()");
+    check_length(name_.c_str(), "values", values.extent(0), static_cast<size_t>(pattern_.nnz()));
+    const Stopwatch clock;
+    factored_ = false;
+    Kokkos::deep_copy(values_, values);
+    Ordinal bad = 0;
+    if (prec_ == Preconditioner::BlockJacobi) {
+      Kokkos::parallel_reduce("tlfea::solvers::krylov::invert_blocks", Range(0, n_ / 3),
+                              InvertBlocks{values_, diag_, block_inv_}, bad);
+      if (bad > 0)
+        throw_error(name_, ": ", bad,
+                    " diagonal 3 x 3 block(s) are singular or missing (block-Jacobi "
+                    "preconditioner); try preconditioner jacobi or none, or a direct solver");
+    } else if (prec_ == Preconditioner::Jacobi) {
+      Kokkos::parallel_reduce("tlfea::solvers::krylov::invert_diagonal", Range(0, n_),
+                              InvertDiagonal{values_, diag_, diag_inv_}, bad);
+      if (bad > 0)
+        throw_error(name_, ": ", bad,
+                    " diagonal entries are zero or not finite (Jacobi preconditioner)");
+    }
+    factored_ = true;
+    ++stats_.factorizations;
+    stats_.factorize_seconds += clock.seconds();
+  }
+
+  void solve(const DeviceView<Real*>& b, const DeviceView<Real*>& x) override {
+    if (!factored_) throw_error(name_, ": solve() before factorize()");
+    check_length(name_.c_str(), "right-hand side", b.extent(0), static_cast<size_t>(n_));
+    check_length(name_.c_str(), "solution", x.extent(0), static_cast<size_t>(n_));
+    const Stopwatch clock;
+    const Real bnorm = KokkosBlas::nrm2(b);
+    if (!std::isfinite(bnorm)) throw_error(name_, ": right-hand side is not finite");
+    Kokkos::deep_copy(x, 0.0);
+    int iterations = 0;
+    Real rel = 0.0;
+    if (bnorm > 0.0) {
+      // The recurrences' residual is confirmed by the true one; where round-off
+      // left the true residual above the tolerance, the method restarts from x
+      // while iterations remain.
+      while (true) {
+        int it = 0;
+        if (method_ == Method::CG)
+          cg(b, x, bnorm, options_.max_iterations - iterations, it);
+        else
+          gmres(b, x, bnorm, options_.max_iterations - iterations, it);
+        iterations += it;
+        residual(b, x);
+        rel = KokkosBlas::nrm2(r_) / bnorm;
+        if (!(rel > options_.tolerance) || iterations >= options_.max_iterations || it == 0 ||
+            !std::isfinite(rel))
+          break;
+      }
+    }
+    ++stats_.solves;
+    stats_.last_iterations = iterations;
+    stats_.total_iterations += iterations;
+    stats_.last_residual = rel;
+    stats_.solve_seconds += clock.seconds();
+    if (!std::isfinite(rel))
+      throw_error(name_, ": solution is not finite (singular or badly conditioned matrix)");
+    if (!(rel <= options_.tolerance))
+      throw_error(name_, ": no convergence in ", iterations,
+                  " iterations (relative residual ", rel, ", tolerance ", options_.tolerance,
+                  "; preconditioner ", options_.preconditioner, ")");
+  }
+
+ private:
+  static constexpr int kRestart = 50;
+
+  // r = b - A x
+  void residual(const Vector& b, const Vector& x) {
+    Kokkos::deep_copy(r_, b);
+    KokkosSparse::spmv("N", -1.0, matrix_, x, 1.0, r_);
+  }
+
+  // y = M^-1 x
+  void precondition(const Vector& x, const Vector& y) {
+    switch (prec_) {
+      case Preconditioner::BlockJacobi:
+        Kokkos::parallel_for("tlfea::solvers::krylov::block_jacobi", Range(0, n_ / 3),
+                             ApplyBlockInverse{block_inv_, x, y});
+        break;
+      case Preconditioner::Jacobi:
+        Kokkos::parallel_for("tlfea::solvers::krylov::jacobi", Range(0, n_),
+                             ApplyDiagonal{diag_inv_, x, y});
+        break;
+      case Preconditioner::None:
+        Kokkos::deep_copy(y, x);
+        break;
+    }
+  }
+
+  // Preconditioned CG (Saad Alg. 9.1) from the current x, at most max_it
+  // iterations (counted in it).
+  void cg(const Vector& b, const Vector& x, Real bnorm, int max_it, int& it) {
+    residual(b, x);
+    precondition(r_, z_);
+    Kokkos::deep_copy(p_, z_);
+    Real rz = KokkosBlas::dot(r_, z_);
+    for (it = 0; it < max_it;) {
+      KokkosSparse::spmv("N", 1.0, matrix_, p_, 0.0, w_);
+      const Real pw = KokkosBlas::dot(p_, w_);
+      if (!(pw > 0.0))
+        throw_error(name_, ": p^T A p = ", pw, " <= 0 at iteration ", it,
+                    " (the matrix is not positive definite; use kk-gmres or a direct solver)");
+      const Real alpha = rz / pw;
+      KokkosBlas::axpby(alpha, p_, 1.0, x);
+      KokkosBlas::axpby(-alpha, w_, 1.0, r_);
+      ++it;
+      if (!(KokkosBlas::nrm2(r_) > options_.tolerance * bnorm)) break;
+      precondition(r_, z_);
+      const Real rz_new = KokkosBlas::dot(r_, z_);
+      KokkosBlas::axpby(1.0, z_, rz_new / rz, p_);
+      rz = rz_new;
+    }
+  }
+
+  // GMRES(m), right preconditioned (Saad Alg. 9.5), restarted from the
+  // current x, at most max_it iterations (counted in it).
+  void gmres(const Vector& b, const Vector& x, Real bnorm, int max_it, int& it) {
+    const int m = restart_;
+    std::vector<Real> H((m + 1) * m), cs(m), sn(m), g(m + 1), y(m);
+    auto Hij = [&](int i, int j) -> Real& { return H[i + (m + 1) * j]; };
+    Real rel = 1.0;
+    it = 0;
+    while (it < max_it) {
+      residual(b, x);
+      const Real beta = KokkosBlas::nrm2(r_);
+      rel = beta / bnorm;
+      if (!(rel > options_.tolerance)) break;
+      auto v0 = Kokkos::subview(basis_, Kokkos::ALL(), 0);
+      KokkosBlas::axpby(1.0 / beta, r_, 0.0, v0);
+      std::fill(g.begin(), g.end(), 0.0);
+      g[0] = beta;
+      int j = 0;
+      for (; j < m && it < max_it; ++j) {
+        ++it;
+        precondition(Kokkos::subview(basis_, Kokkos::ALL(), j), z_);
+        KokkosSparse::spmv("N", 1.0, matrix_, z_, 0.0, w_);
+        // Classical Gram-Schmidt twice: h = V^T w, w -= V h.
+        const auto V = Kokkos::subview(basis_, Kokkos::ALL(), Kokkos::make_pair(0, j + 1));
+        const auto hj = Kokkos::subview(h_, Kokkos::make_pair(0, j + 1));
+        for (int i = 0; i <= j; ++i) Hij(i, j) = 0.0;
+        for (int pass = 0; pass < 2; ++pass) {
+          KokkosBlas::gemv("T", 1.0, V, w_, 0.0, hj);
+          KokkosBlas::gemv("N", -1.0, V, hj, 1.0, w_);
+          Kokkos::deep_copy(h_host_, h_);
+          for (int i = 0; i <= j; ++i) Hij(i, j) += h_host_(i);
+        }
+        const Real hnext = KokkosBlas::nrm2(w_);
+        Hij(j + 1, j) = hnext;
+        if (hnext > 0.0)
+          KokkosBlas::axpby(1.0 / hnext, w_, 0.0, Kokkos::subview(basis_, Kokkos::ALL(), j + 1));
+        // Apply the previous rotations, then a new one to zero H(j+1, j).
+        for (int i = 0; i < j; ++i) {
+          const Real t = cs[i] * Hij(i, j) + sn[i] * Hij(i + 1, j);
+          Hij(i + 1, j) = -sn[i] * Hij(i, j) + cs[i] * Hij(i + 1, j);
+          Hij(i, j) = t;
+        }
+        const Real den = std::hypot(Hij(j, j), Hij(j + 1, j));
+        if (!(den > 0.0))
+          throw_error(name_, ": breakdown at iteration ", it, " (singular matrix)");
+        cs[j] = Hij(j, j) / den;
+        sn[j] = Hij(j + 1, j) / den;
+        Hij(j, j) = den;
+        Hij(j + 1, j) = 0.0;
+        g[j + 1] = -sn[j] * g[j];
+        g[j] = cs[j] * g[j];
+        rel = std::fabs(g[j + 1]) / bnorm;
+        if (!(rel > options_.tolerance) || !(hnext > 0.0)) {
+          ++j;
+          break;
+        }
+      }
+      // y = H(0:j, 0:j)^-1 g, then x += M^-1 V y.
+      for (int i = j - 1; i >= 0; --i) {
+        Real s = g[i];
+        for (int k = i + 1; k < j; ++k) s -= Hij(i, k) * y[k];
+        y[i] = s / Hij(i, i);
+      }
+      for (int i = 0; i < j; ++i) h_host_(i) = y[i];
+      Kokkos::deep_copy(h_, h_host_);
+      KokkosBlas::gemv("N", 1.0, Kokkos::subview(basis_, Kokkos::ALL(), Kokkos::make_pair(0, j)),
+                       Kokkos::subview(h_, Kokkos::make_pair(0, j)), 0.0, w_);
+      precondition(w_, z_);
+      KokkosBlas::axpby(1.0, z_, 1.0, x);
+      if (!(rel > options_.tolerance)) break;
+    }
+  }
+
+  LinearSolverOptions options_;
+  Method method_;
+  Preconditioner prec_ = Preconditioner::BlockJacobi;
+  std::string name_;
+  CrsPattern pattern_;
+  Ordinal n_ = 0;
+  int restart_ = 0;
+  bool analyzed_ = false, factored_ = false;
+  DeviceView<Offset*> diag_;
+  Vector values_, diag_inv_, r_, z_, p_, w_, h_;
+  Vector::HostMirror h_host_;
+  Kokkos::View<Real* [9], Kokkos::LayoutRight, DeviceType> block_inv_;
+  Basis basis_;
+  SparseMatrix matrix_;
+};
+
+}  // namespace
+
+std::unique_ptr<LinearSolver> make_kk_cg(const LinearSolverOptions& options) {
+  return std::make_unique<KrylovSolver>(options, Method::CG);
+}
+
+std::unique_ptr<LinearSolver> make_kk_gmres(const LinearSolverOptions& options) {
+  return std::make_unique<KrylovSolver>(options, Method::GMRES);
+}
+
+}  // namespace tlfea::detail
