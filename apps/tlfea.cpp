@@ -169,6 +169,12 @@ int cmd_info() {
   std::string solvers;
   for (const auto& n : tlfea::available_linear_solvers()) solvers += (solvers.empty() ? "" : ", ") + n;
   std::printf("linear solvers: %s\n", solvers.c_str());
+  const tlfea::BlasThreads blas = tlfea::configure_blas_threads();
+  if (blas.library == "none")
+    std::printf("BLAS: no threaded BLAS linked\n");
+  else
+    std::printf("BLAS: %s, %d thread%s (%s)\n", blas.library.c_str(), blas.threads,
+                blas.threads == 1 ? "" : "s", blas.source.c_str());
 #ifdef TLFEA_HAVE_IO
   std::printf("output: HDF5 + XDMF, checkpoint / restart\n");
 #else

@@ -1,13 +1,19 @@
 #!/usr/bin/env bash
-# Installs every dependency of TLFEA from Debian 12 packages and builds the
-# OpenMP configuration's Kokkos + Kokkos Kernels 3.4.1 from the Kokkos sources
-# inside Debian's trilinos source package.
+# Installs every dependency of TLFEA from Debian 12 packages and builds, from
+# the Kokkos sources inside Debian's trilinos source package:
+#   - the OpenMP configuration's Kokkos + Kokkos Kernels 3.4.1, into
+#     ${TLFEA_DEPS_PREFIX:-/opt/tlfea-deps}/kokkos-openmp;
+#   - when nvcc is found (TLFEA_CUDA=auto, the default; =on requires it, =off
+#     skips it): the CUDA configuration's Kokkos + Kokkos Kernels 3.4.1 with
+#     TLFEA's CUDA 13 compatibility patch (tools/patches/), static, for
+#     Kokkos_ARCH_${TLFEA_CUDA_ARCH:-HOPPER90}, into <prefix>/kokkos-cuda, and
+#     NVIDIA cuDSS from its Python wheel (nvidia-cudss-cu13) into
+#     <prefix>/cudss.
 #
-#   tools/setup.sh            # packages + OpenMP Kokkos (reused when present)
-#   TLFEA_DEPS_PREFIX=/opt/x tools/setup.sh
+#   tools/setup.sh
+#   TLFEA_DEPS_PREFIX=/opt/x TLFEA_CUDA=off tools/setup.sh
 #
-# The OpenMP Kokkos goes to ${TLFEA_DEPS_PREFIX:-/opt/tlfea-deps}/kokkos-openmp,
-# outside the checkout, and is reused when its stamp file is present.
+# Each Kokkos install is reused when its stamp file is present.
 set -euo pipefail
 
 PREFIX=${TLFEA_DEPS_PREFIX:-/opt/tlfea-deps}
@@ -48,11 +54,41 @@ for alt in libblas.so.3-x86_64-linux-gnu liblapack.so.3-x86_64-linux-gnu; do
   if [ -n "$cand" ]; then $SUDO update-alternatives --set "$alt" "$cand" >/dev/null; fi
 done
 
-STAMP=$KOKKOS_PREFIX/.tlfea-kokkos-3.4.1-openmp
-if [ -f "$STAMP" ]; then
-  log "OpenMP Kokkos already at $KOKKOS_PREFIX"
-  exit 0
+PATCHES=$(cd "$(dirname "$0")" && pwd)/patches
+CUDA_MODE=${TLFEA_CUDA:-auto}
+CUDA_ARCH=${TLFEA_CUDA_ARCH:-HOPPER90}
+CUDA_PREFIX=$PREFIX/kokkos-cuda
+CUDSS_PREFIX=$PREFIX/cudss
+# (-rpath: the shared libraries find each other, e.g. libkokkoskernels.so its
+# libkokkoscontainers.so, without LD_LIBRARY_PATH; an install without it is
+# rebuilt.)
+OMP_STAMP=$KOKKOS_PREFIX/.tlfea-kokkos-3.4.1-openmp-rpath
+CUDA_STAMP=$CUDA_PREFIX/.tlfea-kokkos-3.4.1-cuda13-$CUDA_ARCH
+
+want_cuda=0
+case "$CUDA_MODE" in
+  off) ;;
+  auto) if command -v nvcc >/dev/null 2>&1; then want_cuda=1; else log "nvcc not found: no CUDA configuration (TLFEA_CUDA=on to require it)"; fi ;;
+  on|required)
+    if ! command -v nvcc >/dev/null 2>&1; then
+      echo "tools/setup.sh: TLFEA_CUDA=$CUDA_MODE but nvcc is not on PATH (install the CUDA toolkit)" >&2; exit 1
+    fi
+    want_cuda=1 ;;
+  *) echo "tools/setup.sh: TLFEA_CUDA must be auto, on or off (got '$CUDA_MODE')" >&2; exit 1 ;;
+esac
+
+if [ $want_cuda = 1 ] && [ ! -f "$CUDSS_PREFIX/nvidia/cu13/include/cudss.h" ]; then
+  log "installing NVIDIA cuDSS (Python wheel nvidia-cudss-cu13) into $CUDSS_PREFIX"
+  python3 -m pip install -q --no-deps --target "$CUDSS_PREFIX" nvidia-cudss-cu13
+  # The wheel ships libcudss.so.1 only; the link name for -lcudss users.
+  ln -sf libcudss.so.1 "$CUDSS_PREFIX/nvidia/cu13/lib/libcudss.so"
 fi
+
+need_omp=1; [ -f "$OMP_STAMP" ] && need_omp=0
+need_cuda=$want_cuda; [ -f "$CUDA_STAMP" ] && need_cuda=0
+[ $need_omp = 0 ] && log "OpenMP Kokkos already at $KOKKOS_PREFIX"
+[ $want_cuda = 1 ] && [ $need_cuda = 0 ] && log "CUDA Kokkos already at $CUDA_PREFIX"
+if [ $need_omp = 0 ] && [ $need_cuda = 0 ]; then exit 0; fi
 
 # deb-src entry derived from the machine's own Debian sources (no host names here).
 if ! apt-get source --print-uris trilinos >/dev/null 2>&1; then
@@ -78,24 +114,61 @@ orig=$(ls trilinos_*.orig.tar.* | head -1)
 log "extracting Kokkos and Kokkos Kernels from $orig"
 tar -xf "$orig" --wildcards '*/packages/kokkos/*' '*/packages/kokkos-kernels/*'
 src=$(ls -d */packages | head -1)
-src=${src%/packages}
+src=$WORK/${src%/packages}
 
-cmake -S "$src/packages/kokkos" -B build-kokkos -G Ninja \
-  -DCMAKE_BUILD_TYPE=Release -DCMAKE_INSTALL_PREFIX="$KOKKOS_PREFIX" \
-  -DCMAKE_CXX_STANDARD=17 -DKokkos_ENABLE_OPENMP=ON -DKokkos_ENABLE_SERIAL=ON \
-  -DBUILD_SHARED_LIBS=ON >/dev/null
-cmake --build build-kokkos -j "$JOBS" >/dev/null
-cmake --install build-kokkos >/dev/null
-log "Kokkos installed"
+if [ $need_omp = 1 ]; then
+  cmake -S "$src/packages/kokkos" -B build-kokkos -G Ninja \
+    -DCMAKE_BUILD_TYPE=Release -DCMAKE_INSTALL_PREFIX="$KOKKOS_PREFIX" \
+    -DCMAKE_CXX_STANDARD=17 -DKokkos_ENABLE_OPENMP=ON -DKokkos_ENABLE_SERIAL=ON \
+    -DCMAKE_INSTALL_RPATH="$KOKKOS_PREFIX/lib" -DBUILD_SHARED_LIBS=ON >/dev/null
+  cmake --build build-kokkos -j "$JOBS" >/dev/null
+  cmake --install build-kokkos >/dev/null
+  log "Kokkos installed"
 
-cmake -S "$src/packages/kokkos-kernels" -B build-kk -G Ninja \
-  -DCMAKE_BUILD_TYPE=Release -DCMAKE_INSTALL_PREFIX="$KOKKOS_PREFIX" \
-  -DCMAKE_CXX_STANDARD=17 -DKokkos_ROOT="$KOKKOS_PREFIX" \
-  -DKokkosKernels_INST_DOUBLE=ON -DKokkosKernels_INST_ORDINAL_INT=ON \
-  -DKokkosKernels_INST_OFFSET_INT=ON -DKokkosKernels_INST_OFFSET_SIZE_T=OFF \
-  -DKokkosKernels_ENABLE_TPL_BLAS=OFF -DKokkosKernels_ENABLE_TESTS=OFF \
-  -DBUILD_SHARED_LIBS=ON >/dev/null
-cmake --build build-kk -j "$JOBS" >/dev/null
-cmake --install build-kk >/dev/null
-touch "$STAMP"
-log "Kokkos Kernels installed to $KOKKOS_PREFIX"
+  cmake -S "$src/packages/kokkos-kernels" -B build-kk -G Ninja \
+    -DCMAKE_BUILD_TYPE=Release -DCMAKE_INSTALL_PREFIX="$KOKKOS_PREFIX" \
+    -DCMAKE_CXX_STANDARD=17 -DKokkos_ROOT="$KOKKOS_PREFIX" \
+    -DKokkosKernels_INST_DOUBLE=ON -DKokkosKernels_INST_ORDINAL_INT=ON \
+    -DKokkosKernels_INST_OFFSET_INT=ON -DKokkosKernels_INST_OFFSET_SIZE_T=OFF \
+    -DKokkosKernels_ENABLE_TPL_BLAS=OFF -DKokkosKernels_ENABLE_TESTS=OFF \
+    -DCMAKE_INSTALL_RPATH="$KOKKOS_PREFIX/lib" -DBUILD_SHARED_LIBS=ON >/dev/null
+  cmake --build build-kk -j "$JOBS" >/dev/null
+  cmake --install build-kk >/dev/null
+  touch "$OMP_STAMP"
+  log "Kokkos Kernels installed to $KOKKOS_PREFIX"
+fi
+
+if [ $need_cuda = 1 ]; then
+  log "patching Kokkos 3.4.1 for CUDA 13 (tools/patches/kokkos-3.4.1-cuda13.patch)"
+  patch -p1 -s -d "$src/packages" < "$PATCHES/kokkos-3.4.1-cuda13.patch"
+  wrapper=$src/packages/kokkos/bin/nvcc_wrapper
+  # Static libraries: a build for a GPU machine carries no Kokkos .so files.
+  # Serial is the host space; the tests' Serial/OpenMP answers come from the
+  # OpenMP configuration.
+  cmake -S "$src/packages/kokkos" -B build-kokkos-cuda -G Ninja \
+    -DCMAKE_BUILD_TYPE=Release -DCMAKE_INSTALL_PREFIX="$CUDA_PREFIX" \
+    -DCMAKE_CXX_COMPILER="$wrapper" -DCMAKE_CXX_STANDARD=17 \
+    -DKokkos_ENABLE_CUDA=ON -DKokkos_ENABLE_CUDA_LAMBDA=ON -DKokkos_ENABLE_SERIAL=ON \
+    -DKokkos_ARCH_"$CUDA_ARCH"=ON -DBUILD_SHARED_LIBS=OFF >/dev/null
+  cmake --build build-kokkos-cuda -j "$JOBS" >/dev/null
+  cmake --install build-kokkos-cuda >/dev/null
+  log "CUDA Kokkos installed"
+  # Kokkos Kernels without explicit instantiations (TLFEA's few kernels are
+  # instantiated where they are used) and without the cuBLAS/cuSPARSE TPLs
+  # (3.4.1 calls cuSPARSE interfaces removed from CUDA 12+).
+  cmake -S "$src/packages/kokkos-kernels" -B build-kk-cuda -G Ninja \
+    -DCMAKE_BUILD_TYPE=Release -DCMAKE_INSTALL_PREFIX="$CUDA_PREFIX" \
+    -DCMAKE_CXX_COMPILER="$CUDA_PREFIX/bin/nvcc_wrapper" -DCMAKE_CXX_STANDARD=17 \
+    -DKokkos_ROOT="$CUDA_PREFIX" \
+    -DKokkosKernels_INST_DOUBLE=OFF -DKokkosKernels_INST_FLOAT=OFF \
+    -DKokkosKernels_INST_COMPLEX_DOUBLE=OFF -DKokkosKernels_INST_COMPLEX_FLOAT=OFF \
+    -DKokkosKernels_INST_ORDINAL_INT=OFF -DKokkosKernels_INST_OFFSET_INT=OFF \
+    -DKokkosKernels_INST_OFFSET_SIZE_T=OFF -DKokkosKernels_INST_LAYOUTLEFT=OFF \
+    -DKokkosKernels_ENABLE_TPL_BLAS=OFF -DKokkosKernels_ENABLE_TPL_CUBLAS=OFF \
+    -DKokkosKernels_ENABLE_TPL_CUSPARSE=OFF -DKokkosKernels_ENABLE_TESTS=OFF \
+    -DBUILD_SHARED_LIBS=OFF >/dev/null
+  cmake --build build-kk-cuda -j "$JOBS" >/dev/null
+  cmake --install build-kk-cuda >/dev/null
+  touch "$CUDA_STAMP"
+  log "CUDA Kokkos Kernels installed to $CUDA_PREFIX"
+fi

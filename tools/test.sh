@@ -3,6 +3,13 @@
 #   1. Trilinos build (Debian's Trilinos 13.2: Serial Kokkos, Trilinos solvers)
 #   2. OpenMP build (Kokkos 3.4.1 + Kokkos Kernels built by tools/setup.sh),
 #      its tests run with OMP_NUM_THREADS=1 and =2 (same answers required).
+#   3. CUDA build (when tools/setup.sh built the CUDA Kokkos; TLFEA_CUDA=on
+#      requires it, =off skips it): libraries, tlfea, tests and benchmarks
+#      compiled and linked with nvcc for the GPU, with cuDSS; nothing run
+#      (no GPU here). A compile-and-link check, so host and device
+#      optimisation are off (-O0, cicc and ptxas -O0): 2 to 3 times cheaper,
+#      and it checks the same code. benchmarks/gpu/build.sh builds the
+#      optimised configuration for a GPU machine.
 # Run tools/setup.sh first. Build trees go to ${TLFEA_BUILD_ROOT:-build}/.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -21,6 +28,26 @@ step "configure + build: OpenMP configuration"
 cmake -S . -B "$ROOT/openmp" -G Ninja -DCMAKE_BUILD_TYPE=Release \
   -DKokkos_ROOT="$PREFIX/kokkos-openmp" -DTLFEA_ENABLE_TRILINOS=OFF
 cmake --build "$ROOT/openmp" -j "$JOBS"
+
+CUDA_MODE=${TLFEA_CUDA:-auto}
+CUDA_ARCH=${TLFEA_CUDA_ARCH:-HOPPER90}
+CUDA_STAMP=$PREFIX/kokkos-cuda/.tlfea-kokkos-3.4.1-cuda13-$CUDA_ARCH
+if [ "$CUDA_MODE" != off ]; then
+  if [ -f "$CUDA_STAMP" ]; then
+    step "configure + build: CUDA configuration (compile and link only)"
+    cmake -S . -B "$ROOT/cuda" -G Ninja -DCMAKE_BUILD_TYPE=Release \
+      "-DCMAKE_CXX_FLAGS_RELEASE=-O0 -DNDEBUG -Xcicc=-O0 -Xptxas=-O0" \
+      -DCMAKE_CXX_COMPILER="$PREFIX/kokkos-cuda/bin/nvcc_wrapper" \
+      -DKokkos_ROOT="$PREFIX/kokkos-cuda" -DTLFEA_ENABLE_TRILINOS=OFF \
+      -DTLFEA_ENABLE_CUDSS=ON -DCUDSS_ROOT="$PREFIX/cudss"
+    cmake --build "$ROOT/cuda" -j "$JOBS"
+  elif [ "$CUDA_MODE" = on ] || [ "$CUDA_MODE" = required ]; then
+    echo "tools/test.sh: TLFEA_CUDA=$CUDA_MODE but no CUDA Kokkos at $PREFIX/kokkos-cuda (run tools/setup.sh)" >&2
+    exit 1
+  else
+    step "CUDA configuration skipped (no CUDA Kokkos; tools/setup.sh builds it where nvcc is found)"
+  fi
+fi
 
 status=0
 step "tests: Trilinos configuration"

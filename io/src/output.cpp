@@ -13,6 +13,8 @@
 #include <iomanip>
 #include <sstream>
 
+#include <KokkosBlas1_dot.hpp>
+
 #include "h5util.hpp"
 #include "stress.hpp"
 #include "tlfea/io/output.hpp"
@@ -133,10 +135,9 @@ struct OutputWriter::Impl {
   std::vector<BodyOut> bodies;
   // Mass matrix on the host (scalar CRS) for 1/2 v^T M v, and the gravity
   // load rho g int s dV per coefficient for the potential -f_g . q.
-  std::vector<Offset> row_map;
-  std::vector<Ordinal> cols;
-  std::vector<Real> mass;
-  std::vector<Real> fgrav;
+  // Gravity load on the reference configuration (dead load), flat: the
+  // gravity potential is -f_g . q.
+  DeviceView<Real*> fgrav;
   // Histories: all rows (output.h5 is rewritten with all of them).
   std::vector<std::array<Real, kNumColumns>> history;
   struct StepEntry {
@@ -238,21 +239,11 @@ void OutputWriter::Impl::build_bodies() {
 void OutputWriter::Impl::histories_row(const StepReport* rep, double wall_s) {
   const CoefView& q = stepper.positions();
   const CoefView& v = stepper.velocities();
-  auto vh = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), v);
-  auto qh = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), q);
-  const Real* vf = vh.data();
-  const Real* qf = qh.data();
-  Real ke = 0.0;
-  for (size_t r = 0; r + 1 < row_map.size(); ++r) {
-    Real mv = 0.0;
-    for (Offset k = row_map[r]; k < row_map[r + 1]; ++k) mv += mass[k] * vf[cols[k]];
-    ke += vf[r] * mv;
-  }
-  ke *= 0.5;
+  // Device reductions where q and v live; only the sums reach the host.
+  const Real ke = model.kinetic_energy(v);
   Real strain = 0.0;
   for (int b = 0; b < model.num_bodies(); ++b) strain += model.block(b).strain_energy(q);
-  Real vg = 0.0;
-  for (size_t i = 0; i < fgrav.size(); ++i) vg -= fgrav[i] * qf[i];
+  const Real vg = -KokkosBlas::dot(fgrav, DeviceView<Real*>(q.data(), 3 * q.extent(0)));
   std::array<Real, kNumColumns> row{};
   row[kStep] = static_cast<Real>(stepper.steps_taken());
   row[kTime] = stepper.time();
@@ -555,18 +546,11 @@ OutputWriter::OutputWriter(Model& model, TimeStepper& stepper, const OutputSetti
   I.csvpath = s.directory + "/history.csv";
   I.build_bodies();
   {
-    const CrsPattern& p = model.pattern();
-    auto rm = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), p.row_map);
-    auto en = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), p.entries);
-    auto mv = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), model.mass_values());
-    I.row_map.assign(rm.data(), rm.data() + rm.size());
-    I.cols.assign(en.data(), en.data() + en.size());
-    I.mass.assign(mv.data(), mv.data() + mv.size());
     CoefView fg("tlfea::io::gravity_load", model.num_coefficients());
     for (int b = 0; b < model.num_bodies(); ++b)
       model.block(b).body_force(model.reference(), model.gravity(), fg);
-    auto fh = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), fg);
-    I.fgrav.assign(fh.data(), fh.data() + fh.size());
+    I.fgrav = DeviceView<Real*>("tlfea::io::gravity_load_flat", 3 * fg.extent(0));
+    Kokkos::deep_copy(I.fgrav, DeviceView<Real*>(fg.data(), 3 * fg.extent(0)));
   }
   // steps/: one file per output step; files of an earlier run there go.
   make_directories(s.directory + "/steps");

@@ -8,10 +8,14 @@ namespace tlfea::io {
 namespace {
 
 // One element per thread: mean of sigma over its quadrature points.
+// LayoutRight on every backend, so the host copy is the HostView returned
+// (a CUDA space's default layout is LayoutLeft, which does not convert).
+using StressView = Kokkos::View<Real* [7], Kokkos::LayoutRight, DeviceType>;
+
 template <class Law>
 struct CauchyStress {
   DeviceView<Real** [9]> F;
-  DeviceView<Real* [7]> out;
+  StressView out;
   Law law;
   KOKKOS_INLINE_FUNCTION void operator()(const Ordinal e) const {
     const int nq = static_cast<int>(F.extent(1));
@@ -44,7 +48,7 @@ struct CauchyStress {
 };
 
 template <class Law>
-void run(const DeviceView<Real** [9]>& F, const DeviceView<Real* [7]>& out, const Law& law) {
+void run(const DeviceView<Real** [9]>& F, const StressView& out, const Law& law) {
   Kokkos::parallel_for("tlfea::io::cauchy_stress",
                        Kokkos::RangePolicy<ExecSpace>(0, F.extent(0)),
                        CauchyStress<Law>{F, out, law});
@@ -55,7 +59,7 @@ void run(const DeviceView<Real** [9]>& F, const DeviceView<Real* [7]>& out, cons
 HostView<Real* [7]> element_cauchy_stress(const ElementBlockBase& block, const MaterialSpec& spec,
                                           const CoefView& q) {
   const DeviceView<Real** [9]> F = block.deformation_gradients(q);
-  DeviceView<Real* [7]> out("tlfea::io::stress", F.extent(0));
+  StressView out("tlfea::io::stress", F.extent(0));
   switch (spec.model) {
     case MaterialModel::StVenantKirchhoff:
       run(F, out, StVenantKirchhoff{spec.lambda, spec.mu});

@@ -1,11 +1,72 @@
 #include "tlfea/solvers/linear_solver.hpp"
 
+#include <dlfcn.h>
+
 #include <cmath>
+#include <cstdlib>
+#include <mutex>
 
 #include "backends.hpp"
 #include "tlfea/core/error.hpp"
 
+
 namespace tlfea {
+
+namespace {
+
+// A positive thread count from the environment variable, or 0 if unset; a
+// malformed value is an error naming the variable.
+int env_threads(const char* name) {
+  const char* s = std::getenv(name);
+  if (!s || !*s) return 0;
+  char* end = nullptr;
+  const long v = std::strtol(s, &end, 10);
+  if (*end != '\0' || v < 1 || v > 4096)
+    throw_error(name, "='", s, "' is not a thread count (an integer from 1 to 4096)");
+  return static_cast<int>(v);
+}
+
+}  // namespace
+
+BlasThreads configure_blas_threads() {
+  static std::once_flag once;
+  static BlasThreads chosen;
+  static std::string failure;
+  std::call_once(once, [] {
+    // OpenBLAS's thread controls, looked up among the libraries loaded into
+    // the process (Debian's libblas.so.3 alternative is OpenBLAS), null if
+    // none provides them.
+    using SetThreads = void (*)(int);
+    using GetThreads = int (*)();
+    const auto openblas_set_num_threads =
+        reinterpret_cast<SetThreads>(dlsym(RTLD_DEFAULT, "openblas_set_num_threads"));
+    const auto openblas_get_num_threads =
+        reinterpret_cast<GetThreads>(dlsym(RTLD_DEFAULT, "openblas_get_num_threads"));
+    try {
+      const int tlfea_env = env_threads("TLFEA_BLAS_THREADS");
+      const int openblas_env = env_threads("OPENBLAS_NUM_THREADS");
+      if (!openblas_set_num_threads || !openblas_get_num_threads) {
+        chosen = {"none", 1, "no threaded BLAS linked"};
+        return;
+      }
+      if (tlfea_env > 0) {
+        openblas_set_num_threads(tlfea_env);
+        chosen.source = "TLFEA_BLAS_THREADS";
+      } else if (openblas_env > 0) {
+        chosen.source = "OPENBLAS_NUM_THREADS";  // OpenBLAS read it at load
+      } else {
+        openblas_set_num_threads(1);
+        chosen.source = "TLFEA default (one thread: BLAS runs inside a Kokkos thread)";
+      }
+      chosen.library = "OpenBLAS";
+      chosen.threads = openblas_get_num_threads();
+    } catch (const Error& e) {
+      failure = e.what();
+    }
+  });
+  if (!failure.empty()) throw_error(failure);
+  return chosen;
+}
 
 LinearSolver::~LinearSolver() = default;
 
@@ -45,6 +106,7 @@ bool is_known_name(const std::string& n) {
 }  // namespace
 
 std::unique_ptr<LinearSolver> make_linear_solver(const LinearSolverOptions& options) {
+  configure_blas_threads();
   std::string name = options.backend;
   if (name == "default") {
 #if defined(TLFEA_HAVE_CUDSS)

@@ -1,8 +1,11 @@
 #include "tlfea/solvers/model.hpp"
 
+#include <KokkosBlas1_dot.hpp>
+#include <KokkosSparse_spmv.hpp>
 #include <algorithm>
 
 #include "tlfea/core/error.hpp"
+#include "tlfea/core/sparse_matrix.hpp"
 
 namespace tlfea {
 
@@ -181,6 +184,7 @@ void Model::finalize() {
   if (with_constraints) constraints_->set_matrix_offsets(pattern_, offsets.back());
   mass_ = DeviceView<Real*>("tlfea::solvers::mass", pattern_.nnz());
   for (const Body& b : bodies_) b.block->mass(q0_, 1.0, mass_);
+  mass_work_ = DeviceView<Real*>("tlfea::solvers::mass_work", pattern_.num_rows());
   // Loads without amplitude go into one constant vector; each timed load keeps
   // its own (unit-amplitude) vector.
   load_ = CoefView("tlfea::solvers::constant_load", num_coefficients_);
@@ -219,6 +223,17 @@ void Model::finalize() {
     bodies_[tr.body].block->dead_traction(q0_, make_face_list(tr.faces), tr.t0,
                                           target(tr.amplitude));
   finalized_ = true;
+}
+
+Real Model::kinetic_energy(const CoefView& v) const {
+  if (!finalized_) throw_error("Model::kinetic_energy() before finalize()");
+  if (static_cast<Ordinal>(v.extent(0)) != num_coefficients_)
+    throw_error("Model::kinetic_energy: v has ", v.extent(0), " coefficients, expected ",
+                num_coefficients_);
+  const DeviceView<Real*> vf(v.data(), 3 * v.extent(0));  // the flat view of v
+  KokkosSparse::spmv("N", 1.0, make_sparse_matrix(pattern_, mass_, "tlfea::solvers::mass_matrix"),
+                     vf, 0.0, mass_work_);
+  return 0.5 * KokkosBlas::dot(vf, mass_work_);
 }
 
 }  // namespace tlfea

@@ -97,6 +97,28 @@ struct SquaredNorm {
   }
 };
 
+// |x|^2 and |y|^2 in one pass (one reduction, one host synchronisation).
+struct TwoSquaredNorms {
+  using value_type = Real[];
+  using size_type = Ordinal;
+  CoefView x, y;
+  unsigned value_count = 2;
+  KOKKOS_INLINE_FUNCTION void operator()(const Ordinal k, value_type s) const {
+    s[0] += x(k, 0) * x(k, 0) + x(k, 1) * x(k, 1) + x(k, 2) * x(k, 2);
+    s[1] += y(k, 0) * y(k, 0) + y(k, 1) * y(k, 1) + y(k, 2) * y(k, 2);
+  }
+  KOKKOS_INLINE_FUNCTION void init(value_type s) const { s[0] = s[1] = 0.0; }
+  // Kokkos 3 joins through volatile references, Kokkos 4 through plain ones.
+  KOKKOS_INLINE_FUNCTION void join(volatile value_type d, const volatile value_type s) const {
+    d[0] += s[0];
+    d[1] += s[1];
+  }
+  KOKKOS_INLINE_FUNCTION void join(value_type d, const value_type s) const {
+    d[0] += s[0];
+    d[1] += s[1];
+  }
+};
+
 // AdamW update (Loshchilov & Hutter 2019) of v with gradient g; clamped dofs
 // have g = 0 and keep their value through the zero moments.
 struct AdamWUpdate {
@@ -391,7 +413,10 @@ bool TimeStepper::inner_newton(Real h, Real t1, StepReport& rep, bool& reuse_ok,
     ++it;
     ++rep.newton_iterations;
     rep.residual_history.push_back(r_new);
-    const Real step = alpha * norm2(dv_), vnorm = norm2(vt_);
+    Real sq[2] = {0.0, 0.0};
+    Kokkos::parallel_reduce("tlfea::solvers::step_norms", Range(0, dv_.extent(0)),
+                            TwoSquaredNorms{dv_, vt_}, sq);
+    const Real step = alpha * std::sqrt(sq[0]), vnorm = std::sqrt(sq[1]);
     last_fast = r_new < s_.reuse_ratio * r;
     reuse_ok = s_.reuse_jacobian && last_fast;
     r = r_new;

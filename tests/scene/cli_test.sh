@@ -45,6 +45,20 @@ bad_exit_status)
 default_scene)
   "$tlfea" info > "$work/info" || fail "tlfea info"
   grep -q "linear solvers:" "$work/info" || fail "info lists no linear solvers"
+  grep -q "kk-cg" "$work/info" || fail "info does not list the Kokkos Kernels solvers"
+  # BLAS threads: one by default (no oversubscription), the user's count when
+  # given, a clear error for a malformed count.
+  if grep -q "BLAS: OpenBLAS" "$work/info"; then
+    env -u OPENBLAS_NUM_THREADS -u TLFEA_BLAS_THREADS "$tlfea" info | grep -q "BLAS: OpenBLAS, 1 thread (TLFEA default" ||
+      fail "BLAS not limited to one thread by default: $(grep BLAS "$work/info")"
+    TLFEA_BLAS_THREADS=2 "$tlfea" info | grep -q "BLAS: OpenBLAS, 2 threads (TLFEA_BLAS_THREADS)" ||
+      fail "TLFEA_BLAS_THREADS=2 not applied"
+  else
+    grep -q "BLAS: no threaded BLAS linked" "$work/info" || fail "info has no BLAS line"
+  fi
+  TLFEA_BLAS_THREADS=two "$tlfea" info > /dev/null 2> "$work/blas_err"
+  [ $? -eq 2 ] || fail "TLFEA_BLAS_THREADS=two: exit status not 2"
+  grep -q "TLFEA_BLAS_THREADS='two' is not a thread count" "$work/blas_err" || fail "no message for TLFEA_BLAS_THREADS=two"
   # The printed scene is the shipped file byte for byte, also where the
   # OpenMP runtime would warn (OMP_PROC_BIND unset; Kokkos warns on stdout).
   env -u OMP_PROC_BIND "$tlfea" run --print-default > "$work/default.yaml" || fail "--print-default"

@@ -82,4 +82,18 @@ std::unique_ptr<LinearSolver> make_linear_solver(const LinearSolverOptions& opti
 // Backend names usable in this build, "default" first.
 std::vector<std::string> available_linear_solvers();
 
+// BLAS threads. The factorizations that call BLAS (Tacho's dense blocks) run
+// inside one Kokkos thread of the Serial build or beside busy OpenMP threads,
+// so a threaded BLAS only oversubscribes the cores (OpenBLAS threads spin in
+// sched_yield against each other and any other process). make_linear_solver
+// therefore sets OpenBLAS to one thread unless the user chose a count with
+// OPENBLAS_NUM_THREADS or TLFEA_BLAS_THREADS (the latter wins).
+struct BlasThreads {
+  std::string library;  // "OpenBLAS", or "none" when no threaded BLAS is linked
+  int threads = 1;      // current thread count (1 when library is "none")
+  std::string source;   // "TLFEA default", "OPENBLAS_NUM_THREADS" or "TLFEA_BLAS_THREADS"
+};
+// Applies the rule above once per process and reports the result.
+BlasThreads configure_blas_threads();
+
 }  // namespace tlfea

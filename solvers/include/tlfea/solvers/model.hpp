@@ -106,6 +106,9 @@ class Model {
   const DeviceView<Real*>& mass_values() const { return mass_; }
   // Constant part of the external force (gravity and loads without amplitude).
   const CoefView& constant_load() const { return load_; }
+  // Kinetic energy 1/2 v^T M v with the consistent mass matrix, computed
+  // where v lives (KokkosSparse::spmv + KokkosBlas::dot); after finalize().
+  Real kinetic_energy(const CoefView& v) const;
 
  private:
   struct Body {
@@ -157,6 +160,7 @@ class Model {
   CoefView q0_, load_;
   CrsPattern pattern_;
   DeviceView<Real*> mass_;
+  DeviceView<Real*> mass_work_;  // M v for kinetic_energy
   bool reference_built_ = false, finalized_ = false;
 };
 
