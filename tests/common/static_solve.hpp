@@ -50,7 +50,8 @@ struct StaticSolution {
 // METIS, its analysis keeps the natural order, and the 19,683-unknown T10 bar
 // then takes minutes to factor. The ANCF systems (< 1024 rows) go to Tacho's
 // dense LAPACK path.
-inline StaticSolution solve_static(Model& model, int increments, const std::string& backend = "default") {
+inline StaticSolution solve_static(Model& model, int increments,
+                                   const std::string& backend = "default") {
   StepperSettings s;
   s.dt = kStaticDt;
   s.max_newton = 40;

@@ -291,12 +291,13 @@ TEST(ShellPoissonSplit, OnByDefaultForSvkOnAncf3443Only) {
   EXPECT_TRUE(make_system(plate, svk).block->poisson_split());
   EXPECT_TRUE(make_system(plate, svk.with_kelvin_voigt(1e5, 5e4)).block->poisson_split());
   EXPECT_FALSE(make_system(plate, svk.with_ancf3443_poisson_split(false)).block->poisson_split());
-  EXPECT_FALSE(make_system(plate, svk.with_kelvin_voigt(1e5, 5e4).with_ancf3443_poisson_split(false))
-                   .block->poisson_split());
+  EXPECT_FALSE(
+      make_system(plate, svk.with_kelvin_voigt(1e5, 5e4).with_ancf3443_poisson_split(false))
+          .block->poisson_split());
   const Real mu = kE / (2 * (1 + kShellNu)), K = kE / (3 * (1 - 2 * kShellNu));
   EXPECT_FALSE(make_system(plate, MaterialSpec::neo_hookean(mu, K)).block->poisson_split());
-  EXPECT_FALSE(
-      make_system(plate, MaterialSpec::mooney_rivlin(0.3 * mu, 0.2 * mu, K)).block->poisson_split());
+  EXPECT_FALSE(make_system(plate, MaterialSpec::mooney_rivlin(0.3 * mu, 0.2 * mu, K))
+                   .block->poisson_split());
   // The shell's flag is the shell's only.
   const Mesh beam = generate_beam_ancf3243(1.0, 0.1, 0.08, 2);
   EXPECT_TRUE(make_system(beam, svk.with_ancf3443_poisson_split(false)).block->poisson_split());

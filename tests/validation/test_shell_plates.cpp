@@ -56,8 +56,8 @@ Real kirchhoff_coefficient(Support s) { return s == Support::Clamped ? 0.00126 :
 Real centre_ratio(Support support, int n, bool split) {
   const Mesh mesh = generate_plate_ancf3443(kA, kA, kH, {n, n});
   Model model;
-  const int body = model.add_body(
-      mesh, MaterialSpec::svk(kE, kNu).with_ancf3443_poisson_split(split), 7800.0);
+  const int body =
+      model.add_body(mesh, MaterialSpec::svk(kE, kNu).with_ancf3443_poisson_split(split), 7800.0);
   const Real coef = kirchhoff_coefficient(support);
   const Real w_ref = kH / 1000.0;
   const Real q = w_ref * flexural_rigidity() / (coef * kA * kA * kA * kA);

@@ -1,4 +1,5 @@
-// TLFEA: Poisson-locking remedy of the ANCF 3243 beam for St. Venant-Kirchhoff
+// TLFEA: Poisson-locking remedies of the ANCF 3243 beam and (below) the ANCF
+// 3443 shell for St. Venant-Kirchhoff
 // (plain and Kelvin-Voigt): the "enhanced continuum mechanics" split of
 // Nachbagauer, Gruber and Gerstmayr (J. Comput. Nonlinear Dyn. 8 (2), 021004,
 // 2012), as Project Chrono applies it to ChElementBeamANCF_3243
@@ -218,12 +219,13 @@ struct PoissonSplitTraits<ANCF3443, KelvinVoigt<StVenantKirchhoff>> {
 // Extra geometry of the split element: the shape-function gradients in the
 // element frame, hl_i = R^T h_i (R = [t_1 t_2 t_3], columns the frame vectors),
 // at the full rule's points and at the reduced ("axis": beam axis or shell
-// mid-surface) points, and dV at the reduced points. Then F R = sum_i x_i (x) hl_i, E_loc = R^T E R, P_loc = (F R) S_loc,
+// mid-surface) points, and dV at the reduced points. Then
+// F R = sum_i x_i (x) hl_i, E_loc = R^T E R, P_loc = (F R) S_loc,
 // f_i = P h_i = P_loc hl_i and K_ij = A_loc(hl_i, hl_j): the split kernels
 // are the continuum kernels with hl for h. When every frame is the identity
 // (beams along the x axis with r_v along y, plates in the x-y plane: the
-// generators' meshes) the full
-// rule's hl is the element geometry's H itself (shared, no copy).
+// generators' meshes) the full rule's hl is the element geometry's H itself
+// (shared, no copy).
 template <class E>
 struct PoissonSplitGeometry {
   static constexpr int nq_axis = SplitReducedRule<E>::np;
