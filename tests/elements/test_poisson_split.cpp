@@ -1,7 +1,13 @@
-// ANCF 3243 Poisson split (elements/poisson_split.hpp): the split element
-// against the continuum element where they must agree, its independence of
-// the reference orientation, the uniaxial-stress closed form, and the usual
-// tangent / energy consistency on a rotated reference at nu = 0.33.
+// ANCF 3243 and ANCF 3443 Poisson splits (elements/poisson_split.hpp): the
+// split element against the continuum element where they must agree, its
+// independence of the reference orientation, the uniaxial-stress closed form,
+// and the usual tangent / energy consistency on a rotated reference at
+// nu = 0.33 (beam) / 0.3 (shell). The plate-bending effect of the shell split
+// is checked against Kirchhoff plate theory in
+// tests/validation/test_shell_plates.cpp.
+#include <algorithm>
+#include <array>
+
 #include "kernel_test_utils.hpp"
 
 namespace tlfea::test {
@@ -53,7 +59,7 @@ CoefViewHost rotate_state(const Mesh& mesh, const CoefViewHost& q, const Real R[
   return h;
 }
 
-TEST(PoissonSplit, OnByDefaultForSvkOnAncf3243Only) {
+TEST(PoissonSplit, OnByDefaultForSvkOnAncf3243) {
   const Mesh beam = generate_beam_ancf3243(1.0, 0.1, 0.08, 2);
   const MaterialSpec svk = MaterialSpec::svk(kE, kNu);
   EXPECT_TRUE(make_system(beam, svk).block->poisson_split());
@@ -63,7 +69,10 @@ TEST(PoissonSplit, OnByDefaultForSvkOnAncf3243Only) {
   EXPECT_FALSE(make_system(beam, MaterialSpec::neo_hookean(mu, K)).block->poisson_split());
   EXPECT_FALSE(
       make_system(beam, MaterialSpec::mooney_rivlin(0.3 * mu, 0.2 * mu, K)).block->poisson_split());
-  EXPECT_FALSE(make_system(small_mesh(ElementType::ANCF3443), svk).block->poisson_split());
+  // The beam's flag is the beam's only (the shell has its own, below).
+  EXPECT_TRUE(make_system(small_mesh(ElementType::ANCF3443), svk.with_ancf3243_poisson_split(false))
+                  .block->poisson_split());
+  EXPECT_FALSE(make_system(small_mesh(ElementType::Q27), svk).block->poisson_split());
 }
 
 // At nu = 0 (lambda = 0) and lambda_v = 0 the split is exact: c = E - 2 mu =
@@ -267,6 +276,242 @@ TEST(PoissonSplit, TangentAndEnergyConsistentOnRotatedReference) {
     }
     // Scale: E times a unit strain times the element volume (0.5 x 0.1 x 0.08).
     EXPECT_LT(max_abs(force_of(s, qr, vr)), 1e-9 * kE * 4e-3) << mat.name();
+  }
+}
+
+// ---------------------------------------------------------------------------
+// ANCF 3443 shell split (D0 the plane-stress law of the tangent plane over the
+// 4 x 4 x 2 rule, Dv = D - D0 on the 4 x 4 mid-surface points).
+
+constexpr Real kShellNu = 0.3;
+
+TEST(ShellPoissonSplit, OnByDefaultForSvkOnAncf3443Only) {
+  const Mesh plate = generate_plate_ancf3443(1.0, 0.8, 0.05, {2, 2});
+  const MaterialSpec svk = MaterialSpec::svk(kE, kShellNu);
+  EXPECT_TRUE(make_system(plate, svk).block->poisson_split());
+  EXPECT_TRUE(make_system(plate, svk.with_kelvin_voigt(1e5, 5e4)).block->poisson_split());
+  EXPECT_FALSE(make_system(plate, svk.with_ancf3443_poisson_split(false)).block->poisson_split());
+  EXPECT_FALSE(
+      make_system(plate, svk.with_kelvin_voigt(1e5, 5e4).with_ancf3443_poisson_split(false))
+          .block->poisson_split());
+  const Real mu = kE / (2 * (1 + kShellNu)), K = kE / (3 * (1 - 2 * kShellNu));
+  EXPECT_FALSE(make_system(plate, MaterialSpec::neo_hookean(mu, K)).block->poisson_split());
+  EXPECT_FALSE(make_system(plate, MaterialSpec::mooney_rivlin(0.3 * mu, 0.2 * mu, K))
+                   .block->poisson_split());
+  // The shell's flag is the shell's only.
+  const Mesh beam = generate_beam_ancf3243(1.0, 0.1, 0.08, 2);
+  EXPECT_TRUE(make_system(beam, svk.with_ancf3443_poisson_split(false)).block->poisson_split());
+}
+
+// At nu = 0 (lambda = lambda* = 0) and lambda_v = 0 the shell split is exact:
+// D0 = 2 mu E is the full law and Dv = 0, so force, tangent and energy equal
+// the continuum element's (a different code path) to round-off.
+TEST(ShellPoissonSplit, AtNuZeroEqualsContinuumElement) {
+  const Mesh plate = generate_plate_ancf3443(1.0, 0.8, 0.05, {2, 2});
+  for (const MaterialSpec& base :
+       {MaterialSpec::svk(kE, 0.0), MaterialSpec::svk(kE, 0.0).with_kelvin_voigt(1e5, 0.0)}) {
+    System on = make_system(plate, base);
+    System off = make_system(plate, base.with_ancf3443_poisson_split(false));
+    ASSERT_TRUE(on.block->poisson_split());
+    ASSERT_FALSE(off.block->poisson_split());
+    const auto q = perturbed(to_host(on.q0), 0.005, 13);
+    const auto v = perturbed(zeros_host(on.ncoef()), 0.5, 14);
+    const auto f_on = force_of(on, q, v), f_off = force_of(off, q, v);
+    EXPECT_LT(max_abs_diff(f_on, f_off), 1e-10 * max_abs(f_off)) << base.name();
+    DeviceView<Real*> K_on("K", on.pattern.nnz()), K_off("K", off.pattern.nnz());
+    on.block->tangent(to_device(q), to_device(v), 1.0, 0.3, K_on);
+    off.block->tangent(to_device(q), to_device(v), 1.0, 0.3, K_off);
+    const auto A = dense(on.pattern, K_on), B = dense(off.pattern, K_off);
+    Real d = 0.0, m = 0.0;
+    for (size_t r = 0; r < A.size(); ++r)
+      for (size_t c = 0; c < A.size(); ++c) {
+        d = std::max(d, std::fabs(A[r][c] - B[r][c]));
+        m = std::max(m, std::fabs(B[r][c]));
+      }
+    EXPECT_LT(d, 1e-10 * m) << base.name();
+    const Real e_on = on.block->strain_energy(to_device(q)),
+               e_off = off.block->strain_energy(to_device(q));
+    EXPECT_NEAR(e_on, e_off, 1e-10 * std::fabs(e_off)) << base.name();
+  }
+}
+
+// Uniaxial membrane tension of a plate (2 x 2 and 3 x 1 elements, L x W x h
+// = 1 x 0.8 x 0.05), nu = 0.3, split on and off: the homogeneous state
+// F = diag(lambda1, lambda2, lambda3) imposed on every coefficient. Closed
+// form, SVK uniaxial stress (as for the beam above): S_yy = S_zz = 0 gives
+// E_yy = E_zz = -nu E_xx, lambda2 = lambda3 = sqrt(1 - 2 nu e1), and the end
+// force P_xx W h = lambda1 E e1 W h. lambda2 (= lambda3) is found by
+// bisection on the lateral virtual work f . dq/dlambda2; then its in-plane
+// (y) and thickness (z) parts must vanish separately, and every generalised
+// force but the end reactions too. Under uniform strain
+// both rules are exact (poisson_split.hpp), so the split keeps the in-plane
+// and thickness Poisson contraction exactly. At e1 = 1e-4 (small strain) the
+// lateral engineering strain is -nu times the axial one to O(e1). Tolerances
+// as in the beam test (bisection to 1e-15, forces at round-off).
+TEST(ShellPoissonSplit, UniaxialMembraneTensionKeepsPoissonContraction) {
+  const Real L = 1.0, W = 0.8, h = 0.05;
+  for (const Real lambda1 : {1.0001, 1.05})
+    for (const std::array<int, 2> div : {std::array<int, 2>{2, 2}, std::array<int, 2>{3, 1}})
+      for (bool split : {true, false}) {
+        const Real e1 = 0.5 * (lambda1 * lambda1 - 1.0);
+        const Real lambda2_exact = std::sqrt(1.0 - 2.0 * kShellNu * e1);
+        const Real Fx_exact = lambda1 * kE * e1 * W * h;
+        const Mesh plate = generate_plate_ancf3443(L, W, h, div);
+        System s =
+            make_system(plate, MaterialSpec::svk(kE, kShellNu).with_ancf3443_poisson_split(split));
+        ASSERT_EQ(s.block->poisson_split(), split);
+        auto state = [&](Real lambda2) {
+          const Real M[3][3] = {{lambda1, 0, 0}, {0, lambda2, 0}, {0, 0, lambda2}};
+          const Real c[3] = {0, 0, 0};
+          return rigid_motion(plate, M, c);
+        };
+        // Lateral virtual work of f along dq/dlambda2 (the y and z components
+        // of every reference coefficient): a = 1 in-plane, a = 2 thickness.
+        auto work = [&](const CoefViewHost& f, int a) {
+          Real g = 0.0;
+          for (Ordinal k = 0; k < s.ncoef(); ++k) g += f(k, a) * plate.coefficients[k][a];
+          return g;
+        };
+        auto residual = [&](Real lambda2) {
+          const auto f = force_of(s, state(lambda2), state(lambda2));
+          return work(f, 1) + work(f, 2);
+        };
+        Real lo = 0.9, hi = 1.0;
+        ASSERT_LT(residual(lo), 0.0);
+        ASSERT_GT(residual(hi), 0.0);
+        for (int it = 0; it < 60; ++it) {
+          const Real mid = 0.5 * (lo + hi);
+          (residual(mid) > 0.0 ? hi : lo) = mid;
+        }
+        const Real lambda2 = 0.5 * (lo + hi);
+        const Real ratio = (lambda2 - 1.0) / (lambda1 - 1.0);
+        std::printf(
+            "[ ShellPoissonSplit uniaxial ] lambda1 %.4f, %d x %d, split %d: lambda2 = %.12f "
+            "(exact %.12f), (lambda2 - 1) / (lambda1 - 1) = %.6f (-nu = %.2f)\n",
+            lambda1, div[0], div[1], split ? 1 : 0, lambda2, lambda2_exact, ratio, -kShellNu);
+        EXPECT_NEAR(lambda2, lambda2_exact, 1e-9) << div[0] << " x " << div[1] << " " << split;
+        if (lambda1 < 1.001) EXPECT_NEAR(ratio, -kShellNu, 1e-3);
+        const auto f = force_of(s, state(lambda2), state(lambda2));
+        const auto& xmax = plate.node_sets.at("xmax");
+        const auto& xmin = plate.node_sets.at("xmin");
+        Real Fmax = 0.0, Fmin = 0.0;
+        for (Ordinal n : xmax) Fmax += f(4 * n, 0);
+        for (Ordinal n : xmin) Fmin += f(4 * n, 0);
+        EXPECT_NEAR(Fmax, Fx_exact, 1e-9 * Fx_exact) << split;
+        EXPECT_NEAR(Fmin, -Fx_exact, 1e-9 * Fx_exact) << split;
+        // In-plane and thickness parts separately (S_yy = S_zz = 0).
+        EXPECT_LT(std::fabs(work(f, 1)), 1e-8 * Fx_exact * W) << split;
+        EXPECT_LT(std::fabs(work(f, 2)), 1e-8 * Fx_exact * W) << split;
+        // No generalised force but the x forces of the end nodes' positions
+        // and, along the loaded edges, of their r_v (the x forces of an edge
+        // are distributed by the Hermite edge functions of r and r_v).
+        Real rest = 0.0;
+        for (Ordinal n = 0; n < plate.num_nodes(); ++n)
+          for (int k = 0; k < 4; ++k)
+            for (int a = 0; a < 3; ++a) {
+              const bool end = std::find(xmax.begin(), xmax.end(), n) != xmax.end() ||
+                               std::find(xmin.begin(), xmin.end(), n) != xmin.end();
+              if (end && a == 0 && (k == 0 || k == 2)) continue;
+              rest = std::max(rest, std::fabs(f(4 * n + k, a)));
+            }
+        EXPECT_LT(rest, 1e-8 * Fx_exact) << split;
+      }
+}
+
+// Tangents (K and D) against central differences and f = dPsi/dq on a
+// rotated, randomly perturbed plate at nu = 0.3 (non-trivial shell frame),
+// split on; rotating reference and state together leaves the energy
+// unchanged and rotates the forces; rigid motion gives zero force.
+// Tolerances as in the beam test.
+TEST(ShellPoissonSplit, TangentEnergyAndOrientationConsistentOnRotatedReference) {
+  const Real ax[3] = {-0.4, 0.2, 0.9}, c[3] = {0.5, -0.1, 0.2};
+  Real R[3][3];
+  rotation(ax, 1.1, R);
+  const Mesh flat = generate_plate_ancf3443(1.0, 0.8, 0.05, {2, 2});
+  const Mesh plate = rotated_mesh(flat, R, c);
+  {
+    const MaterialSpec mat = MaterialSpec::svk(kE, kShellNu);
+    System s = make_system(flat, mat), rs = make_system(plate, mat);
+    const auto q = perturbed(to_host(s.q0), 0.002, 15);
+    const auto rq = rotate_state(flat, q, R, c);
+    const Real e = s.block->strain_energy(to_device(q)),
+               re = rs.block->strain_energy(to_device(rq));
+    EXPECT_GT(e, 0.0);
+    EXPECT_NEAR(re, e, 1e-10 * e);
+    const Real zero[3] = {0.0, 0.0, 0.0};
+    EXPECT_LT(max_abs_diff(force_of(rs, rq, rq), rotate_state(flat, force_of(s, q, q), R, zero)),
+              1e-9 * max_abs(force_of(s, q, q)));
+  }
+  for (const MaterialSpec& mat : {MaterialSpec::svk(kE, kShellNu),
+                                  MaterialSpec::svk(kE, kShellNu).with_kelvin_voigt(2e5, 1e5)}) {
+    System s = make_system(plate, mat);
+    ASSERT_TRUE(s.block->poisson_split());
+    const Ordinal n = s.ncoef();
+    const auto q = perturbed(to_host(s.q0), 0.005, 17);
+    const auto v = perturbed(zeros_host(n), 0.5, 18);
+    DeviceView<Real*> K("K", s.pattern.nnz()), D("D", s.pattern.nnz());
+    s.block->tangent(to_device(q), to_device(v), 1.0, 0.0, K);
+    s.block->tangent(to_device(q), to_device(v), 0.0, 1.0, D);
+    const auto Kd = dense(s.pattern, K), Dd = dense(s.pattern, D);
+    const auto dir = perturbed(zeros_host(n), 1.0, 19);
+    auto fd = [&](bool wrt_q, Real h) {
+      CoefViewHost xp("xp", n), xm("xm", n);
+      const CoefViewHost& x = wrt_q ? q : v;
+      for (Ordinal k = 0; k < n; ++k)
+        for (int a = 0; a < 3; ++a) {
+          xp(k, a) = x(k, a) + h * dir(k, a);
+          xm(k, a) = x(k, a) - h * dir(k, a);
+        }
+      const auto fp = wrt_q ? force_of(s, xp, v) : force_of(s, q, xp);
+      const auto fm = wrt_q ? force_of(s, xm, v) : force_of(s, q, xm);
+      CoefViewHost out("fd", n);
+      for (Ordinal k = 0; k < n; ++k)
+        for (int a = 0; a < 3; ++a) out(k, a) = (fp(k, a) - fm(k, a)) / (2 * h);
+      return out;
+    };
+    auto rel = [&](const std::vector<std::vector<Real>>& M, const CoefViewHost& ref) {
+      Real num = 0.0, den = 0.0;
+      for (Ordinal r = 0; r < 3 * n; ++r) {
+        Real y = 0.0;
+        for (Ordinal cc = 0; cc < 3 * n; ++cc) y += M[r][cc] * dir(cc / 3, cc % 3);
+        const Real d = y - ref(r / 3, r % 3);
+        num += d * d;
+        den += ref(r / 3, r % 3) * ref(r / 3, r % 3);
+      }
+      return std::sqrt(num / den);
+    };
+    EXPECT_LT(rel(Kd, fd(true, 1e-7)), 1e-6) << mat.name();
+    if (mat.kelvin_voigt) {
+      EXPECT_LT(rel(Dd, fd(false, 1e-5)), 1e-6) << mat.name();
+    } else {
+      const auto f = force_of(s, q, v);
+      Real proj = 0.0;
+      CoefViewHost qp("qp", n), qm("qm", n);
+      const Real h = 1e-6;
+      for (Ordinal k = 0; k < n; ++k)
+        for (int a = 0; a < 3; ++a) {
+          proj += f(k, a) * dir(k, a);
+          qp(k, a) = q(k, a) + h * dir(k, a);
+          qm(k, a) = q(k, a) - h * dir(k, a);
+        }
+      const Real dE =
+          (s.block->strain_energy(to_device(qp)) - s.block->strain_energy(to_device(qm))) / (2 * h);
+      EXPECT_NEAR(dE, proj, 1e-6 * std::fabs(proj));
+    }
+    const Real ax2[3] = {0.7, 0.1, -0.3}, c2[3] = {1.0, 2.0, 3.0};
+    Real R2[3][3];
+    rotation(ax2, 2.3, R2);
+    const auto qr = rigid_motion(plate, R2, c2);
+    CoefViewHost vr("vr", n);
+    const Real w[3] = {0.3, -0.2, 0.5};
+    for (Ordinal k = 0; k < n; ++k) {
+      // Rigid velocity: w x r for positions, w x r_a for the gradients.
+      vr(k, 0) = w[1] * qr(k, 2) - w[2] * qr(k, 1);
+      vr(k, 1) = w[2] * qr(k, 0) - w[0] * qr(k, 2);
+      vr(k, 2) = w[0] * qr(k, 1) - w[1] * qr(k, 0);
+    }
+    // Scale: E times a unit strain times the element volume (0.5 x 0.4 x 0.05).
+    EXPECT_LT(max_abs(force_of(s, qr, vr)), 1e-9 * kE * 1e-2) << mat.name();
   }
 }
 

@@ -57,9 +57,10 @@ class ElementBlockBase {
   virtual Ordinal num_elements() const = 0;
   virtual int coefficients_per_element() const = 0;
   virtual int quadrature_points() const = 0;
-  // True when the block integrates the ANCF 3243 Poisson split
-  // (poisson_split.hpp; MaterialSpec::ancf3243_poisson_split), false for the
-  // plain continuum element and every other element.
+  // True when the block integrates the ANCF 3243 / 3443 Poisson split
+  // (poisson_split.hpp; MaterialSpec::ancf3243_poisson_split /
+  // ancf3443_poisson_split), false for the plain continuum element and every
+  // other element.
   virtual bool poisson_split() const { return false; }
 
   // Element coefficient lists, for the CRS pattern; then the offsets the

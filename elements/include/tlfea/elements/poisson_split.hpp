@@ -1,4 +1,5 @@
-// TLFEA: Poisson-locking remedy of the ANCF 3243 beam for St. Venant-Kirchhoff
+// TLFEA: Poisson-locking remedies of the ANCF 3243 beam and (below) the ANCF
+// 3443 shell for St. Venant-Kirchhoff
 // (plain and Kelvin-Voigt): the "enhanced continuum mechanics" split of
 // Nachbagauer, Gruber and Gerstmayr (J. Comput. Nonlinear Dyn. 8 (2), 021004,
 // 2012), as Project Chrono applies it to ChElementBeamANCF_3243
@@ -45,6 +46,46 @@
 //   dP_iJ/dFdot_kL = F_iM F_kN Cv_MJNL,
 // and for C = (a, b, c) above X_iM Y_kN C_MJNL = a X_iJ Y_kL
 //   + b (X_iL Y_kJ + (X Y^T)_ik delta_JL) + c sum_m (X t_m)_i t_mJ (Y t_m)_k t_mL.
+//
+// ANCF 3443 shell (same machinery, another D0 and another reduced rule).
+// r_w of the fully parameterised shell is bilinear in (u, v) and independent
+// of the thickness coordinate w (ancf3443.hpp), so E33 = (r_w . r_w - 1)/2
+// is constant through the thickness; with the full law a bending fibre is in
+// plane strain through the thickness and the plate bends with
+// (lambda + 2 mu) in place of the plane-stress modulus E / (1 - nu^2):
+// w / w_Kirchhoff -> (1 - 2 nu) / (1 - nu)^2 (0.816 at nu = 0.3). The shell
+// split keeps the Kirchhoff plate assumption sigma_33 = 0 in the part that
+// carries the bending (Timoshenko and Woinowsky-Krieger, Theory of Plates
+// and Shells, ch. 4) and moves the rest of the Poisson coupling to the
+// mid-surface, where the bending strain vanishes. In the shell frame
+// (t_1, t_2 tangent to the reference mid-surface, t_3 its normal; beam_frame
+// of J0 below, whose first two columns are the mid-surface tangents):
+//   D0: S = lambda* (E_11 + E_22) P + 2 mu E,   P = t_1 (x) t_1 + t_2 (x) t_2,
+//       lambda* = 2 lambda mu / (lambda + 2 mu)     (plane-stress Lame
+//       constant: the in-plane block of D0 is E/(1 - nu^2) [1 nu; nu 1],
+//       G on the shears, 2 mu on E_33 with no coupling to E_11, E_22),
+//   Dv = D - D0: S = lambda tr(E) I - lambda* (E_11 + E_22) P,
+// D0 over the full 4 x 4 x 2 rule, Dv over the mid-surface points: the
+// 4 x 4 Gauss points of (xi, eta) at zeta = 0, weight w_xi w_eta x 2 (so
+// that times det J0 the weights sum to the element volume). Uniform strain:
+// both rules are exact and D0 + Dv = D (membrane tension keeps its in-plane
+// and thickness Poisson contraction). Linear small-strain bending, strain
+// e0 + zeta e1 with e1_33 = 0: the energy is int D0 over the thickness plus
+// Dv at zeta = 0, i.e. 2 (D e0 . e0) + (2/3)(D0 e1 . e1) per unit parent
+// area, positive definite for -1 < nu < 1/2, and the bending part is the
+// plane-stress one, D = E h^3 / (12 (1 - nu^2)). This is the beam's split
+// (Nachbagauer, Gruber, Gerstmayr 2012, above) with D0 the plane-stress law
+// of the shell's tangent plane instead of diag(E, E, E, G, G, G), which for a
+// plate would bend with E h^3 / 12. At nu = 0 lambda = lambda* = 0 and Dv = 0:
+// the split shell equals the continuum one. Kelvin-Voigt: split the same way
+// with (lambda_v, mu_v).
+//
+// All four laws have the form (in the element frame, E the frame strain)
+//   S = a tr(E) I + 2 b E + c diag(E) + p (E_11 + E_22) P,
+//   Psi = a/2 tr(E)^2 + b E:E + c/2 sum_m E_mm^2 + p/2 (E_11 + E_22)^2,
+// beam (a, b, c, p): D0 (0, mu, E - 2 mu, 0), Dv (lambda, 0, 2 mu - E, 0);
+// shell: D0 (0, mu, 0, lambda*), Dv (lambda, 0, 0, -lambda*); the p term of
+// the tangent is p X_iJ Y_kL for J, L in {1, 2}.
 #pragma once
 
 #include <cmath>
@@ -54,22 +95,24 @@
 #include "tlfea/core/tensor.hpp"
 #include "tlfea/core/types.hpp"
 #include "tlfea/elements/ancf3243.hpp"
+#include "tlfea/elements/ancf3443.hpp"
 #include "tlfea/elements/geometry.hpp"
 #include "tlfea/elements/kernels.hpp"
 #include "tlfea/elements/quadrature.hpp"
 #include "tlfea/materials/kelvin_voigt.hpp"
+#include "tlfea/materials/material_spec.hpp"
 #include "tlfea/materials/st_venant_kirchhoff.hpp"
 
 namespace tlfea {
 
-// Coefficients (a, b, c) of one part of the split law.
+// Coefficients (a, b, c, p) of one part of the split law (see above).
 struct SplitLaw {
-  Real a = 0.0, b = 0.0, c = 0.0;
+  Real a = 0.0, b = 0.0, c = 0.0, p = 0.0;
 };
 
 // The D0 / Dv laws of the elastic and (Kelvin-Voigt) viscous parts.
 struct PoissonSplitCoefficients {
-  SplitLaw full, axis;    // elastic: D0 on the full rule, Dv on the axis
+  SplitLaw full, axis;    // elastic: D0 on the full rule, Dv on the reduced rule
   SplitLaw vfull, vaxis;  // viscous
 };
 
@@ -89,6 +132,43 @@ inline void split_from_lame(Real lambda, Real mu, SplitLaw& full, SplitLaw& axis
   axis = SplitLaw{lambda, 0.0, -c};
 }
 
+// Host, shell: (lambda, mu) -> D0 = (0, mu, 0, lambda*), Dv = (lambda, 0, 0,
+// -lambda*), lambda* = 2 lambda mu / (lambda + 2 mu). Throws when
+// lambda + 2 mu = 0 with a nonzero lambda mu (no plane-stress law).
+inline void shell_split_from_lame(Real lambda, Real mu, SplitLaw& full, SplitLaw& mid,
+                                  const char* who) {
+  Real ls = 0.0;
+  if (lambda != 0.0 && mu != 0.0) {
+    const Real s = lambda + 2.0 * mu;
+    if (!(std::fabs(s) > 1e-12 * (std::fabs(lambda) + std::fabs(mu))))
+      throw_error("ANCF3443 Poisson split: ", who, " has lambda + 2 mu = 0 (lambda = ", lambda,
+                  ", mu = ", mu, "); switch the split off (ancf3443_poisson_split = false)");
+    ls = 2.0 * lambda * mu / s;
+  }
+  full = SplitLaw{0.0, mu, 0.0, ls};
+  mid = SplitLaw{lambda, 0.0, 0.0, -ls};
+}
+
+// The reduced rule of the Dv part: beam, the 3 xi Gauss points of the full
+// rule on the axis (eta = zeta = 0, weight w_xi x 2 x 2); shell, the 4 x 4
+// (xi, eta) Gauss points of the full rule on the mid-surface (zeta = 0,
+// weight w_xi w_eta x 2).
+template <class E>
+struct SplitReducedRule;
+template <>
+struct SplitReducedRule<ANCF3243> {
+  static constexpr int np = 3;
+  static void point(int q, Real xi[3], Real& w) { gauss_box(3, 1, 1, q, xi, w); }
+};
+template <>
+struct SplitReducedRule<ANCF3443> {
+  static constexpr int np = 16;
+  static void point(int q, Real xi[3], Real& w) { gauss_box(4, 4, 1, q, xi, w); }
+};
+
+// supported: the <element, material> pair has a split; enabled(spec): the
+// spec asks for it (MaterialSpec::ancf3243_poisson_split /
+// ancf3443_poisson_split, both on by default).
 template <class E, class M>
 struct PoissonSplitTraits {
   static constexpr bool supported = false;
@@ -96,6 +176,7 @@ struct PoissonSplitTraits {
 template <>
 struct PoissonSplitTraits<ANCF3243, StVenantKirchhoff> {
   static constexpr bool supported = true;
+  static bool enabled(const MaterialSpec& s) { return s.ancf3243_poisson_split; }
   static PoissonSplitCoefficients coefficients(const StVenantKirchhoff& m) {
     PoissonSplitCoefficients k;
     split_from_lame(m.lambda, m.mu, k.full, k.axis, "St. Venant-Kirchhoff (lambda, mu)");
@@ -105,6 +186,7 @@ struct PoissonSplitTraits<ANCF3243, StVenantKirchhoff> {
 template <>
 struct PoissonSplitTraits<ANCF3243, KelvinVoigt<StVenantKirchhoff>> {
   static constexpr bool supported = true;
+  static bool enabled(const MaterialSpec& s) { return s.ancf3243_poisson_split; }
   static PoissonSplitCoefficients coefficients(const KelvinVoigt<StVenantKirchhoff>& m) {
     PoissonSplitCoefficients k =
         PoissonSplitTraits<ANCF3243, StVenantKirchhoff>::coefficients(m.elastic);
@@ -112,25 +194,50 @@ struct PoissonSplitTraits<ANCF3243, KelvinVoigt<StVenantKirchhoff>> {
     return k;
   }
 };
+template <>
+struct PoissonSplitTraits<ANCF3443, StVenantKirchhoff> {
+  static constexpr bool supported = true;
+  static bool enabled(const MaterialSpec& s) { return s.ancf3443_poisson_split; }
+  static PoissonSplitCoefficients coefficients(const StVenantKirchhoff& m) {
+    PoissonSplitCoefficients k;
+    shell_split_from_lame(m.lambda, m.mu, k.full, k.axis, "St. Venant-Kirchhoff (lambda, mu)");
+    return k;
+  }
+};
+template <>
+struct PoissonSplitTraits<ANCF3443, KelvinVoigt<StVenantKirchhoff>> {
+  static constexpr bool supported = true;
+  static bool enabled(const MaterialSpec& s) { return s.ancf3443_poisson_split; }
+  static PoissonSplitCoefficients coefficients(const KelvinVoigt<StVenantKirchhoff>& m) {
+    PoissonSplitCoefficients k =
+        PoissonSplitTraits<ANCF3443, StVenantKirchhoff>::coefficients(m.elastic);
+    shell_split_from_lame(m.lambda_v, m.mu_v, k.vfull, k.vaxis, "Kelvin-Voigt (lambda_v, mu_v)");
+    return k;
+  }
+};
 
 // Extra geometry of the split element: the shape-function gradients in the
-// beam frame, hl_i = R^T h_i (R = [t_1 t_2 t_3], columns the frame vectors),
-// at the full rule's points and at the axis points, and dV at the axis
-// points. Then F R = sum_i x_i (x) hl_i, E_loc = R^T E R, P_loc = (F R) S_loc,
+// element frame, hl_i = R^T h_i (R = [t_1 t_2 t_3], columns the frame vectors),
+// at the full rule's points and at the reduced ("axis": beam axis or shell
+// mid-surface) points, and dV at the reduced points. Then
+// F R = sum_i x_i (x) hl_i, E_loc = R^T E R, P_loc = (F R) S_loc,
 // f_i = P h_i = P_loc hl_i and K_ij = A_loc(hl_i, hl_j): the split kernels
 // are the continuum kernels with hl for h. When every frame is the identity
-// (beams along the x axis with r_v along y, the generators' meshes) the full
-// rule's hl is the element geometry's H itself (shared, no copy).
+// (beams along the x axis with r_v along y, plates in the x-y plane: the
+// generators' meshes) the full rule's hl is the element geometry's H itself
+// (shared, no copy).
 template <class E>
 struct PoissonSplitGeometry {
-  static constexpr int nq_axis = 3;  // xi Gauss points of the full rule
+  static constexpr int nq_axis = SplitReducedRule<E>::np;
   DeviceView<Real* * [E::n][3]> H_full;
   DeviceView<Real* * [E::n][3]> H_axis;
   DeviceView<Real**> dV_axis;
 };
 
-// Host: orthonormal beam frame from J0 (columns dX/dxi, dX/deta, dX/dzeta) by
-// Gram-Schmidt: t_1 along the axis, t_2 in the (t_1, dX/deta) plane.
+// Host: orthonormal element frame from J0 (columns dX/dxi, dX/deta, dX/dzeta)
+// by Gram-Schmidt: t_1 along dX/dxi (the beam axis), t_2 in the (t_1,
+// dX/deta) plane, t_3 = t_1 x t_2 (for the shell: t_1, t_2 span the
+// mid-surface tangent plane and t_3 is its normal).
 inline Mat3 beam_frame(const Mat3& J0) {
   Real t1[3], t2[3], t3[3];
   Real n1 = 0.0;
@@ -159,8 +266,7 @@ inline Mat3 beam_frame(const Mat3& J0) {
 }
 
 // Host: the split geometry of `mesh` (already checked by build_geometry).
-// Axis points: xi_k of the 3-point Gauss rule, eta = zeta = 0, weight
-// w_k x 2 x 2 (gauss_box(3, 1, 1)).
+// Reduced points: SplitReducedRule<E>.
 template <class E>
 PoissonSplitGeometry<E> build_poisson_split_geometry(const Mesh& mesh,
                                                      const ElementGeometry<E>& g) {
@@ -186,7 +292,7 @@ PoissonSplitGeometry<E> build_poisson_split_geometry(const Mesh& mesh,
         if (set == 0)
           E::quad_point(q, xi, w);
         else
-          gauss_box(na, 1, 1, q, xi, w);
+          SplitReducedRule<E>::point(q, xi, w);
         E::shape_deriv(param(e), xi, ds);
         const Mat3 J0 = parent_jacobian<E>(x0, ds);
         const Mat3 R = beam_frame(J0);
@@ -220,30 +326,34 @@ PoissonSplitGeometry<E> build_poisson_split_geometry(const Mesh& mesh,
 
 namespace detail {
 
-// In the beam frame the laws' frame term is diagonal: with X = F R (columns
-// F t_m) and E_loc = R^T E R,
-//   S_loc += a tr(E) I + 2 b E_loc + c diag(E_loc).
+// In the element frame the laws' frame terms are diagonal: with X = F R
+// (columns F t_m) and E_loc = R^T E R,
+//   S_loc += a tr(E) I + 2 b E_loc + c diag(E_loc) + p (E_11 + E_22) P,
+// P = diag(1, 1, 0) (the shell's tangent plane; p = 0 for the beam).
 KOKKOS_INLINE_FUNCTION void add_split_stress(const SplitLaw& l, const Mat3& E, Mat3& S) {
   const Real at = l.a * trace(E);
+  const Real pt = l.p * (E.m[0] + E.m[4]);
   for (int k = 0; k < 9; ++k) S.m[k] += 2.0 * l.b * E.m[k];
-  S.m[0] += at + l.c * E.m[0];
-  S.m[4] += at + l.c * E.m[4];
+  S.m[0] += at + l.c * E.m[0] + pt;
+  S.m[4] += at + l.c * E.m[4] + pt;
   S.m[8] += at + l.c * E.m[8];
 }
 
 KOKKOS_INLINE_FUNCTION Real split_energy(const SplitLaw& l, const Mat3& E) {
   const Real t = trace(E);
+  const Real t2 = E.m[0] + E.m[4];
   return 0.5 * l.a * t * t + l.b * ddot(E, E) +
-         0.5 * l.c * (E.m[0] * E.m[0] + E.m[4] * E.m[4] + E.m[8] * E.m[8]);
+         0.5 * l.c * (E.m[0] * E.m[0] + E.m[4] * E.m[4] + E.m[8] * E.m[8]) + 0.5 * l.p * t2 * t2;
 }
 
-// A[3i+J][3k+L] += s X_iM Y_kN C_MJNL in the beam frame (t_m = e_m):
-//   a X_iJ Y_kL + b X_iL Y_kJ + delta_JL (b (X Y^T)_ik + c X_iJ Y_kJ).
+// A[3i+J][3k+L] += s X_iM Y_kN C_MJNL in the element frame (t_m = e_m):
+//   a X_iJ Y_kL + b X_iL Y_kJ + delta_JL (b (X Y^T)_ik + c X_iJ Y_kJ)
+//   + p X_iJ Y_kL [J, L in the tangent plane (indices 0, 1)].
 KOKKOS_INLINE_FUNCTION void add_split_tangent(const SplitLaw& l, const Mat3& X, const Mat3& Y,
                                               Real s, Tangent& A) {
   if (s == 0.0) return;
   const Mat3 XYt = mul_nt(X, Y);
-  const Real sa = s * l.a, sb = s * l.b, sc = s * l.c;
+  const Real sa = s * l.a, sb = s * l.b, sc = s * l.c, sp = s * l.p;
   for (int i = 0; i < 3; ++i)
     for (int J = 0; J < 3; ++J)
       for (int k = 0; k < 3; ++k) {
@@ -251,6 +361,11 @@ KOKKOS_INLINE_FUNCTION void add_split_tangent(const SplitLaw& l, const Mat3& X, 
           A.a[3 * i + J][3 * k + L] += sa * X(i, J) * Y(k, L) + sb * X(i, L) * Y(k, J);
         A.a[3 * i + J][3 * k + J] += sb * XYt(i, k) + sc * X(i, J) * Y(k, J);
       }
+  if (sp != 0.0)
+    for (int i = 0; i < 3; ++i)
+      for (int J = 0; J < 2; ++J)
+        for (int k = 0; k < 3; ++k)
+          for (int L = 0; L < 2; ++L) A.a[3 * i + J][3 * k + L] += sp * X(i, J) * Y(k, L);
 }
 
 // Green-Lagrange strain rate sym(F^T Fdot).
@@ -263,7 +378,7 @@ KOKKOS_INLINE_FUNCTION Mat3 strain_rate(const Mat3& F, const Mat3& Fdot) {
 }
 
 // The point sets of the split element: set 0 the full rule with the D0 laws,
-// set 1 the axis points with the Dv laws; H holds the beam-frame gradients hl.
+// set 1 the reduced points with the Dv laws; H holds the frame gradients hl.
 template <class E>
 struct SplitPointSet {
   DeviceView<Real* * [E::n][3]> H;

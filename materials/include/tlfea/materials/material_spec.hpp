@@ -30,6 +30,15 @@ struct MaterialSpec {
   // over the full 3 x 2 x 2 rule and the Poisson coupling Dv over the beam axis
   // only (elements/poisson_split.hpp). false: the pure continuum element.
   bool ancf3243_poisson_split = true;
+  // ANCF 3443 shells with St. Venant-Kirchhoff (plain or Kelvin-Voigt) only;
+  // ignored by every other element and by Mooney-Rivlin / Neo-Hookean. When
+  // true (the default) the shell removes its through-thickness Poisson
+  // locking (plates too stiff in bending by (1 - nu)^2 / (1 - 2 nu)) with the
+  // same split adapted to shells: D0 the plane-stress law of the shell's
+  // tangent plane (no coupling of E33 to the in-plane strains) over the full
+  // 4 x 4 x 2 rule, Dv = D - D0 over the mid-surface points only
+  // (elements/poisson_split.hpp). false: the pure continuum element.
+  bool ancf3443_poisson_split = true;
 
   static MaterialSpec svk(Real E, Real nu) {
     MaterialSpec s;
@@ -65,6 +74,11 @@ struct MaterialSpec {
   MaterialSpec with_ancf3243_poisson_split(bool on) const {
     MaterialSpec s = *this;
     s.ancf3243_poisson_split = on;
+    return s;
+  }
+  MaterialSpec with_ancf3443_poisson_split(bool on) const {
+    MaterialSpec s = *this;
+    s.ancf3443_poisson_split = on;
     return s;
   }
   std::string name() const {

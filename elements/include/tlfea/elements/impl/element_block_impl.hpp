@@ -69,7 +69,7 @@ class ElementBlock final : public ElementBlockBase {
       colouring_ = colour_elements(c.ids, E::n, geom_.num_elements);
     }
     if constexpr (PoissonSplitTraits<E, M>::supported) {
-      if (spec.ancf3243_poisson_split) {
+      if (PoissonSplitTraits<E, M>::enabled(spec)) {
         split_ = true;
         const PoissonSplitCoefficients k = PoissonSplitTraits<E, M>::coefficients(mat_);
         const PoissonSplitGeometry<E> sg = build_poisson_split_geometry<E>(mesh, geom_);
@@ -264,8 +264,10 @@ class ElementBlock final : public ElementBlockBase {
   // launch_assembly.
   ElementColouring colouring_;
   bool coloured_ = !std::is_same_v<MemSpace, Kokkos::HostSpace>;
-  // ANCF 3243 Poisson split (poisson_split.hpp): on for SVK / KelvinVoigt<SVK>
-  // when spec.ancf3243_poisson_split; the point sets (full rule, axis).
+  // ANCF 3243 / 3443 Poisson split (poisson_split.hpp): on for SVK /
+  // KelvinVoigt<SVK> when spec.ancf3243_poisson_split (beam) /
+  // spec.ancf3443_poisson_split (shell); the point sets (full rule, reduced
+  // rule: beam axis / shell mid-surface).
   bool split_ = false;
   detail::SplitPointSet<E> split_sets_[2];
 };
