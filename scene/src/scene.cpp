@@ -15,6 +15,8 @@
 #include <set>
 #include <sstream>
 
+#include <unistd.h>
+
 #include "tlfea/constraints/material_point.hpp"
 #include "tlfea/core/error.hpp"
 #include "tlfea/core/generators.hpp"
@@ -76,8 +78,61 @@ long to_int(const Ctx& c, const YAML::Node& n, const std::string& what) {
   const Real v = to_real(c, n, what);
   if (v != std::floor(v) || std::fabs(v) > 1e15)
     fail(c, n, what + ": expected an integer, got '" + n.Scalar() + "'");
+  // Counts and ids are 32-bit (Ordinal, int): larger values would wrap.
+  constexpr long kMax = std::numeric_limits<int>::max();
+  if (std::fabs(v) > static_cast<Real>(kMax))
+    fail(c, n, what + ": " + n.Scalar() + " is out of range (at most " + std::to_string(kMax) +
+                   " in magnitude)");
   return static_cast<long>(v);
 }
+// Memory this process may use: the machine's physical memory (sysconf), or
+// 64 GiB where that is unknown. Sizes that would need more are refused up
+// front (docs/scene.md, "Limits") instead of being attempted.
+double memory_limit_bytes() {
+  const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGE_SIZE);
+  if (pages > 0 && page > 0) return static_cast<double>(pages) * static_cast<double>(page);
+  return 64.0 * (1ull << 30);
+}
+std::string gigabytes(double bytes) {
+  std::ostringstream os;
+  if (bytes < 1e15) {
+    os.setf(std::ios::fixed);
+    os.precision(1);
+  } else {
+    os.precision(3);
+  }
+  os << bytes / 1e9 << " GB";
+  return os.str();
+}
+// Refuses (at n) `entries` values of `bytes_each` bytes (counted in double:
+// the counts may exceed 64-bit integers) when they alone exceed the limit.
+void require_memory(const Ctx& c, const YAML::Node& n, const std::string& what, double entries,
+                    double bytes_each, const std::string& of) {
+  const double need = entries * bytes_each, limit = memory_limit_bytes();
+  if (need > limit) {
+    std::ostringstream os;
+    os.precision(3);
+    os << what << " needs at least " << gigabytes(need) << " (" << of << ": " << entries << " x "
+       << bytes_each << " bytes), more than the " << gigabytes(limit)
+       << " of memory of this machine; refused";
+    fail(c, n, os.str());
+  }
+}
+// Entries of the assembled matrix of a structured mesh (3 x 3 per pair of
+// coupled coefficients). Node couplings are a tensor product over the axes:
+// along an axis of n cells, `per_axis(n)` counts the pairs (i, i') of node
+// indices sharing a cell, summed over i; the pairs of the mesh are the
+// product over the axes.
+//  Q27 box (half-cell grid of 2n + 1 nodes): a vertex couples with 5 (3 on
+//  the boundary), a mid-node with 3: 5 (n - 1) + 2 * 3 + 3 n = 8 n + 1. T10
+//  boxes couple a subset of these (their nodes share the same cells).
+//  ANCF beam and plate (n + 1 nodes): 3 each, 2 at the ends: 3 n + 1.
+double box_pairs_per_axis(double n) { return 8 * n + 1; }
+double ancf_pairs_per_axis(double n) { return 3 * n + 1; }
+// Matrix entries take a value (8 bytes) and a column index (4 bytes).
+constexpr double kMatrixEntryBytes = sizeof(Real) + sizeof(Ordinal);
+
+
 // A body's mass: sum of the consistent mass over its position coefficients
 // (a rigid translation moves only those: sum_{a,b position} M_ab = m).
 Real body_total_mass(const Model& model, int body) {
@@ -521,11 +576,18 @@ class Builder {
               if (!(L[a] > 0)) fail(c_, mm.node()["lengths"], what + ".mesh.lengths must be positive");
             }
             const Vec3 o = mm.vec3("origin", Vec3{{0, 0, 0}});
+            require_memory(c_, dn, what + ".mesh.divisions", 9.0 * box_pairs_per_axis(d[0]) *
+                               box_pairs_per_axis(d[1]) * box_pairs_per_axis(d[2]),
+                           kMatrixEntryBytes, "matrix entries");
             b.mesh = generate_box(t, {L[0], L[1], L[2]}, d, {o[0], o[1], o[2]});
           } else {
             const Real r = mm.positive_req("radius");
             const int d = static_cast<int>(mm.positive_int("divisions", 2));
             const Vec3 ctr = mm.vec3("center", Vec3{{0, 0, 0}});
+            const double pairs = box_pairs_per_axis(d);
+            require_memory(c_, mm.has("divisions") ? mm.node()["divisions"] : mm.node(),
+                           what + ".mesh.divisions", 9.0 * pairs * pairs * pairs, kMatrixEntryBytes,
+                           "matrix entries");
             b.mesh = generate_ball(t, r, d, {ctr[0], ctr[1], ctr[2]});
           }
         } else if (g == "beam") {
@@ -534,6 +596,9 @@ class Builder {
           const Real L = mm.positive_req("length"), W = mm.positive_req("width"),
                      H = mm.positive_req("height");
           const int n = static_cast<int>(mm.positive_int("elements", 4));
+          require_memory(c_, mm.has("elements") ? mm.node()["elements"] : mm.node(),
+                         what + ".mesh.elements", 9.0 * 16.0 * ancf_pairs_per_axis(n),
+                         kMatrixEntryBytes, "matrix entries");
           b.mesh = generate_beam_ancf3243(L, W, H, n);
         } else {
           if (!elem.empty() && elem != "ANCF3443")
@@ -548,6 +613,9 @@ class Builder {
             d[a] = static_cast<int>(to_int(c_, dn[a], what + ".mesh.divisions"));
             if (d[a] < 1) fail(c_, dn[a], what + ".mesh.divisions must be >= 1");
           }
+          require_memory(c_, dn, what + ".mesh.divisions",
+                         9.0 * 16.0 * ancf_pairs_per_axis(d[0]) * ancf_pairs_per_axis(d[1]),
+                         kMatrixEntryBytes, "matrix entries");
           b.mesh = generate_plate_ancf3443(lx, ly, th, d);
         }
       } catch (const Error& e) {
@@ -996,7 +1064,14 @@ class Builder {
     const Real contact_radius = m.num("contact_radius", 0.0);
     DetectionSettings ds;
     ds.max_depth = m.num("max_depth", 0.0);
-    ds.capacity = static_cast<Ordinal>(m.integer("capacity", 0));
+    const long capacity = m.integer("capacity", 0);
+    if (capacity < 0)
+      fail(c_, m.node()["capacity"], "contact.capacity must be >= 0 (0: automatic), got " +
+                                         std::to_string(capacity));
+    if (capacity > 0)
+      require_memory(c_, m.node()["capacity"], "contact.capacity", static_cast<double>(capacity),
+                     static_cast<double>(kContactPointBytes), "contact points");
+    ds.capacity = static_cast<Ordinal>(capacity);
     auto det = std::make_shared<ContactDetection>(ds);
     const Real self_radius = m.num("self_contact_radius", 0.0);
     if (self_radius < 0.0) fail(c_, m.node()["self_contact_radius"], "contact.self_contact_radius must be >= 0");

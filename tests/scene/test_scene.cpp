@@ -309,6 +309,20 @@ std::string replace(std::string s, const std::string& a, const std::string& b) {
   return s;
 }
 
+void expect_errors(const std::vector<BadCase>& cases) {
+  for (const auto& c : cases) {
+    try {
+      scene::load_scene_text(c.text, "bad.yaml", ".");
+      ADD_FAILURE() << c.name << ": no error";
+    } catch (const Error& e) {
+      const std::string msg = e.what();
+      EXPECT_EQ(msg.rfind(c.where, 0), 0u) << c.name << ": " << msg;
+      EXPECT_NE(msg.find(c.says), std::string::npos) << c.name << ": " << msg;
+      EXPECT_EQ(msg.find('\n'), std::string::npos) << c.name << ": one line: " << msg;
+    }
+  }
+}
+
 TEST(SceneErrors, GoodBaseParses) {
   Scene s = scene::load_scene_text(kGood, "good.yaml", ".");
   EXPECT_EQ(s.bodies.size(), 1u);
@@ -366,17 +380,42 @@ TEST(SceneErrors, EachCaseNamesFileLineColumn) {
       {"negative self-contact radius", g + "contact: {self_contact_radius: -1}\n", "bad.yaml:8:32:",
        "self_contact_radius must be >= 0"},
   };
-  for (const auto& c : cases) {
-    try {
-      scene::load_scene_text(c.text, "bad.yaml", ".");
-      ADD_FAILURE() << c.name << ": no error";
-    } catch (const Error& e) {
-      const std::string msg = e.what();
-      EXPECT_EQ(msg.rfind(c.where, 0), 0u) << c.name << ": " << msg;
-      EXPECT_NE(msg.find(c.says), std::string::npos) << c.name << ": " << msg;
-      EXPECT_EQ(msg.find('\n'), std::string::npos) << c.name << ": one line: " << msg;
-    }
-  }
+  expect_errors(cases);
+}
+
+// Sizes checked up front, in arithmetic that cannot overflow, against the
+// machine's memory (docs/scene.md, "Limits"); never attempted (issue 12).
+TEST(SceneErrors, SizesBeyondMemoryOrIndexRangeAreRefusedUpFront) {
+  const std::string g = kGood;
+  const std::string plate =
+      replace(replace(g, "element: T10", "element: ANCF3443"),
+              "{generator: box, lengths: [0.1, 0.1, 0.1], divisions: [1, 1, 1]}",
+              "{generator: plate, lx: 1, ly: 1, thickness: 0.01, divisions: [20000, 20000]}");
+  const std::vector<BadCase> cases = {
+      // Q27 pairs per axis 8 n + 1 (scene.cpp): 9 (8 2147460480 + 1)(8 1431671210 + 1) 9 =
+      // 1.59e22 entries of 12 bytes.
+      {"box divisions overflowing 64 bits",
+       replace(g, "divisions: [1, 1, 1]", "divisions: [2147460480, 1431671210, 1]"),
+       "bad.yaml:5:65:", "divisions needs at least 1"},
+      {"box divisions: the count in the message",
+       replace(g, "divisions: [1, 1, 1]", "divisions: [2147460480, 1431671210, 1]"),
+       "bad.yaml:5:65:", "(matrix entries: 1.59e+22 x 12 bytes)"},
+      // ANCF pairs per axis 3 n + 1: 9 16 60001^2 = 5.18e11 entries, 6221.0 GB.
+      {"20000 x 20000 plate", plate, "bad.yaml:5:72:",
+       "needs at least 6221.0 GB (matrix entries: 5.18e+11 x 12 bytes)"},
+      {"box divisions beyond 32 bits",
+       replace(g, "divisions: [1, 1, 1]", "divisions: [1, 4294967297, 1]"), "bad.yaml:5:69:",
+       "4294967297 is out of range (at most 2147483647"},
+      // 1e9 contact points of 768 bytes (contact_points.hpp: 9 + 3 reals, 4 ints,
+      // 2 x 27 ids of 4 and weights of 8 bytes, an 8-byte key).
+      {"contact capacity", g + "contact: {capacity: 1e9}\n", "bad.yaml:8:21:",
+       "contact.capacity needs at least 768.0 GB (contact points: 1e+09 x 768 bytes)"},
+      {"negative contact capacity", g + "contact: {capacity: -5}\n", "bad.yaml:8:21:",
+       "contact.capacity must be >= 0 (0: automatic), got -5"},
+      {"samples wrapping at 32 bits", g + "output: {samples: 4294967298}\n", "bad.yaml:8:19:",
+       "out of range"},
+  };
+  expect_errors(cases);
 }
 
 // contact.law: patch with damping_mass: body: the cube (1 kg: 1000 kg/m^3 x
