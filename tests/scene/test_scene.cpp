@@ -459,6 +459,31 @@ TEST(SceneSetup, PrescribingEveryNodeGrowsLessThanQuadratically) {
                                  << " s";
 }
 
+// Joints on finely divided ANCF beams (issue 12: ancf_pendulum failed from
+// 150 elements, universal_joint_shaft from 48, "outside body"): the shipped
+// examples with 300 and 100 elements per beam build, with as many constraint
+// rows as with 4, and the reference configuration satisfies every joint.
+TEST(SceneJoints, ExamplesWithFinelyDividedBeamsBuild) {
+  const std::string dir = std::string(TLFEA_TEST_DATA_DIR) + "/../../examples/";
+  struct Case {
+    const char* file;
+    std::vector<std::string> fine;
+  };
+  for (const Case& c :
+       {Case{"ancf_pendulum.yaml", {"bodies.0.mesh.elements=300"}},
+        Case{"universal_joint_shaft.yaml",
+             {"bodies.0.mesh.elements=100", "bodies.1.mesh.elements=100"}}}) {
+    const Scene coarse = scene::load_scene(dir + c.file);
+    Scene s = scene::load_scene(dir + c.file, c.fine);
+    EXPECT_EQ(s.bodies[0].elements, c.fine.size() == 1 ? 300 : 100) << c.file;
+    ASSERT_GT(s.constraint_rows(), 0) << c.file;
+    EXPECT_EQ(s.constraint_rows(), coarse.constraint_rows()) << c.file;
+    DeviceView<Real*> values("c", s.constraint_rows());
+    s.model->constraints().evaluate(s.model->reference(), 0.0, values);
+    EXPECT_LT(s.model->constraints().violation_max(values), 1e-12) << c.file;
+  }
+}
+
 // contact.law: patch with damping_mass: body: the cube (1 kg: 1000 kg/m^3 x
 // 1e-3 m^3) pressed 1 mm into a plane gets m* = its mass against the rigid
 // plane on every contact, and the patch's normal forces sum to the Hertz law
