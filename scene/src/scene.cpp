@@ -129,6 +129,11 @@ void require_memory(const Ctx& c, const YAML::Node& n, const std::string& what, 
 //  ANCF beam and plate (n + 1 nodes): 3 each, 2 at the ends: 3 n + 1.
 double box_pairs_per_axis(double n) { return 8 * n + 1; }
 double ancf_pairs_per_axis(double n) { return 3 * n + 1; }
+// Bounds of values that are accepted (docs/scene.md, "Limits").
+constexpr Real kMaxSteps = 1e9;        // time steps of a run
+constexpr Real kMaxFriction = 10.0;    // friction coefficients (real pairs: below about 2)
+constexpr Real kMinDensity = 1e-3;     // kg/m^3
+constexpr Real kMaxDensity = 1e5;      // kg/m^3
 // Matrix entries take a value (8 bytes) and a column index (4 bytes).
 constexpr double kMatrixEntryBytes = sizeof(Real) + sizeof(Ordinal);
 
@@ -440,8 +445,18 @@ class Builder {
       fail(c_, t.node()["end_time"], "time: give either steps or end_time, not both");
     if (t.has("end_time")) {
       const Real T = t.positive("end_time", 0.0);
+      // Checked before rounding: lround of a huge ratio is undefined (it
+      // made end_time 1e300 one step).
+      if (T / dt > kMaxSteps)
+        fail(c_, t.node()["end_time"], "time: end_time / dt = " + Map::fmt(T) + " / " + Map::fmt(dt) +
+                                           " is " + Map::fmt(T / dt) + " steps, more than " +
+                                           Map::fmt(kMaxSteps));
       s_.steps = std::max<long>(1, std::lround(T / dt));
-    } else {
+    } else if (t.has("steps")) {
+      const Real n = t.num("steps", 100);
+      if (n > kMaxSteps)
+        fail(c_, t.node()["steps"], "time.steps: " + Map::fmt(n) + " steps is more than " +
+                                        Map::fmt(kMaxSteps));
       s_.steps = t.positive_int("steps", 100);
     }
     s_.end_time = s_.steps * dt;
@@ -670,15 +685,24 @@ class Builder {
           kappa = mat.positive_req("kappa");
           b.E = 9.0 * kappa * mu / (3.0 * kappa + mu);
           b.nu = (3.0 * kappa - 2.0 * mu) / (2.0 * (3.0 * kappa + mu));
+          require_poisson_range(mat, "kappa", b.nu);
         }
         spec = MaterialSpec::neo_hookean(mu, kappa);
       } else {
         const Real mu10 = mat.num_req("mu10"), mu01 = mat.num_req("mu01"),
                    kappa = mat.positive_req("kappa");
+        // A negative constant makes the strain energy lose convexity
+        // (polyconvexity, and with it stability, needs mu10, mu01 >= 0).
+        for (const char* k : {"mu10", "mu01"})
+          if (mat.num_req(k) < 0)
+            fail(c_, mat.node()[k], mat.key(k) + " must be >= 0 (a negative Mooney-Rivlin constant "
+                                                 "makes the material unstable), got " +
+                                        Map::fmt(mat.num_req(k)));
         const Real mu = 2.0 * (mu10 + mu01);
         if (!(mu > 0)) fail(c_, mat.node(), what + ".material: mu10 + mu01 must be positive");
         b.E = 9.0 * kappa * mu / (3.0 * kappa + mu);
         b.nu = (3.0 * kappa - 2.0 * mu) / (2.0 * (3.0 * kappa + mu));
+        require_poisson_range(mat, "kappa", b.nu);
         spec = MaterialSpec::mooney_rivlin(mu10, mu01, kappa);
       }
     } catch (const Error& e) {
@@ -695,6 +719,13 @@ class Builder {
     }
     mat.done();
     const Real rho = m.positive_req("density");
+    // SI units: solids lie between aerogels (about 1 kg/m^3) and osmium
+    // (22,590 kg/m^3); a value far outside is a unit mistake (g/cm^3, or
+    // kg/mm^3) that would scale every inertia force.
+    if (rho < kMinDensity || rho > kMaxDensity)
+      fail(c_, m.node()["density"], what + ".density " + Map::fmt(rho) + " kg/m^3 is outside [" +
+                                        Map::fmt(kMinDensity) + ", " + Map::fmt(kMaxDensity) +
+                                        "] kg/m^3 (SI units)");
     try {
       b.id = s_.model->add_body(b.mesh, spec, rho);
     } catch (const Error& e) {
@@ -722,6 +753,15 @@ class Builder {
     const Vec3 w = m.vec3("angular_velocity", Vec3{{0, 0, 0}});
     if (dot3(v0, v0) > 0 || dot3(w, w) > 0) init_v_.push_back({b.id, v0, w, trans});
     bodies_.push_back(std::move(b));
+  }
+
+  // The Poisson's ratio implied by the moduli (mu, kappa) must lie in
+  // (-1, 0.5); kappa -> 0 gives nu -> -1 (e.g. kappa = 1e-300: nu = -1 in
+  // floating point), a material without resistance to volume change.
+  void require_poisson_range(Map& mat, const char* key, Real nu) {
+    if (!(nu > -1.0 && nu < 0.5))
+      fail(c_, mat.node()[key], mat.key(key) + ": the implied Poisson's ratio " + Map::fmt(nu) +
+                                    " is not in (-1, 0.5)");
   }
 
   int body_index(const YAML::Node& n, const std::string& what, bool allow_ground) {
@@ -1057,13 +1097,34 @@ class Builder {
       fail(c_, m.node()["restitution"], "contact.restitution must be in (0, 1]");
     pair.mu_s = m.num("mu_s", pair.mu_s);
     pair.mu_k = m.num("mu_k", pair.mu_k);
-    if (pair.mu_s < 0 || pair.mu_k < 0) fail(c_, m.node(), "contact: friction coefficients must be >= 0");
+    for (const char* k : {"mu_s", "mu_k"}) {
+      const Real mu = std::string(k) == "mu_s" ? pair.mu_s : pair.mu_k;
+      if (!(mu >= 0.0 && mu <= kMaxFriction))
+        fail(c_, m.has(k) ? m.node()[k] : m.node(),
+             m.key(k) + " must be in [0, " + Map::fmt(kMaxFriction) + "], got " + Map::fmt(mu));
+    }
+    // Kinetic friction does not exceed static friction (Coulomb's law with
+    // a static-kinetic transition).
+    if (pair.mu_k > pair.mu_s)
+      fail(c_, m.has("mu_k") ? m.node()["mu_k"] : m.node()["mu_s"],
+           "contact: mu_k = " + Map::fmt(pair.mu_k) + " exceeds mu_s = " + Map::fmt(pair.mu_s) +
+               " (kinetic friction must not exceed static friction)");
     pair.radius = m.num("radius", 0.0);
+    if (pair.radius < 0.0)
+      fail(c_, m.node()["radius"], "contact.radius must be >= 0 (0: from the detection), got " +
+                                       Map::fmt(pair.radius));
     pair.patch = m.choice("law", {"point", "patch"}, "point") == "patch";
     const bool body_mass = m.choice("damping_mass", {"nodes", "body"}, "nodes") == "body";
     const Real contact_radius = m.num("contact_radius", 0.0);
+    if (contact_radius < 0.0)
+      fail(c_, m.node()["contact_radius"],
+           "contact.contact_radius must be >= 0 (0: the vertex patch radius), got " +
+               Map::fmt(contact_radius));
     DetectionSettings ds;
     ds.max_depth = m.num("max_depth", 0.0);
+    if (ds.max_depth < 0.0)
+      fail(c_, m.node()["max_depth"],
+           "contact.max_depth must be >= 0 (0: automatic), got " + Map::fmt(ds.max_depth));
     const long capacity = m.integer("capacity", 0);
     if (capacity < 0)
       fail(c_, m.node()["capacity"], "contact.capacity must be >= 0 (0: automatic), got " +
@@ -1104,6 +1165,11 @@ class Builder {
         ContactMaterial cm;
         cm.E = om.num("E", std::numeric_limits<Real>::infinity());
         cm.nu = om.num("nu", 0.0);
+        if (om.has("E") && !(cm.E > 0.0))
+          fail(c_, om.node()["E"], om.key("E") + " must be positive (leave it out for a rigid "
+                                                 "obstacle), got " + Map::fmt(cm.E));
+        if (!(cm.nu > -1.0 && cm.nu < 0.5))
+          fail(c_, om.node()["nu"], om.key("nu") + " must be in (-1, 0.5), got " + Map::fmt(cm.nu));
         om.done();
         det->add_obstacle(o);
         obst.push_back(cm);

@@ -459,6 +459,56 @@ TEST(SceneSetup, PrescribingEveryNodeGrowsLessThanQuadratically) {
                                  << " s";
 }
 
+// Nonsense that used to be accepted silently (issue 12) is an error at its
+// key; the bounds are documented in docs/scene.md.
+TEST(SceneErrors, ValuesOutOfTheirPhysicalRangeAreRefused) {
+  const std::string g = kGood;
+  const std::string svk = "{model: svk, E: 1.0e6, nu: 0.3}";
+  const std::vector<BadCase> cases = {
+      {"mu_k above mu_s", g + "contact: {mu_s: 0.2, mu_k: 0.3}\n", "bad.yaml:8:28:",
+       "mu_k = 0.3 exceeds mu_s = 0.2"},
+      {"mu_k above the default mu_s", g + "contact: {mu_k: 0.3}\n", "bad.yaml:8:17:",
+       "mu_k = 0.3 exceeds mu_s = 0.25"},
+      {"friction 1e6", g + "contact: {mu_s: 1e6, mu_k: 0.3}\n", "bad.yaml:8:17:",
+       "contact.mu_s must be in [0, 10], got 1e+06"},
+      {"obstacle nu 2", g + "contact: {obstacles: [{type: plane, nu: 2}]}\n", "bad.yaml:8:41:",
+       "contact.obstacles[0].nu must be in (-1, 0.5), got 2"},
+      {"obstacle E 0", g + "contact: {obstacles: [{type: plane, E: 0}]}\n", "bad.yaml:8:40:",
+       "contact.obstacles[0].E must be positive"},
+      {"obstacle E negative", g + "contact: {obstacles: [{type: plane, E: -1e7}]}\n",
+       "bad.yaml:8:40:", "contact.obstacles[0].E must be positive"},
+      {"negative radius", g + "contact: {radius: -1}\n", "bad.yaml:8:19:",
+       "contact.radius must be >= 0"},
+      {"negative max_depth", g + "contact: {max_depth: -1}\n", "bad.yaml:8:22:",
+       "contact.max_depth must be >= 0"},
+      {"negative contact_radius", g + "contact: {contact_radius: -1}\n", "bad.yaml:8:27:",
+       "contact.contact_radius must be >= 0"},
+      {"Mooney-Rivlin mu10 < 0",
+       replace(g, svk, "{model: mooney_rivlin, mu10: -1.0e5, mu01: 3.0e5, kappa: 1.0e7}"),
+       "bad.yaml:6:44:", "mu10 must be >= 0"},
+      // nu = (3 kappa - 2 mu) / (2 (3 kappa + mu)) = -1 in floating point.
+      {"kappa 1e-300", replace(g, svk, "{model: neo_hookean, mu: 1.0e6, kappa: 1e-300}"),
+       "bad.yaml:6:54:", "the implied Poisson's ratio -1 is not in (-1, 0.5)"},
+      {"density 1e-9", replace(g, "density: 1000", "density: 1e-9"), "bad.yaml:7:14:",
+       "density 1e-09 kg/m^3 is outside [0.001, 100000] kg/m^3"},
+      {"dt 1e-30 to 0.2 s", replace(g, "time: {dt: 1.0e-3, steps: 2}", "time: {dt: 1.0e-30, end_time: 0.2}"),
+       "bad.yaml:1:31:", "is 2e+29 steps, more than 1e+09"},
+      {"end_time 1e300", replace(g, "time: {dt: 1.0e-3, steps: 2}", "time: {dt: 1.0e-3, end_time: 1e300}"),
+       "bad.yaml:1:30:", "is 1e+303 steps, more than 1e+09"},
+      {"steps 1e12", replace(g, "steps: 2", "steps: 1e12"), "bad.yaml:1:27:",
+       "time.steps: 1e+12 steps is more than 1e+09"},
+  };
+  expect_errors(cases);
+  // Values at and inside the bounds still parse.
+  const std::string ok =
+      replace(replace(g, svk, "{model: mooney_rivlin, mu10: 0, mu01: 3.0e5, kappa: 1.0e7}"),
+              "density: 1000", "density: 22590") +
+      "contact: {mu_s: 10, mu_k: 10, radius: 0, max_depth: 0.001, contact_radius: 0.01,\n"
+      "  obstacles: [{type: plane, E: 2.0e11, nu: 0.49}]}\n";
+  Scene s = scene::load_scene_text(ok, "good.yaml", ".");
+  EXPECT_EQ(s.bodies.size(), 1u);
+}
+
 // Joints on finely divided ANCF beams (issue 12: ancf_pendulum failed from
 // 150 elements, universal_joint_shaft from 48, "outside body"): the shipped
 // examples with 300 and 100 elements per beam build, with as many constraint
