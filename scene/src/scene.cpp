@@ -412,6 +412,7 @@ class Builder {
       if (!joints.IsSequence()) fail(c_, joints, "scene.joints: expected a list of joints");
       for (size_t i = 0; i < joints.size(); ++i) add_joint(joints[i], static_cast<int>(i));
     }
+    check_output_size();
     const bool has_contact = top.has("contact");
     top.done();
     s_.model->finalize();
@@ -481,6 +482,9 @@ class Builder {
     st.linear.preconditioner =
         m.choice("preconditioner", {"none", "jacobi", "ilu", "muelu"}, st.linear.preconditioner);
     st.linear.ilu_level = static_cast<int>(m.integer("ilu_level", st.linear.ilu_level));
+    if (st.linear.ilu_level < 0)
+      fail(c_, m.node()["ilu_level"],
+           "solver.ilu_level must be >= 0, got " + std::to_string(st.linear.ilu_level));
     st.linear.symmetric = m.boolean("symmetric", st.linear.symmetric);
     st.linear.ordering = m.choice("ordering", {"default", "nd", "amd"}, st.linear.ordering);
     st.linear.positive_definite = m.boolean("positive_definite", st.linear.positive_definite);
@@ -507,6 +511,51 @@ class Builder {
     st.adamw_max_iterations = static_cast<int>(m.positive_int("adamw_max_iterations", st.adamw_max_iterations));
     st.adamw_check_every = static_cast<int>(m.positive_int("adamw_check_every", st.adamw_check_every));
     m.done();
+    // The linear solver the stepper will make (TimeStepper's setup), made
+    // here so that `check` refuses every combination `run` would (e.g.
+    // belos-cg with symmetric: false), at the key that chose it.
+    LinearSolverOptions lo = st.linear;
+    if (st.dp1_curvature) lo.positive_definite = false;
+    try {
+      make_linear_solver(lo);
+    } catch (const Error& e) {
+      const std::string msg = e.what();
+      const char* key = msg.find("symmetric") != std::string::npos && m.has("symmetric")
+                            ? "symmetric"
+                            : m.has("linear_solver") ? "linear_solver" : nullptr;
+      fail(c_, key ? m.node()[key] : m.node(), std::string("solver") + (key ? "." : "") +
+                                                   (key ? key : "") + ": " + msg);
+    }
+  }
+
+  // ANCF bodies are written as samples^d visualisation points per element
+  // (io/src/output.cpp: beams samples x 2 x 2, plates samples x samples x 2),
+  // each holding its shape-function weights (a 4-byte id and an 8-byte
+  // weight per element coefficient), its reference position, an offset and
+  // the 8 ids of at most one cell: refused when they would not fit.
+  void check_output_size() {
+    if (!s_.output.enabled || !samples_node_.IsDefined()) return;
+    const double ns = std::max(2, s_.output.samples);
+    double points = 0.0, bytes = 0.0;
+    for (const auto& b : bodies_) {
+      const bool beam = b.mesh.type == ElementType::ANCF3243;
+      if (!beam && b.mesh.type != ElementType::ANCF3443) continue;
+      const double p = static_cast<double>(b.mesh.num_elements()) * (beam ? 4 * ns : 2 * ns * ns);
+      const double coefficients = beam ? 8 : 16;
+      points += p;
+      bytes += p * (coefficients * (sizeof(Ordinal) + sizeof(Real)) + 3 * sizeof(Real) +
+                    sizeof(Ordinal) + 8 * sizeof(Ordinal));
+    }
+    if (points == 0.0) return;
+    if (points > static_cast<double>(std::numeric_limits<Ordinal>::max())) {
+      std::ostringstream os;
+      os.precision(3);
+      os << "output.samples: " << points << " visualisation points, more than the index type holds ("
+         << std::numeric_limits<Ordinal>::max() << ")";
+      fail(c_, samples_node_, os.str());
+    }
+    require_memory(c_, samples_node_, "output.samples", points, bytes / points,
+                   "visualisation points");
   }
 
   void parse_output(Map& top) {
@@ -518,6 +567,7 @@ class Builder {
     o.directory = m.str("directory", o.directory);
     o.every = static_cast<int>(m.positive_int("every", 1));
     o.samples = static_cast<int>(m.integer("samples", 3));
+    if (m.has("samples")) samples_node_ = m.node()["samples"];
     if (o.samples < 2) fail(c_, m.node()["samples"], "output.samples must be >= 2");
     if (m.has("fields")) {
       const YAML::Node f = m.get("fields");
@@ -847,9 +897,20 @@ class Builder {
     if (m.has("prescribe")) {
       const YAML::Node l = m.get("prescribe");
       if (!l.IsSequence()) fail(c_, l, what + ".prescribe: expected a list");
+      // Per node: 1 + the entry that prescribed it, 0 if none (one look-up
+      // per node; Model::prescribe_coefficient would only say "twice").
+      std::vector<int> by(static_cast<size_t>(b.mesh.num_nodes()), 0);
       for (size_t i = 0; i < l.size(); ++i) {
         Map pm(c_, l[i], what + ".prescribe[" + std::to_string(i) + "]");
         const std::vector<Ordinal> nodes = select(pm, b);
+        for (Ordinal n : nodes) {
+          if (by[n] == static_cast<int>(i) + 1)
+            fail(c_, l[i], pm.what() + ": selects node " + std::to_string(n) + " twice");
+          if (by[n] > 0)
+            fail(c_, l[i], pm.what() + ": node " + std::to_string(n) + " is already prescribed by " +
+                               what + ".prescribe[" + std::to_string(by[n] - 1) + "]");
+          by[n] = static_cast<int>(i) + 1;
+        }
         const Vec3 d = pm.vec3("displacement", Vec3{{0, 0, 0}});
         TimeFunctionSpec f;
         if (pm.has("function")) f = parse_function(c_, pm.get("function"), pm.key("function"));
@@ -1086,6 +1147,8 @@ class Builder {
       if (!l.IsSequence()) fail(c_, l, "contact.bodies: expected a list of body names");
       for (size_t i = 0; i < l.size(); ++i) {
         const int b = body_index(l[i], "contact.bodies", false);
+        if (std::find(bodies.begin(), bodies.end(), b) != bodies.end())
+          fail(c_, l[i], "contact.bodies: body '" + bodies_[b].name + "' listed twice");
         bodies.push_back(b);
       }
     } else {
@@ -1229,6 +1292,7 @@ class Builder {
   std::vector<BodyData> bodies_;
   std::vector<InitV> init_v_;
   CoefViewHost q0_;
+  YAML::Node samples_node_;  // output.samples, when given
 };
 
 void apply_override(YAML::Node& root, const std::string& ov) {

@@ -509,6 +509,45 @@ TEST(SceneErrors, ValuesOutOfTheirPhysicalRangeAreRefused) {
   EXPECT_EQ(s.bodies.size(), 1u);
 }
 
+// What `run` would refuse, `check` (the scene reader) refuses at the key
+// (issue 12), and errors the model or the contact detection raised without a
+// position now point at the offending entry.
+TEST(SceneErrors, SettingsRunWouldRefuseAndDuplicatesPointAtTheKey) {
+  const std::string g = kGood;
+  const std::string beam =
+      "time: {dt: 1.0e-3, steps: 2}\n"
+      "bodies:\n"
+      "  - name: beam\n"
+      "    mesh: {generator: beam, length: 1.0, width: 0.02, height: 0.02, elements: 4}\n"
+      "    material: {model: svk, E: 7.0e9, nu: 0.33}\n"
+      "    density: 2700\n";
+  const std::vector<BadCase> cases = {
+      {"ilu_level -5", g + "solver: {ilu_level: -5}\n", "bad.yaml:8:21:",
+       "solver.ilu_level must be >= 0, got -5"},
+      // eigen-ldlt is built everywhere (linear_solver.cpp).
+      {"LDL^T without symmetry", g + "solver: {linear_solver: eigen-ldlt, symmetric: false}\n",
+       "bad.yaml:8:48:", "solver.symmetric: eigen-ldlt needs a symmetric matrix"},
+      {"output.every 2^32", g + "output: {every: 4294967296}\n", "bad.yaml:8:17:",
+       "4294967296 is out of range"},
+      {"prescribed twice by two entries",
+       beam + "    prescribe: [{set: end1}, {nodes: [1, 4]}]\n", "bad.yaml:7:30:",
+       "body 'beam'.prescribe[1]: node 4 is already prescribed by body 'beam'.prescribe[0]"},
+      {"prescribed twice by one entry", beam + "    prescribe: [{nodes: [1, 1]}]\n",
+       "bad.yaml:7:17:", "body 'beam'.prescribe[0]: selects node 1 twice"},
+      {"contact body twice", g + "contact: {bodies: [cube, cube]}\n", "bad.yaml:8:26:",
+       "contact.bodies: body 'cube' listed twice"},
+      // A beam of 4 elements at 2^30 samples: 4 x 4 x 2^30 = 1.72e10 points.
+      {"output samples beyond the index type", beam + "output: {samples: 1073741824}\n",
+       "bad.yaml:7:19:", "output.samples: 1.72e+10 visualisation points, more than the index type"},
+  };
+  expect_errors(cases);
+  // A clamped node may be prescribed (the prescribed motion wins).
+  Scene s = scene::load_scene_text(
+      beam + "    clamp: [{set: end0}]\n    prescribe: [{set: end0}]\n", "good.yaml", ".");
+  EXPECT_EQ(s.model->prescribed().size(), 4u);
+  EXPECT_TRUE(s.model->clamped_coefficients().empty());
+}
+
 // Joints on finely divided ANCF beams (issue 12: ancf_pendulum failed from
 // 150 elements, universal_joint_shaft from 48, "outside body"): the shipped
 // examples with 300 and 100 elements per beam build, with as many constraint
