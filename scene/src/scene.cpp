@@ -11,9 +11,11 @@
 #include <fstream>
 #include <limits>
 #include <map>
+#include <new>
 #include <optional>
 #include <set>
 #include <sstream>
+#include <stdexcept>
 
 #include <unistd.h>
 
@@ -600,6 +602,10 @@ class Builder {
       return read_mesh(ps);
     } catch (const Error& e) {
       fail(c_, fn, what + ".file: " + e.what());
+    } catch (const std::length_error& e) {
+      fail(c_, fn, what + ".file: counts too large (" + e.what() + ")");
+    } catch (const std::bad_alloc&) {
+      fail(c_, fn, what + ".file: out of memory while reading it");
     }
   }
 
@@ -687,6 +693,12 @@ class Builder {
         const std::string msg = e.what();
         if (msg.rfind(c_.file + ":", 0) == 0) throw;
         fail(c_, mm.node(), what + ".mesh: " + msg);
+      } catch (const std::length_error& e) {
+        // A size the checks above missed (std::vector's own limit, e.g.
+        // "vector::_M_default_append"): still an error at the mesh.
+        fail(c_, mm.node(), what + ".mesh: too large (" + e.what() + ")");
+      } catch (const std::bad_alloc&) {
+        fail(c_, mm.node(), what + ".mesh: out of memory while generating it");
       }
     }
     mm.done();

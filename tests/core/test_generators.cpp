@@ -416,3 +416,14 @@ TEST(Generators, RejectCountsBeyondTheIndexTypeWithoutOverflow) {
   // Largest sizes that fit are not refused by this check (1 x 1 x 1 stays valid).
   EXPECT_EQ(tlfea::generate_box(ElementType::Q27, {1, 1, 1}, {1, 1, 1}).num_nodes(), 27);
 }
+
+// Error messages quote input text: control bytes are escaped as \xHH so that
+// the message stays one printable line (issue 12); other bytes (UTF-8 names)
+// are kept.
+TEST(Error, EscapesControlBytes) {
+  const std::string raw = std::string("key 'a") + '\a' + "b\nc\rd" + '\x1b' + "[31m" + '\x7f' +
+                          "' \xc3\xa9t\xc3\xa9";
+  EXPECT_EQ(tlfea::escape_control_bytes(raw), "key 'a\\x07b\\x0ac\\x0dd\\x1b[31m\\x7f' \xc3\xa9t\xc3\xa9");
+  EXPECT_EQ(std::string(tlfea::Error(raw).what()), tlfea::escape_control_bytes(raw));
+  EXPECT_EQ(tlfea::escape_control_bytes("plain text: 1.5e-3"), "plain text: 1.5e-3");
+}

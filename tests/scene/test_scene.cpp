@@ -381,6 +381,12 @@ TEST(SceneErrors, EachCaseNamesFileLineColumn) {
        "unknown name 'hertz'"},
       {"negative self-contact radius", g + "contact: {self_contact_radius: -1}\n", "bad.yaml:8:32:",
        "self_contact_radius must be >= 0"},
+      // Control bytes from the input (YAML escapes \a and \r) are echoed
+      // escaped, so the message stays one line.
+      {"control bytes in a key", g + "\"col\\aou\\rr\": red\n", "bad.yaml:8:1:",
+       "unknown key 'col\\x07ou\\x0dr'"},
+      {"control bytes in a value", replace(g, "model: svk", "model: \"s\\x1bvk\""), "bad.yaml:6:23:",
+       "unknown name 's\\x1bvk'"},
   };
   expect_errors(cases);
 }
