@@ -302,7 +302,7 @@ int main(int argc, char** argv) {
   std::optional<tlfea::MpiSession> mpi;
   if (cmd == "run" || cmd == "info") mpi.emplace(&argc, &argv);
   if (cmd != "run" && cmd != "check" && cmd != "info") {
-    std::fprintf(stderr, "tlfea: unknown command '%s'\n", cmd.c_str());
+    std::fprintf(stderr, "tlfea: unknown command '%s'\n", tlfea::escape_control_bytes(cmd).c_str());
     return usage(stderr);
   }
   Options o;
@@ -328,7 +328,7 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "%s\n", e.what());
     return 2;
   } catch (const std::exception& e) {
-    std::fprintf(stderr, "tlfea: %s\n", e.what());
+    std::fprintf(stderr, "tlfea: %s\n", tlfea::escape_control_bytes(e.what()).c_str());
     return 2;
   }
 }

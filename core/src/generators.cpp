@@ -23,12 +23,18 @@ void require_positive(const std::string& src, const char* what, int v) {
   if (v <= 0) throw_error(src, ": ", what, " must be positive, got ", v);
 }
 
-// Rejects sizes whose indices would not fit an Ordinal.
-void require_fits(const std::string& src, long long coefficients, long long entries) {
-  constexpr long long kMax = std::numeric_limits<Ordinal>::max();
+// Rejects sizes whose indices would not fit an Ordinal. The counts are
+// products of up to three divisions near 2^31, which overflow 64-bit
+// integers (2^93), so they are formed in double: exact below 2^53, and far
+// above the Ordinal limit (2^31) when rounded.
+void require_fits(const std::string& src, double coefficients, double entries) {
+  constexpr double kMax = static_cast<double>(std::numeric_limits<Ordinal>::max());
   if (coefficients > kMax || entries > kMax) {
-    throw_error(src, ": mesh too large for the index type (", coefficients, " coefficients, ",
-                entries, " connectivity entries)");
+    std::ostringstream os;
+    os.precision(3);
+    os << ": mesh too large for the index type (" << coefficients << " coefficients, " << entries
+       << " connectivity entries; at most " << std::numeric_limits<Ordinal>::max() << " each)";
+    throw_error(src, os.str());
   }
 }
 
@@ -64,11 +70,14 @@ Mesh generate_box(ElementType type, std::array<Real, 3> lengths, std::array<int,
   // Nodes on the grid of half cells: (2 n + 1) per direction.
   const long long n[3] = {divisions[0], divisions[1], divisions[2]};
   const long long np[3] = {2 * n[0] + 1, 2 * n[1] + 1, 2 * n[2] + 1};
-  const long long num_nodes = np[0] * np[1] * np[2];
-  const long long cells = n[0] * n[1] * n[2];
   const int npe = nodes_per_element(type);
-  const long long num_elements = type == ElementType::T10 ? 6 * cells : cells;
-  require_fits(src, num_nodes, num_elements * npe);
+  const int per_cell = type == ElementType::T10 ? 6 : 1;
+  require_fits(src, static_cast<double>(np[0]) * static_cast<double>(np[1]) * static_cast<double>(np[2]),
+               static_cast<double>(n[0]) * static_cast<double>(n[1]) * static_cast<double>(n[2]) *
+                   per_cell * npe);
+  // Below 2^31 each: the 64-bit products are exact.
+  const long long num_nodes = np[0] * np[1] * np[2];
+  const long long num_elements = per_cell * n[0] * n[1] * n[2];
 
   Mesh mesh;
   mesh.type = type;
@@ -234,7 +243,7 @@ Mesh generate_beam_ancf3243(Real length, Real width, Real height, int elements) 
   require_positive(src, "beam height", height);
   require_positive(src, "beam elements", elements);
   const long long nn = static_cast<long long>(elements) + 1;
-  require_fits(src, 4 * nn, 8LL * elements);
+  require_fits(src, 4.0 * static_cast<double>(nn), 8.0 * elements);
 
   Mesh mesh;
   mesh.type = ElementType::ANCF3243;
@@ -278,8 +287,9 @@ Mesh generate_plate_ancf3443(Real lx, Real ly, Real thickness, std::array<int, 2
   const long long nx = divisions[0];
   const long long ny = divisions[1];
   const long long npx = nx + 1;
-  const long long nn = npx * (ny + 1);
-  require_fits(src, 4 * nn, 16 * nx * ny);
+  require_fits(src, 4.0 * static_cast<double>(npx) * static_cast<double>(ny + 1),
+               16.0 * static_cast<double>(nx) * static_cast<double>(ny));
+  const long long nn = npx * (ny + 1);  // below 2^31 (checked above): exact
 
   Mesh mesh;
   mesh.type = ElementType::ANCF3443;

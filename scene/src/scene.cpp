@@ -11,9 +11,13 @@
 #include <fstream>
 #include <limits>
 #include <map>
+#include <new>
 #include <optional>
 #include <set>
 #include <sstream>
+#include <stdexcept>
+
+#include <unistd.h>
 
 #include "tlfea/constraints/material_point.hpp"
 #include "tlfea/core/error.hpp"
@@ -76,8 +80,66 @@ long to_int(const Ctx& c, const YAML::Node& n, const std::string& what) {
   const Real v = to_real(c, n, what);
   if (v != std::floor(v) || std::fabs(v) > 1e15)
     fail(c, n, what + ": expected an integer, got '" + n.Scalar() + "'");
+  // Counts and ids are 32-bit (Ordinal, int): larger values would wrap.
+  constexpr long kMax = std::numeric_limits<int>::max();
+  if (std::fabs(v) > static_cast<Real>(kMax))
+    fail(c, n, what + ": " + n.Scalar() + " is out of range (at most " + std::to_string(kMax) +
+                   " in magnitude)");
   return static_cast<long>(v);
 }
+// Memory this process may use: the machine's physical memory (sysconf), or
+// 64 GiB where that is unknown. Sizes that would need more are refused up
+// front (docs/scene.md, "Limits") instead of being attempted.
+double memory_limit_bytes() {
+  const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGE_SIZE);
+  if (pages > 0 && page > 0) return static_cast<double>(pages) * static_cast<double>(page);
+  return 64.0 * (1ull << 30);
+}
+std::string gigabytes(double bytes) {
+  std::ostringstream os;
+  if (bytes < 1e15) {
+    os.setf(std::ios::fixed);
+    os.precision(1);
+  } else {
+    os.precision(3);
+  }
+  os << bytes / 1e9 << " GB";
+  return os.str();
+}
+// Refuses (at n) `entries` values of `bytes_each` bytes (counted in double:
+// the counts may exceed 64-bit integers) when they alone exceed the limit.
+void require_memory(const Ctx& c, const YAML::Node& n, const std::string& what, double entries,
+                    double bytes_each, const std::string& of) {
+  const double need = entries * bytes_each, limit = memory_limit_bytes();
+  if (need > limit) {
+    std::ostringstream os;
+    os.precision(3);
+    os << what << " needs at least " << gigabytes(need) << " (" << of << ": " << entries << " x "
+       << bytes_each << " bytes), more than the " << gigabytes(limit)
+       << " of memory of this machine; refused";
+    fail(c, n, os.str());
+  }
+}
+// Entries of the assembled matrix of a structured mesh (3 x 3 per pair of
+// coupled coefficients). Node couplings are a tensor product over the axes:
+// along an axis of n cells, `per_axis(n)` counts the pairs (i, i') of node
+// indices sharing a cell, summed over i; the pairs of the mesh are the
+// product over the axes.
+//  Q27 box (half-cell grid of 2n + 1 nodes): a vertex couples with 5 (3 on
+//  the boundary), a mid-node with 3: 5 (n - 1) + 2 * 3 + 3 n = 8 n + 1. T10
+//  boxes couple a subset of these (their nodes share the same cells).
+//  ANCF beam and plate (n + 1 nodes): 3 each, 2 at the ends: 3 n + 1.
+double box_pairs_per_axis(double n) { return 8 * n + 1; }
+double ancf_pairs_per_axis(double n) { return 3 * n + 1; }
+// Bounds of values that are accepted (docs/scene.md, "Limits").
+constexpr Real kMaxSteps = 1e9;        // time steps of a run
+constexpr Real kMaxFriction = 10.0;    // friction coefficients (real pairs: below about 2)
+constexpr Real kMinDensity = 1e-3;     // kg/m^3
+constexpr Real kMaxDensity = 1e5;      // kg/m^3
+// Matrix entries take a value (8 bytes) and a column index (4 bytes).
+constexpr double kMatrixEntryBytes = sizeof(Real) + sizeof(Ordinal);
+
+
 // A body's mass: sum of the consistent mass over its position coefficients
 // (a rigid translation moves only those: sum_{a,b position} M_ab = m).
 Real body_total_mass(const Model& model, int body) {
@@ -352,6 +414,7 @@ class Builder {
       if (!joints.IsSequence()) fail(c_, joints, "scene.joints: expected a list of joints");
       for (size_t i = 0; i < joints.size(); ++i) add_joint(joints[i], static_cast<int>(i));
     }
+    check_output_size();
     const bool has_contact = top.has("contact");
     top.done();
     s_.model->finalize();
@@ -385,8 +448,18 @@ class Builder {
       fail(c_, t.node()["end_time"], "time: give either steps or end_time, not both");
     if (t.has("end_time")) {
       const Real T = t.positive("end_time", 0.0);
+      // Checked before rounding: lround of a huge ratio is undefined (it
+      // made end_time 1e300 one step).
+      if (T / dt > kMaxSteps)
+        fail(c_, t.node()["end_time"], "time: end_time / dt = " + Map::fmt(T) + " / " + Map::fmt(dt) +
+                                           " is " + Map::fmt(T / dt) + " steps, more than " +
+                                           Map::fmt(kMaxSteps));
       s_.steps = std::max<long>(1, std::lround(T / dt));
-    } else {
+    } else if (t.has("steps")) {
+      const Real n = t.num("steps", 100);
+      if (n > kMaxSteps)
+        fail(c_, t.node()["steps"], "time.steps: " + Map::fmt(n) + " steps is more than " +
+                                        Map::fmt(kMaxSteps));
       s_.steps = t.positive_int("steps", 100);
     }
     s_.end_time = s_.steps * dt;
@@ -412,6 +485,9 @@ class Builder {
         m.choice("preconditioner", {"default", "none", "jacobi", "block-jacobi", "ilu", "muelu"},
                  st.linear.preconditioner);
     st.linear.ilu_level = static_cast<int>(m.integer("ilu_level", st.linear.ilu_level));
+    if (st.linear.ilu_level < 0)
+      fail(c_, m.node()["ilu_level"],
+           "solver.ilu_level must be >= 0, got " + std::to_string(st.linear.ilu_level));
     st.linear.symmetric = m.boolean("symmetric", st.linear.symmetric);
     st.linear.ordering = m.choice("ordering", {"default", "nd", "amd"}, st.linear.ordering);
     st.linear.positive_definite = m.boolean("positive_definite", st.linear.positive_definite);
@@ -438,6 +514,51 @@ class Builder {
     st.adamw_max_iterations = static_cast<int>(m.positive_int("adamw_max_iterations", st.adamw_max_iterations));
     st.adamw_check_every = static_cast<int>(m.positive_int("adamw_check_every", st.adamw_check_every));
     m.done();
+    // The linear solver the stepper will make (TimeStepper's setup), made
+    // here so that `check` refuses every combination `run` would (e.g.
+    // belos-cg with symmetric: false), at the key that chose it.
+    LinearSolverOptions lo = st.linear;
+    if (st.dp1_curvature) lo.positive_definite = false;
+    try {
+      make_linear_solver(lo);
+    } catch (const Error& e) {
+      const std::string msg = e.what();
+      const char* key = msg.find("symmetric") != std::string::npos && m.has("symmetric")
+                            ? "symmetric"
+                            : m.has("linear_solver") ? "linear_solver" : nullptr;
+      fail(c_, key ? m.node()[key] : m.node(), std::string("solver") + (key ? "." : "") +
+                                                   (key ? key : "") + ": " + msg);
+    }
+  }
+
+  // ANCF bodies are written as samples^d visualisation points per element
+  // (io/src/output.cpp: beams samples x 2 x 2, plates samples x samples x 2),
+  // each holding its shape-function weights (a 4-byte id and an 8-byte
+  // weight per element coefficient), its reference position, an offset and
+  // the 8 ids of at most one cell: refused when they would not fit.
+  void check_output_size() {
+    if (!s_.output.enabled || !samples_node_.IsDefined()) return;
+    const double ns = std::max(2, s_.output.samples);
+    double points = 0.0, bytes = 0.0;
+    for (const auto& b : bodies_) {
+      const bool beam = b.mesh.type == ElementType::ANCF3243;
+      if (!beam && b.mesh.type != ElementType::ANCF3443) continue;
+      const double p = static_cast<double>(b.mesh.num_elements()) * (beam ? 4 * ns : 2 * ns * ns);
+      const double coefficients = beam ? 8 : 16;
+      points += p;
+      bytes += p * (coefficients * (sizeof(Ordinal) + sizeof(Real)) + 3 * sizeof(Real) +
+                    sizeof(Ordinal) + 8 * sizeof(Ordinal));
+    }
+    if (points == 0.0) return;
+    if (points > static_cast<double>(std::numeric_limits<Ordinal>::max())) {
+      std::ostringstream os;
+      os.precision(3);
+      os << "output.samples: " << points << " visualisation points, more than the index type holds ("
+         << std::numeric_limits<Ordinal>::max() << ")";
+      fail(c_, samples_node_, os.str());
+    }
+    require_memory(c_, samples_node_, "output.samples", points, bytes / points,
+                   "visualisation points");
   }
 
   void parse_output(Map& top) {
@@ -449,6 +570,7 @@ class Builder {
     o.directory = m.str("directory", o.directory);
     o.every = static_cast<int>(m.positive_int("every", 1));
     o.samples = static_cast<int>(m.integer("samples", 3));
+    if (m.has("samples")) samples_node_ = m.node()["samples"];
     if (o.samples < 2) fail(c_, m.node()["samples"], "output.samples must be >= 2");
     if (m.has("fields")) {
       const YAML::Node f = m.get("fields");
@@ -481,6 +603,10 @@ class Builder {
       return read_mesh(ps);
     } catch (const Error& e) {
       fail(c_, fn, what + ".file: " + e.what());
+    } catch (const std::length_error& e) {
+      fail(c_, fn, what + ".file: counts too large (" + e.what() + ")");
+    } catch (const std::bad_alloc&) {
+      fail(c_, fn, what + ".file: out of memory while reading it");
     }
   }
 
@@ -522,11 +648,18 @@ class Builder {
               if (!(L[a] > 0)) fail(c_, mm.node()["lengths"], what + ".mesh.lengths must be positive");
             }
             const Vec3 o = mm.vec3("origin", Vec3{{0, 0, 0}});
+            require_memory(c_, dn, what + ".mesh.divisions", 9.0 * box_pairs_per_axis(d[0]) *
+                               box_pairs_per_axis(d[1]) * box_pairs_per_axis(d[2]),
+                           kMatrixEntryBytes, "matrix entries");
             b.mesh = generate_box(t, {L[0], L[1], L[2]}, d, {o[0], o[1], o[2]});
           } else {
             const Real r = mm.positive_req("radius");
             const int d = static_cast<int>(mm.positive_int("divisions", 2));
             const Vec3 ctr = mm.vec3("center", Vec3{{0, 0, 0}});
+            const double pairs = box_pairs_per_axis(d);
+            require_memory(c_, mm.has("divisions") ? mm.node()["divisions"] : mm.node(),
+                           what + ".mesh.divisions", 9.0 * pairs * pairs * pairs, kMatrixEntryBytes,
+                           "matrix entries");
             b.mesh = generate_ball(t, r, d, {ctr[0], ctr[1], ctr[2]});
           }
         } else if (g == "beam") {
@@ -535,6 +668,9 @@ class Builder {
           const Real L = mm.positive_req("length"), W = mm.positive_req("width"),
                      H = mm.positive_req("height");
           const int n = static_cast<int>(mm.positive_int("elements", 4));
+          require_memory(c_, mm.has("elements") ? mm.node()["elements"] : mm.node(),
+                         what + ".mesh.elements", 9.0 * 16.0 * ancf_pairs_per_axis(n),
+                         kMatrixEntryBytes, "matrix entries");
           b.mesh = generate_beam_ancf3243(L, W, H, n);
         } else {
           if (!elem.empty() && elem != "ANCF3443")
@@ -549,12 +685,21 @@ class Builder {
             d[a] = static_cast<int>(to_int(c_, dn[a], what + ".mesh.divisions"));
             if (d[a] < 1) fail(c_, dn[a], what + ".mesh.divisions must be >= 1");
           }
+          require_memory(c_, dn, what + ".mesh.divisions",
+                         9.0 * 16.0 * ancf_pairs_per_axis(d[0]) * ancf_pairs_per_axis(d[1]),
+                         kMatrixEntryBytes, "matrix entries");
           b.mesh = generate_plate_ancf3443(lx, ly, th, d);
         }
       } catch (const Error& e) {
         const std::string msg = e.what();
         if (msg.rfind(c_.file + ":", 0) == 0) throw;
         fail(c_, mm.node(), what + ".mesh: " + msg);
+      } catch (const std::length_error& e) {
+        // A size the checks above missed (std::vector's own limit, e.g.
+        // "vector::_M_default_append"): still an error at the mesh.
+        fail(c_, mm.node(), what + ".mesh: too large (" + e.what() + ")");
+      } catch (const std::bad_alloc&) {
+        fail(c_, mm.node(), what + ".mesh: out of memory while generating it");
       }
     }
     mm.done();
@@ -603,15 +748,24 @@ class Builder {
           kappa = mat.positive_req("kappa");
           b.E = 9.0 * kappa * mu / (3.0 * kappa + mu);
           b.nu = (3.0 * kappa - 2.0 * mu) / (2.0 * (3.0 * kappa + mu));
+          require_poisson_range(mat, "kappa", b.nu);
         }
         spec = MaterialSpec::neo_hookean(mu, kappa);
       } else {
         const Real mu10 = mat.num_req("mu10"), mu01 = mat.num_req("mu01"),
                    kappa = mat.positive_req("kappa");
+        // A negative constant makes the strain energy lose convexity
+        // (polyconvexity, and with it stability, needs mu10, mu01 >= 0).
+        for (const char* k : {"mu10", "mu01"})
+          if (mat.num_req(k) < 0)
+            fail(c_, mat.node()[k], mat.key(k) + " must be >= 0 (a negative Mooney-Rivlin constant "
+                                                 "makes the material unstable), got " +
+                                        Map::fmt(mat.num_req(k)));
         const Real mu = 2.0 * (mu10 + mu01);
         if (!(mu > 0)) fail(c_, mat.node(), what + ".material: mu10 + mu01 must be positive");
         b.E = 9.0 * kappa * mu / (3.0 * kappa + mu);
         b.nu = (3.0 * kappa - 2.0 * mu) / (2.0 * (3.0 * kappa + mu));
+        require_poisson_range(mat, "kappa", b.nu);
         spec = MaterialSpec::mooney_rivlin(mu10, mu01, kappa);
       }
     } catch (const Error& e) {
@@ -628,6 +782,13 @@ class Builder {
     }
     mat.done();
     const Real rho = m.positive_req("density");
+    // SI units: solids lie between aerogels (about 1 kg/m^3) and osmium
+    // (22,590 kg/m^3); a value far outside is a unit mistake (g/cm^3, or
+    // kg/mm^3) that would scale every inertia force.
+    if (rho < kMinDensity || rho > kMaxDensity)
+      fail(c_, m.node()["density"], what + ".density " + Map::fmt(rho) + " kg/m^3 is outside [" +
+                                        Map::fmt(kMinDensity) + ", " + Map::fmt(kMaxDensity) +
+                                        "] kg/m^3 (SI units)");
     try {
       b.id = s_.model->add_body(b.mesh, spec, rho);
     } catch (const Error& e) {
@@ -655,6 +816,15 @@ class Builder {
     const Vec3 w = m.vec3("angular_velocity", Vec3{{0, 0, 0}});
     if (dot3(v0, v0) > 0 || dot3(w, w) > 0) init_v_.push_back({b.id, v0, w, trans});
     bodies_.push_back(std::move(b));
+  }
+
+  // The Poisson's ratio implied by the moduli (mu, kappa) must lie in
+  // (-1, 0.5); kappa -> 0 gives nu -> -1 (e.g. kappa = 1e-300: nu = -1 in
+  // floating point), a material without resistance to volume change.
+  void require_poisson_range(Map& mat, const char* key, Real nu) {
+    if (!(nu > -1.0 && nu < 0.5))
+      fail(c_, mat.node()[key], mat.key(key) + ": the implied Poisson's ratio " + Map::fmt(nu) +
+                                    " is not in (-1, 0.5)");
   }
 
   int body_index(const YAML::Node& n, const std::string& what, bool allow_ground) {
@@ -740,9 +910,20 @@ class Builder {
     if (m.has("prescribe")) {
       const YAML::Node l = m.get("prescribe");
       if (!l.IsSequence()) fail(c_, l, what + ".prescribe: expected a list");
+      // Per node: 1 + the entry that prescribed it, 0 if none (one look-up
+      // per node; Model::prescribe_coefficient would only say "twice").
+      std::vector<int> by(static_cast<size_t>(b.mesh.num_nodes()), 0);
       for (size_t i = 0; i < l.size(); ++i) {
         Map pm(c_, l[i], what + ".prescribe[" + std::to_string(i) + "]");
         const std::vector<Ordinal> nodes = select(pm, b);
+        for (Ordinal n : nodes) {
+          if (by[n] == static_cast<int>(i) + 1)
+            fail(c_, l[i], pm.what() + ": selects node " + std::to_string(n) + " twice");
+          if (by[n] > 0)
+            fail(c_, l[i], pm.what() + ": node " + std::to_string(n) + " is already prescribed by " +
+                               what + ".prescribe[" + std::to_string(by[n] - 1) + "]");
+          by[n] = static_cast<int>(i) + 1;
+        }
         const Vec3 d = pm.vec3("displacement", Vec3{{0, 0, 0}});
         TimeFunctionSpec f;
         if (pm.has("function")) f = parse_function(c_, pm.get("function"), pm.key("function"));
@@ -979,6 +1160,8 @@ class Builder {
       if (!l.IsSequence()) fail(c_, l, "contact.bodies: expected a list of body names");
       for (size_t i = 0; i < l.size(); ++i) {
         const int b = body_index(l[i], "contact.bodies", false);
+        if (std::find(bodies.begin(), bodies.end(), b) != bodies.end())
+          fail(c_, l[i], "contact.bodies: body '" + bodies_[b].name + "' listed twice");
         bodies.push_back(b);
       }
     } else {
@@ -990,14 +1173,42 @@ class Builder {
       fail(c_, m.node()["restitution"], "contact.restitution must be in (0, 1]");
     pair.mu_s = m.num("mu_s", pair.mu_s);
     pair.mu_k = m.num("mu_k", pair.mu_k);
-    if (pair.mu_s < 0 || pair.mu_k < 0) fail(c_, m.node(), "contact: friction coefficients must be >= 0");
+    for (const char* k : {"mu_s", "mu_k"}) {
+      const Real mu = std::string(k) == "mu_s" ? pair.mu_s : pair.mu_k;
+      if (!(mu >= 0.0 && mu <= kMaxFriction))
+        fail(c_, m.has(k) ? m.node()[k] : m.node(),
+             m.key(k) + " must be in [0, " + Map::fmt(kMaxFriction) + "], got " + Map::fmt(mu));
+    }
+    // Kinetic friction does not exceed static friction (Coulomb's law with
+    // a static-kinetic transition).
+    if (pair.mu_k > pair.mu_s)
+      fail(c_, m.has("mu_k") ? m.node()["mu_k"] : m.node()["mu_s"],
+           "contact: mu_k = " + Map::fmt(pair.mu_k) + " exceeds mu_s = " + Map::fmt(pair.mu_s) +
+               " (kinetic friction must not exceed static friction)");
     pair.radius = m.num("radius", 0.0);
+    if (pair.radius < 0.0)
+      fail(c_, m.node()["radius"], "contact.radius must be >= 0 (0: from the detection), got " +
+                                       Map::fmt(pair.radius));
     pair.patch = m.choice("law", {"point", "patch"}, "point") == "patch";
     const bool body_mass = m.choice("damping_mass", {"nodes", "body"}, "nodes") == "body";
     const Real contact_radius = m.num("contact_radius", 0.0);
+    if (contact_radius < 0.0)
+      fail(c_, m.node()["contact_radius"],
+           "contact.contact_radius must be >= 0 (0: the vertex patch radius), got " +
+               Map::fmt(contact_radius));
     DetectionSettings ds;
     ds.max_depth = m.num("max_depth", 0.0);
-    ds.capacity = static_cast<Ordinal>(m.integer("capacity", 0));
+    if (ds.max_depth < 0.0)
+      fail(c_, m.node()["max_depth"],
+           "contact.max_depth must be >= 0 (0: automatic), got " + Map::fmt(ds.max_depth));
+    const long capacity = m.integer("capacity", 0);
+    if (capacity < 0)
+      fail(c_, m.node()["capacity"], "contact.capacity must be >= 0 (0: automatic), got " +
+                                         std::to_string(capacity));
+    if (capacity > 0)
+      require_memory(c_, m.node()["capacity"], "contact.capacity", static_cast<double>(capacity),
+                     static_cast<double>(kContactPointBytes), "contact points");
+    ds.capacity = static_cast<Ordinal>(capacity);
     auto det = std::make_shared<ContactDetection>(ds);
     const Real self_radius = m.num("self_contact_radius", 0.0);
     if (self_radius < 0.0) fail(c_, m.node()["self_contact_radius"], "contact.self_contact_radius must be >= 0");
@@ -1030,6 +1241,11 @@ class Builder {
         ContactMaterial cm;
         cm.E = om.num("E", std::numeric_limits<Real>::infinity());
         cm.nu = om.num("nu", 0.0);
+        if (om.has("E") && !(cm.E > 0.0))
+          fail(c_, om.node()["E"], om.key("E") + " must be positive (leave it out for a rigid "
+                                                 "obstacle), got " + Map::fmt(cm.E));
+        if (!(cm.nu > -1.0 && cm.nu < 0.5))
+          fail(c_, om.node()["nu"], om.key("nu") + " must be in (-1, 0.5), got " + Map::fmt(cm.nu));
         om.done();
         det->add_obstacle(o);
         obst.push_back(cm);
@@ -1089,6 +1305,7 @@ class Builder {
   std::vector<BodyData> bodies_;
   std::vector<InitV> init_v_;
   CoefViewHost q0_;
+  YAML::Node samples_node_;  // output.samples, when given
 };
 
 void apply_override(YAML::Node& root, const std::string& ov) {

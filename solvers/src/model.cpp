@@ -32,13 +32,21 @@ void Model::clamp_nodes(int body, const std::vector<Ordinal>& nodes, bool gradie
                   " nodes)");
     for (int k = 0; k < (gradients_too ? cpn : 1); ++k) {
       const Ordinal c = b.offset + n * cpn + k;
-      bool prescribed = false;
-      for (const auto& p : prescribed_) prescribed = prescribed || p.coefficient == c;
-      if (!prescribed) clamped_.push_back(c);
+      if (!prescribed_set_.count(c)) clamped_.push_back(c);
     }
   }
   std::sort(clamped_.begin(), clamped_.end());
   clamped_.erase(std::unique(clamped_.begin(), clamped_.end()), clamped_.end());
+}
+
+const std::vector<Ordinal>& Model::clamped_coefficients() const {
+  if (clamped_stale_) {
+    clamped_.erase(std::remove_if(clamped_.begin(), clamped_.end(),
+                                  [&](Ordinal c) { return prescribed_set_.count(c) > 0; }),
+                   clamped_.end());
+    clamped_stale_ = false;
+  }
+  return clamped_;
 }
 
 void Model::clamp_node_set(int body, const std::string& set, bool gradients_too) {
@@ -60,16 +68,14 @@ void Model::prescribe_nodes(int body, const std::vector<Ordinal>& nodes, MotionF
                   " nodes)");
     const auto& X = b.mesh.node_position(n);
     prescribed_.push_back({b.offset + n * cpn, Vec3{{X[0], X[1], X[2]}}, position});
+    prescribed_set_.insert(b.offset + n * cpn);
   }
   if (gradients_clamped && cpn > 1) clamp_nodes(body, nodes, true);
-  // A prescribed position coefficient is not also clamped.
-  std::vector<Ordinal> keep;
-  for (Ordinal c : clamped_) {
-    bool prescribed = false;
-    for (const auto& p : prescribed_) prescribed = prescribed || p.coefficient == c;
-    if (!prescribed) keep.push_back(c);
-  }
-  clamped_ = keep;
+  // A prescribed position coefficient is not also clamped (one pass, hashed
+  // look-ups: setup stays linear in the number of coefficients).
+  clamped_.erase(std::remove_if(clamped_.begin(), clamped_.end(),
+                                [&](Ordinal c) { return prescribed_set_.count(c) > 0; }),
+                 clamped_.end());
 }
 
 void Model::prescribe_coefficient(int body, Ordinal node, int k, MotionFunction value) {
@@ -83,10 +89,15 @@ void Model::prescribe_coefficient(int body, Ordinal node, int k, MotionFunction 
   const Ordinal local = node * cpn + k;
   const auto& X = b.mesh.coefficients[local];
   const Ordinal c = b.offset + local;
-  for (const auto& p : prescribed_)
-    if (p.coefficient == c) throw_error(b.mesh.source, ": coefficient prescribed twice");
+  // Hashed look-up, not a scan of prescribed_: a scan per coefficient made
+  // prescribing every node of a 100,000-element beam take minutes (issue 12).
+  if (!prescribed_set_.insert(c).second)
+    throw_error(b.mesh.source, ": coefficient ", c - b.offset, " (node ", node, ", ", k,
+                ") prescribed twice");
   prescribed_.push_back({c, Vec3{{X[0], X[1], X[2]}}, value});
-  clamped_.erase(std::remove(clamped_.begin(), clamped_.end(), c), clamped_.end());
+  // A clamped c leaves clamped_ at its next read (clamped_coefficients): one
+  // pass for all of them instead of an erase per coefficient.
+  clamped_stale_ = true;
 }
 
 void Model::add_nodal_force(int body, Ordinal node, const Vec3& force, TimeFunction amplitude) {

@@ -528,6 +528,53 @@ TEST(Constraints, MaterialPointLocationReproducesPosition) {
   EXPECT_THROW(find_material_point(b.box(), b.q0h, Vec3{{5.0, 5.0, 5.0}}), Error);
 }
 
+// Points on the surface, edges, corners and element boundaries of finely
+// divided ANCF bodies, and joint fibres shorter than an element (issue 12:
+// a 5 mm fibre on a 2 x 2 cm beam of 150 or more elements was "outside"):
+// each is found and reproduces its position; a point 0.1 mm outside is not.
+TEST(Constraints, MaterialPointsOnSurfacesOfFineAncfBodies) {
+  const MaterialSpec mat = MaterialSpec::svk(7e9, 0.33);
+  auto reference = [](const Mesh& m) {
+    CoefView q0("q0", m.num_coefficients());
+    copy_reference_coefficients(m, 0, q0);
+    return Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), q0);
+  };
+  auto expect_found = [](const ElementBlockBase& blk, const CoefViewHost& q0, const Vec3& X) {
+    const Vec3 Y = point_position(find_material_point(blk, q0, X), q0);
+    for (int a = 0; a < 3; ++a)
+      EXPECT_NEAR(Y[a], X[a], 1e-13) << "(" << X[0] << ", " << X[1] << ", " << X[2] << ")";
+  };
+  // Beam 1 m x 2 cm x 2 cm, 300 elements of 3.3 mm (x in [0, 1], |y|, |z| <= 0.01).
+  const Mesh beam = generate_beam_ancf3243(1.0, 0.02, 0.02, 300);
+  const auto bb = make_element_block(beam, 0, mat, 2700.0);
+  const CoefViewHost qb = reference(beam);
+  for (const Vec3& X : {Vec3{{0, 0, 0}}, Vec3{{0, -0.005, 0}}, Vec3{{0, -0.01, 0}},
+                        Vec3{{0, -0.01, -0.01}}, Vec3{{0.5, 0.01, 0.01}}, Vec3{{0.5, 0, 0}},
+                        Vec3{{1, 0, 0.01}}, Vec3{{1, 0.01, -0.01}}, Vec3{{0.123, 0.004, -0.01}}})
+    expect_found(*bb, qb, X);
+  EXPECT_THROW(find_material_point(*bb, qb, Vec3{{0.5, 0.0101, 0}}), Error);
+  EXPECT_THROW(find_material_point(*bb, qb, Vec3{{1.0001, 0, 0}}), Error);
+  // A revolute frame at the end about y with 5 mm fibres: origin X, fibres
+  // 5 mm from it along the axis and two normals.
+  const Vec3 X0{{0, 0, 0}};
+  const JointFrame f = body_joint_frame(*bb, qb, X0, Vec3{{0, 1, 0}}, 0.005);
+  const Vec3 o = point_position(f.origin, qb);
+  for (int a = 0; a < 3; ++a) EXPECT_NEAR(o[a], X0[a], 1e-13);
+  for (const MaterialPoint* p : {&f.axis, &f.cross1, &f.cross2}) {
+    const Vec3 y = point_position(*p, qb);
+    EXPECT_NEAR(std::sqrt(dot(y, y)), 0.005, 1e-13);
+  }
+  EXPECT_NEAR(std::fabs(point_position(f.axis, qb)[1]), 0.005, 1e-13);
+  // Plate 0.5 m x 0.5 m x 1 cm, 100 x 100 elements of 5 mm (|z| <= 0.005).
+  const Mesh plate = generate_plate_ancf3443(0.5, 0.5, 0.01, {100, 100});
+  const auto pb = make_element_block(plate, 0, mat, 2700.0);
+  const CoefViewHost qp = reference(plate);
+  for (const Vec3& X : {Vec3{{0, 0, 0}}, Vec3{{0, 0, -0.005}}, Vec3{{0.25, 0.25, 0.005}},
+                        Vec3{{0.5, 0.5, 0.005}}, Vec3{{0.5, 0.1234, 0}}, Vec3{{0.0025, 0.4975, -0.004}}})
+    expect_found(*pb, qp, X);
+  EXPECT_THROW(find_material_point(*pb, qp, Vec3{{0.25, 0.25, 0.0051}}), Error);
+}
+
 TEST(Constraints, MisuseIsReported) {
   Bodies b = make_bodies();
   ConstraintSet cs(b.q0);

@@ -26,6 +26,8 @@ bad_exit_status)
       [ $rc -eq 2 ] || fail "$cmd $f: exit status $rc, expected 2"
       [ "$(wc -l < "$work/err")" -eq 1 ] || fail "$cmd $f: expected one message line, got: $(cat "$work/err")"
       grep -Eq "^$f:[0-9]+:[0-9]+: " "$work/err" || fail "$cmd $f: no FILE:LINE:COLUMN: in: $(cat "$work/err")"
+      # Control bytes from the input are escaped (\xHH), none reaches the terminal.
+      LC_ALL=C grep -q $'[\x01-\x09\x0b-\x1f\x7f]' "$work/err" && fail "$cmd $f: raw control byte in: $(cat -v "$work/err")"
       [ -e "$out" ] && fail "$cmd $f: created $out"
     done
   done

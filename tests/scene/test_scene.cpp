@@ -4,6 +4,8 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <chrono>
+#include <cstdio>
 #include <cmath>
 #include <string>
 
@@ -309,6 +311,20 @@ std::string replace(std::string s, const std::string& a, const std::string& b) {
   return s;
 }
 
+void expect_errors(const std::vector<BadCase>& cases) {
+  for (const auto& c : cases) {
+    try {
+      scene::load_scene_text(c.text, "bad.yaml", ".");
+      ADD_FAILURE() << c.name << ": no error";
+    } catch (const Error& e) {
+      const std::string msg = e.what();
+      EXPECT_EQ(msg.rfind(c.where, 0), 0u) << c.name << ": " << msg;
+      EXPECT_NE(msg.find(c.says), std::string::npos) << c.name << ": " << msg;
+      EXPECT_EQ(msg.find('\n'), std::string::npos) << c.name << ": one line: " << msg;
+    }
+  }
+}
+
 TEST(SceneErrors, GoodBaseParses) {
   Scene s = scene::load_scene_text(kGood, "good.yaml", ".");
   EXPECT_EQ(s.bodies.size(), 1u);
@@ -365,17 +381,201 @@ TEST(SceneErrors, EachCaseNamesFileLineColumn) {
        "unknown name 'hertz'"},
       {"negative self-contact radius", g + "contact: {self_contact_radius: -1}\n", "bad.yaml:8:32:",
        "self_contact_radius must be >= 0"},
+      // Control bytes from the input (YAML escapes \a and \r) are echoed
+      // escaped, so the message stays one line.
+      {"control bytes in a key", g + "\"col\\aou\\rr\": red\n", "bad.yaml:8:1:",
+       "unknown key 'col\\x07ou\\x0dr'"},
+      {"control bytes in a value", replace(g, "model: svk", "model: \"s\\x1bvk\""), "bad.yaml:6:23:",
+       "unknown name 's\\x1bvk'"},
   };
-  for (const auto& c : cases) {
-    try {
-      scene::load_scene_text(c.text, "bad.yaml", ".");
-      ADD_FAILURE() << c.name << ": no error";
-    } catch (const Error& e) {
-      const std::string msg = e.what();
-      EXPECT_EQ(msg.rfind(c.where, 0), 0u) << c.name << ": " << msg;
-      EXPECT_NE(msg.find(c.says), std::string::npos) << c.name << ": " << msg;
-      EXPECT_EQ(msg.find('\n'), std::string::npos) << c.name << ": one line: " << msg;
+  expect_errors(cases);
+}
+
+// Sizes checked up front, in arithmetic that cannot overflow, against the
+// machine's memory (docs/scene.md, "Limits"); never attempted (issue 12).
+TEST(SceneErrors, SizesBeyondMemoryOrIndexRangeAreRefusedUpFront) {
+  const std::string g = kGood;
+  const std::string plate =
+      replace(replace(g, "element: T10", "element: ANCF3443"),
+              "{generator: box, lengths: [0.1, 0.1, 0.1], divisions: [1, 1, 1]}",
+              "{generator: plate, lx: 1, ly: 1, thickness: 0.01, divisions: [20000, 20000]}");
+  const std::vector<BadCase> cases = {
+      // Q27 pairs per axis 8 n + 1 (scene.cpp): 9 (8 2147460480 + 1)(8 1431671210 + 1) 9 =
+      // 1.59e22 entries of 12 bytes.
+      {"box divisions overflowing 64 bits",
+       replace(g, "divisions: [1, 1, 1]", "divisions: [2147460480, 1431671210, 1]"),
+       "bad.yaml:5:65:", "divisions needs at least 1"},
+      {"box divisions: the count in the message",
+       replace(g, "divisions: [1, 1, 1]", "divisions: [2147460480, 1431671210, 1]"),
+       "bad.yaml:5:65:", "(matrix entries: 1.59e+22 x 12 bytes)"},
+      // ANCF pairs per axis 3 n + 1: 9 16 60001^2 = 5.18e11 entries, 6221.0 GB.
+      {"20000 x 20000 plate", plate, "bad.yaml:5:72:",
+       "needs at least 6221.0 GB (matrix entries: 5.18e+11 x 12 bytes)"},
+      {"box divisions beyond 32 bits",
+       replace(g, "divisions: [1, 1, 1]", "divisions: [1, 4294967297, 1]"), "bad.yaml:5:69:",
+       "4294967297 is out of range (at most 2147483647"},
+      // 1e9 contact points of 768 bytes (contact_points.hpp: 9 + 3 reals, 4 ints,
+      // 2 x 27 ids of 4 and weights of 8 bytes, an 8-byte key).
+      {"contact capacity", g + "contact: {capacity: 1e9}\n", "bad.yaml:8:21:",
+       "contact.capacity needs at least 768.0 GB (contact points: 1e+09 x 768 bytes)"},
+      {"negative contact capacity", g + "contact: {capacity: -5}\n", "bad.yaml:8:21:",
+       "contact.capacity must be >= 0 (0: automatic), got -5"},
+      {"samples wrapping at 32 bits", g + "output: {samples: 4294967298}\n", "bad.yaml:8:19:",
+       "out of range"},
+  };
+  expect_errors(cases);
+}
+
+// Setup grows like n log n at most (issue 12: a prescribed rotation of
+// `set: all` scanned the list of prescribed coefficients once per
+// coefficient, 199 s for 100,000 beam elements). Building 8 times the model
+// must take well under the 64 times of quadratic growth: the bound 32 leaves
+// n log n (about 8 to 11 here) a wide margin for a busy machine; each size is
+// timed as the best of three builds.
+TEST(SceneSetup, PrescribingEveryNodeGrowsLessThanQuadratically) {
+  auto text = [](int elements) {
+    return "time: {dt: 1.0e-3, steps: 2}\n"
+           "bodies:\n"
+           "  - name: beam\n"
+           "    mesh: {generator: beam, length: 1.0, width: 0.02, height: 0.02, elements: " +
+           std::to_string(elements) +
+           "}\n"
+           "    material: {model: svk, E: 7.0e9, nu: 0.33}\n"
+           "    density: 2700\n"
+           "    clamp: [{set: end0}]\n"
+           "    prescribe: [{set: all, rotation: {axis: [0, 0, 1], angle: 0.1}}]\n";
+  };
+  auto best_seconds = [&](int elements, int repeats) {
+    double best = 1e300;
+    for (int r = 0; r < repeats; ++r) {
+      const auto t0 = std::chrono::steady_clock::now();
+      Scene s = scene::load_scene_text(text(elements), "big.yaml", ".");
+      best = std::min(best, std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+      // Every coefficient prescribed (4 per node), none left clamped or free.
+      EXPECT_EQ(s.model->prescribed().size(), 4u * (elements + 1));
+      EXPECT_TRUE(s.model->clamped_coefficients().empty());
+      EXPECT_EQ(s.unknowns(), 0);
     }
+    return best;
+  };
+  const int n = 5000;
+  const double small = best_seconds(n, 3), large = best_seconds(8 * n, 3);
+  std::printf("setup: %d elements %.3f s, %d elements %.3f s\n", n, small, 8 * n, large);
+  EXPECT_LT(large, 32.0 * small) << n << " elements: " << small << " s; " << 8 * n << ": " << large
+                                 << " s";
+}
+
+// Nonsense that used to be accepted silently (issue 12) is an error at its
+// key; the bounds are documented in docs/scene.md.
+TEST(SceneErrors, ValuesOutOfTheirPhysicalRangeAreRefused) {
+  const std::string g = kGood;
+  const std::string svk = "{model: svk, E: 1.0e6, nu: 0.3}";
+  const std::vector<BadCase> cases = {
+      {"mu_k above mu_s", g + "contact: {mu_s: 0.2, mu_k: 0.3}\n", "bad.yaml:8:28:",
+       "mu_k = 0.3 exceeds mu_s = 0.2"},
+      {"mu_k above the default mu_s", g + "contact: {mu_k: 0.3}\n", "bad.yaml:8:17:",
+       "mu_k = 0.3 exceeds mu_s = 0.25"},
+      {"friction 1e6", g + "contact: {mu_s: 1e6, mu_k: 0.3}\n", "bad.yaml:8:17:",
+       "contact.mu_s must be in [0, 10], got 1e+06"},
+      {"obstacle nu 2", g + "contact: {obstacles: [{type: plane, nu: 2}]}\n", "bad.yaml:8:41:",
+       "contact.obstacles[0].nu must be in (-1, 0.5), got 2"},
+      {"obstacle E 0", g + "contact: {obstacles: [{type: plane, E: 0}]}\n", "bad.yaml:8:40:",
+       "contact.obstacles[0].E must be positive"},
+      {"obstacle E negative", g + "contact: {obstacles: [{type: plane, E: -1e7}]}\n",
+       "bad.yaml:8:40:", "contact.obstacles[0].E must be positive"},
+      {"negative radius", g + "contact: {radius: -1}\n", "bad.yaml:8:19:",
+       "contact.radius must be >= 0"},
+      {"negative max_depth", g + "contact: {max_depth: -1}\n", "bad.yaml:8:22:",
+       "contact.max_depth must be >= 0"},
+      {"negative contact_radius", g + "contact: {contact_radius: -1}\n", "bad.yaml:8:27:",
+       "contact.contact_radius must be >= 0"},
+      {"Mooney-Rivlin mu10 < 0",
+       replace(g, svk, "{model: mooney_rivlin, mu10: -1.0e5, mu01: 3.0e5, kappa: 1.0e7}"),
+       "bad.yaml:6:44:", "mu10 must be >= 0"},
+      // nu = (3 kappa - 2 mu) / (2 (3 kappa + mu)) = -1 in floating point.
+      {"kappa 1e-300", replace(g, svk, "{model: neo_hookean, mu: 1.0e6, kappa: 1e-300}"),
+       "bad.yaml:6:54:", "the implied Poisson's ratio -1 is not in (-1, 0.5)"},
+      {"density 1e-9", replace(g, "density: 1000", "density: 1e-9"), "bad.yaml:7:14:",
+       "density 1e-09 kg/m^3 is outside [0.001, 100000] kg/m^3"},
+      {"dt 1e-30 to 0.2 s", replace(g, "time: {dt: 1.0e-3, steps: 2}", "time: {dt: 1.0e-30, end_time: 0.2}"),
+       "bad.yaml:1:31:", "is 2e+29 steps, more than 1e+09"},
+      {"end_time 1e300", replace(g, "time: {dt: 1.0e-3, steps: 2}", "time: {dt: 1.0e-3, end_time: 1e300}"),
+       "bad.yaml:1:30:", "is 1e+303 steps, more than 1e+09"},
+      {"steps 1e12", replace(g, "steps: 2", "steps: 1e12"), "bad.yaml:1:27:",
+       "time.steps: 1e+12 steps is more than 1e+09"},
+  };
+  expect_errors(cases);
+  // Values at and inside the bounds still parse.
+  const std::string ok =
+      replace(replace(g, svk, "{model: mooney_rivlin, mu10: 0, mu01: 3.0e5, kappa: 1.0e7}"),
+              "density: 1000", "density: 22590") +
+      "contact: {mu_s: 10, mu_k: 10, radius: 0, max_depth: 0.001, contact_radius: 0.01,\n"
+      "  obstacles: [{type: plane, E: 2.0e11, nu: 0.49}]}\n";
+  Scene s = scene::load_scene_text(ok, "good.yaml", ".");
+  EXPECT_EQ(s.bodies.size(), 1u);
+}
+
+// What `run` would refuse, `check` (the scene reader) refuses at the key
+// (issue 12), and errors the model or the contact detection raised without a
+// position now point at the offending entry.
+TEST(SceneErrors, SettingsRunWouldRefuseAndDuplicatesPointAtTheKey) {
+  const std::string g = kGood;
+  const std::string beam =
+      "time: {dt: 1.0e-3, steps: 2}\n"
+      "bodies:\n"
+      "  - name: beam\n"
+      "    mesh: {generator: beam, length: 1.0, width: 0.02, height: 0.02, elements: 4}\n"
+      "    material: {model: svk, E: 7.0e9, nu: 0.33}\n"
+      "    density: 2700\n";
+  const std::vector<BadCase> cases = {
+      {"ilu_level -5", g + "solver: {ilu_level: -5}\n", "bad.yaml:8:21:",
+       "solver.ilu_level must be >= 0, got -5"},
+      // eigen-ldlt is built everywhere (linear_solver.cpp).
+      {"LDL^T without symmetry", g + "solver: {linear_solver: eigen-ldlt, symmetric: false}\n",
+       "bad.yaml:8:48:", "solver.symmetric: eigen-ldlt needs a symmetric matrix"},
+      {"output.every 2^32", g + "output: {every: 4294967296}\n", "bad.yaml:8:17:",
+       "4294967296 is out of range"},
+      {"prescribed twice by two entries",
+       beam + "    prescribe: [{set: end1}, {nodes: [1, 4]}]\n", "bad.yaml:7:30:",
+       "body 'beam'.prescribe[1]: node 4 is already prescribed by body 'beam'.prescribe[0]"},
+      {"prescribed twice by one entry", beam + "    prescribe: [{nodes: [1, 1]}]\n",
+       "bad.yaml:7:17:", "body 'beam'.prescribe[0]: selects node 1 twice"},
+      {"contact body twice", g + "contact: {bodies: [cube, cube]}\n", "bad.yaml:8:26:",
+       "contact.bodies: body 'cube' listed twice"},
+      // A beam of 4 elements at 2^30 samples: 4 x 4 x 2^30 = 1.72e10 points.
+      {"output samples beyond the index type", beam + "output: {samples: 1073741824}\n",
+       "bad.yaml:7:19:", "output.samples: 1.72e+10 visualisation points, more than the index type"},
+  };
+  expect_errors(cases);
+  // A clamped node may be prescribed (the prescribed motion wins).
+  Scene s = scene::load_scene_text(
+      beam + "    clamp: [{set: end0}]\n    prescribe: [{set: end0}]\n", "good.yaml", ".");
+  EXPECT_EQ(s.model->prescribed().size(), 4u);
+  EXPECT_TRUE(s.model->clamped_coefficients().empty());
+}
+
+// Joints on finely divided ANCF beams (issue 12: ancf_pendulum failed from
+// 150 elements, universal_joint_shaft from 48, "outside body"): the shipped
+// examples with 300 and 100 elements per beam build, with as many constraint
+// rows as with 4, and the reference configuration satisfies every joint.
+TEST(SceneJoints, ExamplesWithFinelyDividedBeamsBuild) {
+  const std::string dir = std::string(TLFEA_TEST_DATA_DIR) + "/../../examples/";
+  struct Case {
+    const char* file;
+    std::vector<std::string> fine;
+  };
+  for (const Case& c :
+       {Case{"ancf_pendulum.yaml", {"bodies.0.mesh.elements=300"}},
+        Case{"universal_joint_shaft.yaml",
+             {"bodies.0.mesh.elements=100", "bodies.1.mesh.elements=100"}}}) {
+    const Scene coarse = scene::load_scene(dir + c.file);
+    Scene s = scene::load_scene(dir + c.file, c.fine);
+    EXPECT_EQ(s.bodies[0].elements, c.fine.size() == 1 ? 300 : 100) << c.file;
+    ASSERT_GT(s.constraint_rows(), 0) << c.file;
+    EXPECT_EQ(s.constraint_rows(), coarse.constraint_rows()) << c.file;
+    DeviceView<Real*> values("c", s.constraint_rows());
+    s.model->constraints().evaluate(s.model->reference(), 0.0, values);
+    EXPECT_LT(s.model->constraints().violation_max(values), 1e-12) << c.file;
   }
 }
 

@@ -7,6 +7,8 @@
 //   identifies the pair across steps (for the tangential history).
 #pragma once
 
+#include <cstddef>
+
 #include "tlfea/core/types.hpp"
 
 namespace tlfea {
@@ -29,5 +31,14 @@ struct ContactPoints {
   DeviceView<Real* [3]> obstacle_velocity;  // velocity of B when B is an obstacle
   DeviceView<unsigned long long*> key;      // pair identity (stable across steps)
 };
+
+// Bytes per contact of the views of ContactPoints (allocate_contact_points):
+// x, normal and obstacle_velocity (3 reals each); delta, area and radius;
+// body and num (2 ints each); id and weight (2 x kMaxContactCoefficients
+// each); key. The scene reader refuses capacities whose points alone would
+// not fit in memory.
+constexpr std::size_t kContactPointBytes =
+    9 * sizeof(Real) + 3 * sizeof(Real) + 4 * sizeof(int) +
+    2 * kMaxContactCoefficients * (sizeof(Ordinal) + sizeof(Real)) + sizeof(unsigned long long);
 
 }  // namespace tlfea

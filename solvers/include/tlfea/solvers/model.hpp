@@ -6,6 +6,7 @@
 
 #include <functional>
 #include <memory>
+#include <unordered_set>
 #include <vector>
 
 #include "tlfea/constraints/constraint_set.hpp"
@@ -37,7 +38,7 @@ class Model {
   // unknowns): every coefficient of the given nodes, or only their position.
   void clamp_nodes(int body, const std::vector<Ordinal>& nodes, bool gradients_too = true);
   void clamp_node_set(int body, const std::string& set, bool gradients_too = true);
-  const std::vector<Ordinal>& clamped_coefficients() const { return clamped_; }
+  const std::vector<Ordinal>& clamped_coefficients() const;
 
   // Prescribed motion: the position coefficients of `nodes` follow
   // x(t, X) (their gradient coefficients, for ANCF, are clamped when
@@ -120,7 +121,10 @@ class Model {
   void build_reference();
   std::vector<Body> bodies_;
   Ordinal num_coefficients_ = 0;
-  std::vector<Ordinal> clamped_;
+  // Sorted; may still hold coefficients prescribed since (clamped_stale_),
+  // dropped when read.
+  mutable std::vector<Ordinal> clamped_;
+  mutable bool clamped_stale_ = false;
   struct NodalForce {
     Ordinal coefficient;
     Vec3 force;
@@ -154,6 +158,7 @@ class Model {
   std::vector<Pressure> pressures_;
   std::vector<TimedLoad> timed_;
   std::vector<Prescribed> prescribed_;
+  std::unordered_set<Ordinal> prescribed_set_;  // the coefficients of prescribed_
   std::vector<StepForce> step_forces_;
   Vec3 gravity_{{0.0, 0.0, 0.0}};
   std::unique_ptr<ConstraintSet> constraints_;
