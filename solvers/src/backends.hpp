@@ -39,6 +39,9 @@ class Stopwatch {
 // singular or badly scaled system that slipped past the factorisation).
 void check_solution(const char* backend, const HostView<const Real*>& x, Ordinal n);
 
+// The same check on the device, where x lives (one reduction, no copy of x).
+void check_solution_device(const char* backend, const DeviceView<Real*>& x);
+
 // Throws if length differs from expected ("<backend>: <what> has ...").
 void check_length(const char* backend, const char* what, size_t length, size_t expected);
 

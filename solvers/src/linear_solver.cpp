@@ -56,7 +56,7 @@ BlasThreads configure_blas_threads() {
         chosen.source = "OPENBLAS_NUM_THREADS";  // OpenBLAS read it at load
       } else {
         openblas_set_num_threads(1);
-        chosen.source = "TLFEA default (one thread: BLAS runs inside a Kokkos thread)";
+        chosen.source = "TLFEA default: BLAS runs inside a Kokkos thread";
       }
       chosen.library = "OpenBLAS";
       chosen.threads = openblas_get_num_threads();
@@ -148,6 +148,26 @@ void check_solution(const char* backend, const HostView<const Real*>& x, Ordinal
     if (!std::isfinite(x(i)))
       throw_error(backend, ": solution entry ", i,
                   " is not finite (singular or badly conditioned matrix)");
+}
+
+namespace {
+struct CountNonFinite {
+  DeviceView<Real*> x;
+  KOKKOS_INLINE_FUNCTION void operator()(const Ordinal i, Ordinal& bad) const {
+    const Real v = x(i);
+    if (!(v - v == 0.0)) ++bad;  // NaN or +-inf: v - v is NaN
+  }
+};
+}  // namespace
+
+void check_solution_device(const char* backend, const DeviceView<Real*>& x) {
+  Ordinal bad = 0;
+  Kokkos::parallel_reduce("tlfea::solvers::finite_check",
+                          Kokkos::RangePolicy<ExecSpace>(0, static_cast<Ordinal>(x.extent(0))),
+                          CountNonFinite{x}, bad);
+  if (bad > 0)
+    throw_error(backend, ": ", bad,
+                " solution entries are not finite (singular or badly conditioned matrix)");
 }
 
 void check_length(const char* backend, const char* what, size_t length, size_t expected) {

@@ -44,14 +44,6 @@ void check(cudssStatus_t s, const char* what) {
                 ")");
 }
 
-struct CountNonFinite {
-  DeviceView<Real*> x;
-  KOKKOS_INLINE_FUNCTION void operator()(const Ordinal i, Ordinal& bad) const {
-    const Real v = x(i);
-    if (!(v == v) || !(kmath::fabs(v) <= 1.7976931348623157e308)) ++bad;
-  }
-};
-
 class CudssSolver final : public LinearSolver {
  public:
   explicit CudssSolver(const LinearSolverOptions& options) : options_(options) {
@@ -132,14 +124,9 @@ class CudssSolver final : public LinearSolver {
     check(cudssMatrixSetValues(b_mat_, b.data()), "cudssMatrixSetValues (b)");
     check(cudssMatrixSetValues(x_mat_, x.data()), "cudssMatrixSetValues (x)");
     check(cudssExecute(handle_, CUDSS_PHASE_SOLVE, config_, data_, a_, x_mat_, b_mat_), "solve");
-    Ordinal bad = 0;
-    Kokkos::parallel_reduce("tlfea::solvers::cudss::finite", Kokkos::RangePolicy<ExecSpace>(0, n_),
-                            CountNonFinite{x}, bad);
     ++stats_.solves;
     stats_.solve_seconds += clock.seconds();
-    if (bad > 0)
-      throw_error("cudss: ", bad,
-                  " solution entries are not finite (singular or badly conditioned matrix)");
+    check_solution_device("cudss", x);
   }
 
  private:

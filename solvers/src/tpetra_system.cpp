@@ -44,15 +44,19 @@ void TpetraSystem::analyze(const char* backend, const CrsPattern& pattern) {
                                                              nnz_);
   auto h_row_ptr = Kokkos::create_mirror_view(row_ptr);
   auto h_col_ind = Kokkos::create_mirror_view(col_ind);
-  diagonal_.assign(n_, -1);
+  diagonal_ = DeviceView<Offset*>("tlfea::solvers::tpetra::diagonal", n_);
+  auto h_diag = Kokkos::create_mirror_view(diagonal_);
   for (Ordinal i = 0; i <= n_; ++i) h_row_ptr(i) = static_cast<size_t>(h_row_map(i));
-  for (Ordinal i = 0; i < n_; ++i)
+  for (Ordinal i = 0; i < n_; ++i) {
+    h_diag(i) = -1;
     for (Offset k = h_row_map(i); k < h_row_map(i + 1); ++k) {
       h_col_ind(k) = h_entries(k);
-      if (h_entries(k) == i) diagonal_[i] = k;
+      if (h_entries(k) == i) h_diag(i) = k;
     }
+  }
   Kokkos::deep_copy(row_ptr, h_row_ptr);
   Kokkos::deep_copy(col_ind, h_col_ind);
+  Kokkos::deep_copy(diagonal_, h_diag);
 
   graph_ = Teuchos::rcp(new TpetraGraph(map_, map_, row_ptr, col_ind));
   graph_->fillComplete(map_, map_);
@@ -60,29 +64,57 @@ void TpetraSystem::analyze(const char* backend, const CrsPattern& pattern) {
   matrix_->fillComplete(map_, map_);
   x_ = Teuchos::rcp(new TpetraVector(map_, 1));
   b_ = Teuchos::rcp(new TpetraVector(map_, 1));
-  h_values_ = HostView<Real*>("tlfea::solvers::tpetra::values", nnz_);
-  h_x_ = HostView<Real*>("tlfea::solvers::tpetra::x", n_);
+  r_ = Teuchos::rcp(new TpetraVector(map_, 1));
 }
+
+namespace {
+
+using Range = Kokkos::RangePolicy<ExecSpace>;
+
+// The first non-finite value (nnz if none).
+struct FirstNonFinite {
+  DeviceView<Real*> values;
+  KOKKOS_INLINE_FUNCTION void operator()(const Offset k, Offset& first) const {
+    const Real v = values(k);
+    if (!(v - v == 0.0) && k < first) first = k;  // NaN or +-inf: v - v is NaN
+  }
+};
+
+// The first row whose diagonal entry is missing or zero (n if none).
+struct FirstZeroDiagonal {
+  DeviceView<Real*> values;
+  DeviceView<Offset*> diagonal;
+  KOKKOS_INLINE_FUNCTION void operator()(const Ordinal i, Ordinal& first) const {
+    const Offset k = diagonal(i);
+    if ((k < 0 || values(k) == 0.0) && i < first) first = i;
+  }
+};
+
+}  // namespace
 
 void TpetraSystem::set_values(const char* backend, const DeviceView<Real*>& values,
                               bool require_diagonal) {
   if (!analyzed()) throw_error(backend, ": factorize() before analyze()");
   check_length(backend, "values", values.extent(0), static_cast<size_t>(nnz_));
-  Kokkos::deep_copy(h_values_, values);
-  for (Offset k = 0; k < nnz_; ++k)
-    if (!std::isfinite(h_values_(k))) throw_error(backend, ": matrix value ", k, " is not finite");
-  if (require_diagonal)
-    for (Ordinal i = 0; i < n_; ++i)
-      if (diagonal_[i] < 0 || h_values_(diagonal_[i]) == 0)
-        throw_error(backend, ": diagonal entry of row ", i,
-                    " is zero (singular matrix, or one the Jacobi / ILU preconditioner cannot "
-                    "handle)");
+  Offset bad_value = nnz_;
+  Kokkos::parallel_reduce("tlfea::solvers::tpetra::finite_values", Range(0, nnz_),
+                          FirstNonFinite{values}, Kokkos::Min<Offset>(bad_value));
+  if (bad_value < nnz_) throw_error(backend, ": matrix value ", bad_value, " is not finite");
+  if (require_diagonal) {
+    Ordinal bad_row = n_;
+    Kokkos::parallel_reduce("tlfea::solvers::tpetra::diagonal_check", Range(0, n_),
+                            FirstZeroDiagonal{values, diagonal_}, Kokkos::Min<Ordinal>(bad_row));
+    if (bad_row < n_)
+      throw_error(backend, ": diagonal entry of row ", bad_row,
+                  " is zero (singular matrix, or one the Jacobi / ILU preconditioner cannot "
+                  "handle)");
+  }
   matrix_->resumeFill();
   auto local_values = matrix_->getLocalValuesView();
   if (local_values.extent(0) != static_cast<size_t>(nnz_))
     throw_error(backend, ": Tpetra matrix holds ", local_values.extent(0), " values, expected ",
                 nnz_);
-  Kokkos::deep_copy(local_values, h_values_);
+  Kokkos::deep_copy(local_values, values);
   matrix_->fillComplete(map_, map_);
 }
 
@@ -96,19 +128,20 @@ void TpetraSystem::get_solution(const char* backend, const DeviceView<Real*>& x)
   check_length(backend, "solution", x.extent(0), static_cast<size_t>(n_));
   {
     auto view = x_->getLocalViewDevice(Tpetra::Access::ReadOnly);
-    Kokkos::deep_copy(h_x_, Kokkos::subview(view, Kokkos::ALL(), 0));
+    Kokkos::deep_copy(x, Kokkos::subview(view, Kokkos::ALL(), 0));
   }
-  check_solution(backend, h_x_, n_);
-  Kokkos::deep_copy(x, h_x_);
+  check_solution_device(backend, x);
 }
 
 Real TpetraSystem::relative_residual() const {
-  TpetraVector r(*b_, Teuchos::Copy);
+  TpetraVector& r = *r_;  // allocated once, in analyze
+  r.update(1.0, *b_, 0.0);
   matrix_->apply(*x_, r, Teuchos::NO_TRANS, -1.0, 1.0);
-  std::vector<Real> nr(1), nb(1);
-  r.norm2(Teuchos::ArrayView<Real>(nr));
-  b_->norm2(Teuchos::ArrayView<Real>(nb));
-  return nb[0] > 0 ? nr[0] / nb[0] : nr[0];
+  Real nr_s = 0.0, nb_s = 0.0;
+  Teuchos::ArrayView<Real> nr(&nr_s, 1), nb(&nb_s, 1);
+  r.norm2(nr);
+  b_->norm2(nb);
+  return nb_s > 0 ? nr_s / nb_s : nr_s;
 }
 
 }  // namespace tlfea::detail

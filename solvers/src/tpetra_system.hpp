@@ -32,7 +32,8 @@ class TpetraSystem {
   // Copies values into the matrix (same storage order as the pattern: the
   // column map is the row map, so local column ids are the pattern's) and
   // completes it. Throws for non-finite values, and, with
-  // require_diagonal, for a zero or missing diagonal entry.
+  // require_diagonal, for a zero or missing diagonal entry (both checked by
+  // device reductions; the values go device to device).
   void set_values(const char* backend, const DeviceView<Real*>& values, bool require_diagonal);
   void set_rhs(const char* backend, const DeviceView<Real*>& b);
   // Copies X out (checked finite) and returns it in x.
@@ -52,9 +53,8 @@ class TpetraSystem {
   Teuchos::RCP<const TpetraMap> map_;
   Teuchos::RCP<TpetraGraph> graph_;
   Teuchos::RCP<TpetraMatrix> matrix_;
-  Teuchos::RCP<TpetraVector> x_, b_;
-  std::vector<Offset> diagonal_;  // CRS position of each row's diagonal, -1 if absent
-  HostView<Real*> h_values_, h_x_;
+  Teuchos::RCP<TpetraVector> x_, b_, r_;  // r_: residual work vector
+  DeviceView<Offset*> diagonal_;  // CRS position of each row's diagonal, -1 if absent
 };
 
 }  // namespace tlfea::detail

@@ -28,7 +28,7 @@ using test::to_host;
 struct TestSystem {
   Mesh mesh;
   CrsPattern pattern;
-  HostView<Offset***> offsets;  // (element, i, j) -> CRS offset of block (0, 0)
+  DeviceView<Offset***>::HostMirror offsets;  // (element, i, j) -> CRS offset of block (0, 0)
   HostView<Offset*> row_map;
   HostView<Ordinal*> entries;
   HostView<Offset*> block_row_length;

@@ -258,12 +258,14 @@ class ElementBlock final : public ElementBlockBase {
   Real rho_;
   DeviceView<Offset***> offsets_;
   DeviceView<Offset*> block_row_length_;
-  // Element colouring (built once in the constructor). Coloured launches by
-  // default only on device (non-host) memory spaces: on the host backends the
-  // many per-colour launches (tens for T10) cost more than the atomics, see
-  // launch_assembly.
+  // Element colouring (built once in the constructor), used only when asked
+  // for (set_coloured_assembly): the scatter is atomic on every parallel
+  // backend by default. On the host the per-colour launches (78 for the B1
+  // res 16 T10 mesh) cost more than the atomics (measured, README "Known
+  // limits"); on a GPU each colour is a small launch and native double
+  // atomics (sm_60 and later) are cheap, so atomics are the default there too.
   ElementColouring colouring_;
-  bool coloured_ = !std::is_same_v<MemSpace, Kokkos::HostSpace>;
+  bool coloured_ = false;
   // ANCF 3243 / 3443 Poisson split (poisson_split.hpp): on for SVK /
   // KelvinVoigt<SVK> when spec.ancf3243_poisson_split (beam) /
   // spec.ancf3443_poisson_split (shell); the point sets (full rule, reduced
