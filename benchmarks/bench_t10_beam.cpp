@@ -1,5 +1,5 @@
-// B1 benchmark (BENCHMARKS.md): the T10 beam resolution study. One JSON
-// object per run with the DESIGN.md section 5 fields.
+// B1 benchmark (docs/theory.md §A.1): the T10 beam resolution study. One JSON
+// object per run with the fields of docs/theory.md §A.1 and README "Benchmarks".
 //
 //   tlfea_bench_t10_beam [--mesh-dir DIR] [--res R] [--steps N] [--dt DT]
 //                        [--material svk|mr] [--solver NAME] [--generated]
@@ -57,7 +57,7 @@ constexpr const char* kUsage =
     "                            [--material svk|mr] [--solver NAME] [--generated]\n"
     "                            [--abs-tol A] [--rel-tol R] [--reuse-jacobian 0|1]\n"
     "                            [--breakdown 0|1] [--ordering default|nd|amd]\n"
-    "  B1 T10 beam (BENCHMARKS.md): one JSON object on stdout.\n"
+    "  B1 T10 beam (docs/theory.md §A.1): one JSON object on stdout.\n"
     "  --mesh-dir DIR   folder of beam_3x2x1_res{0,2,4,8,16}.1.{node,ele}\n"
     "                   (needed for those res unless --generated)\n"
     "  --res R          resolution, default 0; res not shipped (e.g. 32) is\n"

@@ -1,6 +1,6 @@
 #!/usr/bin/python3
-"""B1 peer (BENCHMARKS.md): the T10 beam with FEniCSx/dolfinx 0.5.x, compared
-with TLFEA's tlfea_bench_t10_beam on the same mesh.
+"""B1 peer (docs/theory.md §A.1): the T10 beam with FEniCSx/dolfinx 0.5.x,
+compared with TLFEA's tlfea_bench_t10_beam on the same mesh.
 
 A measurement tool, not a CI dependency: it needs Debian's python3-dolfinx
 (0.5.x, `apt-get install -y python3-dolfinx`).

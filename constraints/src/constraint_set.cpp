@@ -121,7 +121,7 @@ KOKKOS_INLINE_FUNCTION Vec3 jacobian_block(const ConstraintData& d, Ordinal row,
 }
 
 // Constant Hessian of the row in slot space, d^2 c / dr_k dr_k' = h(k, k') I_3
-// (seed section 10.2): DP1/DP2 h = w (sa_k sb_k' + sb_k sa_k'), DIST
+// (docs/theory.md §5.3): DP1/DP2 h = w (sa_k sb_k' + sb_k sa_k'), DIST
 // h = w sa_k sa_k', with sa = (-1, 1, 0, 0), sb = (0, 0, -1, 1); CD none.
 KOKKOS_INLINE_FUNCTION Real slot_hessian(int type, Real w, int k, int kk) {
   const Real sa[4] = {-1, 1, 0, 0}, sb[4] = {0, 0, -1, 1};
@@ -305,7 +305,7 @@ Ordinal ConstraintSet::add_cd(const MaterialPoint& P, const MaterialPoint& Q, co
 namespace {
 
 // Joint DP rows pair directions that must not be (nearly) parallel: the dot
-// product is stationary there and the row would lose rank (seed 2.2.5).
+// product is stationary there and the row would lose rank (docs/theory.md §5.5).
 void require_transverse(const Vec3& a, const Vec3& b, const char* joint) {
   if (std::fabs(dot(a, b)) > 0.9 * norm(a) * norm(b))
     throw_error("constraints: ", joint, " joint with nearly parallel frame directions");

@@ -1,6 +1,6 @@
 // Constraint primitives, joints and their Jacobian / Hessian kernels, checked
 // against central finite differences of the code's own constraint values,
-// dense host products (Eigen) and the mobility counts of seed Table 1.
+// dense host products (Eigen) and the mobility counts of docs/theory.md §5.5.
 #include <gtest/gtest.h>
 
 #include <Eigen/Dense>
@@ -248,7 +248,7 @@ TEST(Constraints, HessianMatchesFiniteDifferenceOfJacobian) {
   ASSERT_GT(H.norm(), 0.0);
   EXPECT_LT((H - Hfd).norm(), 1e-7 * H.norm());
   EXPECT_LT((H - H.transpose()).norm(), 1e-14 * H.norm());
-  // Indefinite (seed section 10.2): eigenvalues of both signs.
+  // Indefinite (docs/theory.md §5.3): eigenvalues of both signs.
   Eigen::SelfAdjointEigenSolver<MatrixXd> eig(H);
   EXPECT_LT(eig.eigenvalues().minCoeff(), -1e-8 * H.norm());
   EXPECT_GT(eig.eigenvalues().maxCoeff(), 1e-8 * H.norm());
@@ -332,7 +332,7 @@ VectorXd beam_motion(const Bodies& b, const CoefViewHost& q, const Eigen::Vector
 
 struct JointCase {
   Joint joint;
-  int m;  // seed Table 1
+  int m;  // docs/theory.md §5.5
   std::vector<Motion> allowed, disallowed;
 };
 

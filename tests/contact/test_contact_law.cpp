@@ -1,5 +1,5 @@
 // Tests of the contact law, its tangential history and the force scatter
-// (DESIGN.md section 1, "Frictional contact"), on hand-made contact points
+// (docs/theory.md §7.4), on hand-made contact points
 // (no detection). Golden numbers come from the written law (closed forms
 // restated in this file), from an independent RK4 integration of the 1-DOF
 // impact, and from rigid-body Coulomb mechanics (stopping distance
@@ -128,7 +128,7 @@ HandContact single_point(Real delta, Real radius, unsigned long long key = 7) {
   return c;
 }
 
-// Law constants restated from DESIGN.md (independent of contact_law.hpp).
+// Law constants restated from docs/theory.md §7.4 (independent of contact_law.hpp).
 struct RefLaw {
   Real E, nu, e, R;
   Real E_star() const { return E / (1.0 - nu * nu); }  // rigid partner
@@ -381,7 +381,7 @@ TEST(ContactLaw, RealisedRestitutionOfTheClippedDampedHertzLaw) {
   const Real e_ref_coarse = rk4_restitution(v0, 1e-5, m, ref);
   EXPECT_NEAR(e_ref, e_ref_coarse, 1e-4);  // converged in the step
   // The clip at zero force makes the realised restitution exceed e = 0.5
-  // (DESIGN.md: "about 0.55").
+  // (docs/theory.md §7.4: "about 0.55"; §A.5).
   EXPECT_GT(e_ref, 0.52);
   EXPECT_LT(e_ref, 0.60);
   // 0.5503: this RK4 at h = 1e-6 (m = 1 kg, v0 = 1 m/s, E = 1e7 Pa, nu = 0.3,

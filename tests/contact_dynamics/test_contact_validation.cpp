@@ -320,9 +320,9 @@ TEST(ContactValidation, PatchLawTwoBallsCountTheOverlapOnce) {
 
 // ------------------------------------------------------------ restitution
 
-// The compressive-only 1-DOF law (DESIGN.md section 1) for mass m, E*, R,
-// restitution e, impact speed v0, integrated by RK4 from first touch to
-// separation; returns the rebound speed over v0.
+// The compressive-only 1-DOF law (docs/theory.md §7.4; restitution: §A.5) for
+// mass m, E*, R, restitution e, impact speed v0, integrated by RK4 from first
+// touch to separation; returns the rebound speed over v0.
 Real one_dof_restitution(Real m, Real Es, Real R, Real e, Real v0) {
   const Real le = std::log(e), beta = -le / std::sqrt(le * le + kPi * kPi);
   auto acc = [&](Real d, Real vd) {  // d: penetration, vd = d': approach speed

@@ -1,6 +1,6 @@
-// B5 validation: each of the six joints of seed Table 1, between two
-// flexible bodies swinging under gravity, holds to the outer-loop tolerance
-// for 1000 steps.
+// B5 validation (docs/theory.md §A.5): each of the six joints of
+// docs/theory.md §5.5, between two flexible bodies swinging under gravity,
+// holds to the outer-loop tolerance for 1000 steps.
 #include <gtest/gtest.h>
 
 #include <algorithm>

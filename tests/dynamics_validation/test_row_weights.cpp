@@ -1,4 +1,4 @@
-// Row weights (seed section 10.1): with the reference weights a revolute
+// Row weights (docs/theory.md §5.4): with the reference weights a revolute
 // joint whose direction fibers are 1000 times shorter than the element holds
 // its axis at about the Newton cost of fibers of element size.
 #include <gtest/gtest.h>

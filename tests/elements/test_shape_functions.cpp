@@ -235,7 +235,7 @@ TEST(AncfElements, NodalValuesAndGradientsPickTheirCoefficient) {
 }
 
 // Closed-form 3243 shape functions (x = u/L): cubic Hermite along the axis,
-// linear in v, w (Gerstmayr and Shabana 2005; seed section 9.3).
+// linear in v, w (Gerstmayr and Shabana 2005; docs/theory.md §3.3).
 TEST(Ancf3243, ShapeFunctionsEqualClosedFormHermite) {
   std::mt19937 gen(99);
   for (Real L : {1.0, 2.5, 0.004}) {

@@ -424,7 +424,7 @@ TYPED_TEST(KelvinVoigtLaw, StressIsObjective) {
 
 TEST(StVenantKirchhoff, UniaxialStretchMatchesClosedForm) {
   // F = diag(s, 1, 1): E11 = (s^2 - 1)/2, S11 = (lambda + 2 mu) E11,
-  // S22 = S33 = lambda E11; P = F S (seed eqs. for SVK, by hand).
+  // S22 = S33 = lambda E11; P = F S (docs/theory.md §2.2, by hand).
   const auto m = make_material<StVenantKirchhoff>();
   for (Real s : {0.7, 1.3, 2.0}) {
     Mat3 F = identity3();
@@ -441,7 +441,8 @@ TEST(StVenantKirchhoff, UniaxialStretchMatchesClosedForm) {
 
 TEST(MooneyRivlin, UniaxialStretchMatchesClosedForm) {
   // F = diag(s, 1, 1): J = s, I1 = s^2 + 2, I2 = 2 s^2 + 1, and by hand from
-  // DESIGN.md's P: P11 = 2 (s^2 - 1)/(3 s) (2 mu10 s^-2/3 + 2 mu01 s^-4/3) + kappa (s - 1),
+  // the P of docs/theory.md §2.3:
+  // P11 = 2 (s^2 - 1)/(3 s) (2 mu10 s^-2/3 + 2 mu01 s^-4/3) + kappa (s - 1),
   // P22 = P33 = (1 - s^2)/3 (2 mu10 s^-2/3 + 2 mu01 s^-4/3) + kappa (s - 1) s.
   const auto m = make_material<MooneyRivlin>();
   for (Real s : {0.7, 1.3, 2.0}) {

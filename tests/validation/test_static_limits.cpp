@@ -1,6 +1,7 @@
 // Static limits of the four element types against closed forms and published
-// numbers (BENCHMARKS.md B2, B3 static checks; Euler-Bernoulli / Timoshenko
-// cantilevers for the solids). Static solves: tests/common/static_solve.hpp.
+// numbers (docs/theory.md §A.2, §A.3: B2, B3 static checks; Euler-Bernoulli /
+// Timoshenko cantilevers for the solids). Static solves:
+// tests/common/static_solve.hpp.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -169,8 +170,8 @@ TEST(StaticLimits, Q27CantileverTipDeflectionConvergesToTimoshenko) {
 }
 
 // ---------------------------------------------------------------------------
-// ANCF 3243 cantilever (BENCHMARKS.md B2): L = 2, 0.1 x 0.1 section, node 0
-// clamped with all its coefficients, dead tip force P (+z) on the position
+// ANCF 3243 cantilever (B2, docs/theory.md §A.2): L = 2, 0.1 x 0.1 section,
+// node 0 clamped with all its coefficients, dead tip force P (+z) on the position
 // coefficient of the last node. `split`: the element's Poisson split
 // (MaterialSpec::ancf3243_poisson_split, on by default; off = the continuum
 // element).
@@ -242,8 +243,9 @@ TEST(StaticLimits, Ancf3243WithoutPoissonSplitShowsPoissonLocking) {
 }
 
 // B2 large deflection: k = 3, inextensible elastica -u/L = 0.25442,
-// w/L = 0.60325 (BENCHMARKS.md B2; elastica_tip gives 0.254420, 0.603253),
-// within 2 % at 32 elements (the benchmark's tolerance), 4 load increments.
+// w/L = 0.60325 (Bisshopp and Drucker 1945; docs/theory.md §A.2; elastica_tip
+// gives 0.254420, 0.603253), within 2 % at 32 elements (the benchmark's
+// tolerance), 4 load increments.
 // Computed at nu = 0: 0.25542 (+0.39 %), 0.60451 (+0.21 %), the beam's
 // axial and shear compliance at L/h = 20.
 TEST(StaticLimits, ElasticaReferenceReproducesPublishedTable) {

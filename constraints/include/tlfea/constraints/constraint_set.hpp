@@ -1,6 +1,6 @@
 // TLFEA: scalar constraint primitives on material points, joints as stacks of
-// them, and their Jacobian / Hessian kernels (DESIGN.md section 1, seed
-// sections 2.2 and 10).
+// them, and their Jacobian / Hessian kernels (docs/theory.md §5.1-5.3;
+// Haug 1989).
 //
 // Primitives (a = r_Q - r_P; every row is multiplied by its weight w):
 //   DP1:  b = r_T - r_R,  c = w (a^T b - f(t))
@@ -10,7 +10,7 @@
 // The row's point slots are (P, Q, R, T|S); dc/dr_X = w * (+-b | +-a | +-d),
 // and dc/de_i = sum_X s_i(xi_X) dc/dr_X.
 //
-// Row weights (seed section 10.1: constant, from the reference configuration,
+// Row weights (docs/theory.md §5.4: constant, from the reference configuration,
 // so that rows have commensurate Jacobians; a0, b0 = reference directions):
 //   CD   w = 1                 (c: a length; dc/de = O(1));
 //   DP1  w = 1 / (|a0| |b0|)   (c: a cosine);
@@ -20,11 +20,13 @@
 // sit in the same element, so da/de_i = (s_i(Q) - s_i(P)) I = O(delta / h)
 // (h: element size) and dc/de = O(delta^2 / h) unweighted; weighted it is
 // O(1 / h), within a small factor of CD's O(1) for elements of size ~0.1-1 in
-// model units. (The seed's prose says "weights of order 1/delta", which only
-// balances the gradient with respect to point positions, not coefficients.)
+// model units. (The TL-FEA papers' prose says "weights of order 1/delta", which
+// only balances the gradient with respect to point positions, not
+// coefficients; docs/theory.md §5.4, "Difference from the plan".)
 // Weights can be switched off (all w = 1) or overridden per row.
 //
-// Joints (seed Table 1) are built from JointFrames of the two bodies (i, j):
+// Joints (docs/theory.md §5.5; Haug 1989) are built from JointFrames of the
+// two bodies (i, j):
 //   spherical   3 CD (origin_j - origin_i along e_x, e_y, e_z)          m = 3
 //   universal   + DP1 axis_i . axis_j  (the two cross-pin axes)          m = 4
 //   revolute    + DP1 axis_i . cross1_j, axis_i . cross2_j               m = 5

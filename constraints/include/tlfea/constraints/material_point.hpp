@@ -1,9 +1,9 @@
 // TLFEA: material points and the frames joints are defined by.
 //
-// A material point X = (element, xi) has r_X = sum_i s_i(xi) e_i (DESIGN.md
-// section 1, seed eq. 2). Because xi is fixed, X is a fixed linear
-// combination of coefficients, so it is stored as up to 27 (coefficient id,
-// weight s_i(xi)) pairs; a ground point has no coefficients and a fixed
+// A material point X = (element, xi) has r_X = sum_i s_i(xi) e_i
+// (docs/theory.md §1.3, r = N s, and §1.6). Because xi is fixed, X is a fixed
+// linear combination of coefficients, so it is stored as up to 27 (coefficient
+// id, weight s_i(xi)) pairs; a ground point has no coefficients and a fixed
 // position `offset`. In general r_X = offset + sum_i weight_i q(id_i), and
 // dr_X/de_i = weight_i I_3 (the single chain rule of every primitive).
 #pragma once

@@ -1,6 +1,6 @@
-// TLFEA: contact forces from the detection's contact points (DESIGN.md
-// section 1, "Frictional contact"): per active contact k, the velocities of
-// the two material points v_X = sum_l s_l v(id_l) (an obstacle side: its
+// TLFEA: contact forces from the detection's contact points (docs/theory.md
+// §7.4-7.6): per active contact k, the velocities of the two material points
+// v_X = sum_l s_l v(id_l) (an obstacle side: its
 // given velocity), v_rel = v_A - v_B, v_n = v_rel . n, v_t = v_rel - v_n n,
 // the law of contact_law.hpp with the pair's tangential history, and the
 // scatter F = F_n n + F_t onto A (+) and B (-) through the shape-function

@@ -1,7 +1,8 @@
-// TLFEA: the frictional contact law, pointwise (DESIGN.md section 1,
-// "Frictional contact"; seed section 5). Damped Hertz normal force, clipped
-// at zero, and a Mindlin-type tangential spring-dashpot with history and a
-// Coulomb cap (static mu_s while the spring holds, kinetic mu_k once sliding):
+// TLFEA: the frictional contact law, pointwise (docs/theory.md §7.4; Hertz
+// 1882, Mindlin 1949, Tsuji et al. 1992, Kloss et al. 2012). Damped Hertz
+// normal force, clipped at zero, and a Mindlin-type tangential spring-dashpot
+// with history and a Coulomb cap (static mu_s while the spring holds, kinetic
+// mu_k once sliding):
 //   1/E* = (1 - nu_A^2)/E_A + (1 - nu_B^2)/E_B,
 //   1/G* = 2(2 - nu_A)(1 + nu_A)/E_A + 2(2 - nu_B)(1 + nu_B)/E_B,
 //   beta = -ln(e) / sqrt(ln(e)^2 + pi^2),

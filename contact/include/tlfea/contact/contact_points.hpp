@@ -1,5 +1,5 @@
-// TLFEA: what the detection layer hands the contact law (DESIGN.md section 1,
-// "Frictional contact"; seed section 5). Per active contact k:
+// TLFEA: what the detection layer hands the contact law (docs/theory.md
+// §7.3-7.4). Per active contact k:
 //   point x_c, penetration delta > 0, unit normal n pointing from body B
 //   towards body A, patch area A_patch, and the two material points (each a
 //   fixed combination of up to kMaxContactCoefficients coefficients, or none

@@ -1,7 +1,6 @@
-// TLFEA: contact detection (DESIGN.md section 1 "Frictional contact", section
-// 2 "contact/"): fills ContactPoints (contact_points.hpp) once per step from
-// the coefficients q, with every loop on the device and no allocation after
-// setup.
+// TLFEA: contact detection (docs/theory.md §7.2-7.3): fills ContactPoints
+// (contact_points.hpp) once per step from the coefficients q, with every loop
+// on the device and no allocation after setup.
 //
 // Per step:
 //  1. vertex positions from q (Surface::update_positions);

@@ -1,6 +1,6 @@
-// TLFEA: rigid obstacles for contact (DESIGN.md section 1, "Frictional
-// contact"): an infinite plane, a sphere and a box, each fixed or moved by a
-// prescribed rigid motion, a host function of time evaluated once per step.
+// TLFEA: rigid obstacles for contact (docs/theory.md §7.1): an infinite plane,
+// a sphere and a box, each fixed or moved by a prescribed rigid motion, a host
+// function of time evaluated once per step.
 //
 // An obstacle is body B of its contacts (ContactPoints body id -1 - k for
 // obstacle k); the deformable vertex is body A, so the normal is the

@@ -20,8 +20,9 @@
 //
 // Every vertex is a material point (element, parent xi); its position is the
 // fixed combination r = sum_l w_l q(c_l) of coefficients with weights
-// w_l = s_l(xi) (DESIGN.md section 1: r(xi) = N s(xi)). A solid vertex is a
-// node, so its combination is that one coefficient with weight 1; an ANCF
+// w_l = s_l(xi) (docs/theory.md §1.3: r(xi) = N s(xi); vertices: §7.1). A
+// solid vertex is a node, so its combination is that one coefficient with
+// weight 1; an ANCF
 // vertex combines the element's 8 or 16 coefficients. The combinations are
 // stored compressed (vertex_ptr / vertex_coef / vertex_weight) and the device
 // positions are refreshed from q by one kernel (Surface::update_positions).

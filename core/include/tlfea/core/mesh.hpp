@@ -1,14 +1,14 @@
 // TLFEA: host-side mesh data, as read from a file or made by a generator.
 //
 // Coefficients are node-major. For T10 and Q27 a node has one coefficient
-// (its position); for ANCF 3243 / 3443 a node has four, in the seed's order
-// (r, dr/du, dr/dv, dr/dw), so node k owns coefficients 4k .. 4k+3 and its
-// position is coefficient 4k.
+// (its position); for ANCF 3243 / 3443 a node has four, in the order of
+// docs/theory.md §1.2 (r, dr/du, dr/dv, dr/dw), so node k owns coefficients
+// 4k .. 4k+3 and its position is coefficient 4k.
 //
 // Local node orders (parent coordinates xi = (xi, eta, zeta)):
-//  T10  (seed section 9.1): vertices 0..3 at (0,0,0), (1,0,0), (0,1,0),
+//  T10  (docs/theory.md §3.1): vertices 0..3 at (0,0,0), (1,0,0), (0,1,0),
 //       (0,0,1); midside nodes 4..9 on edges 01, 12, 02, 03, 13, 23.
-//  Q27  (seed section 9.2): node (i, j, k) in {0,1,2}^3 at coordinates
+//  Q27  (docs/theory.md §3.2): node (i, j, k) in {0,1,2}^3 at coordinates
 //       (-1, 0, +1) per direction, local index i + 3 j + 9 k.
 //  ANCF 3243: nodes 0, 1 at u = 0, L on the beam axis; parent xi in
 //       [-1,1]^3 with u = L (xi + 1) / 2, v = W eta / 2, w = H zeta / 2.

@@ -1,4 +1,4 @@
-// TLFEA: fully parameterised 2-node ANCF beam element 3243 (seed section 9.3;
+// TLFEA: fully parameterised 2-node ANCF beam element 3243 (docs/theory.md §3.3;
 // Gerstmayr and Shabana 2005).
 //
 // Material coordinates (u, v, w) of the straight reference beam: u along the
@@ -7,7 +7,8 @@
 // at u = 0, L on the axis; node k owns coefficients 4k + j, j = 0..3 for
 // (r, r_u, r_v, r_w).
 //
-// Shape functions (seed): monomial basis b = [1, u, v, w, uv, uw, u^2, u^3],
+// Shape functions (docs/theory.md §3.3): monomial basis
+// b = [1, u, v, w, uv, uw, u^2, u^3],
 // B = [b, b_u, b_v, b_w](P1), [b, b_u, b_v, b_w](P2) (columns), s = B^-1 b.
 // B^-1 is built on the host by make_param and stored per element in Param;
 // s = B^-1 b reproduces the cubic Hermite functions in u, linear in v and w.

@@ -1,4 +1,4 @@
-// TLFEA: fully parameterised 4-node ANCF shell element 3443 (seed section 9.4;
+// TLFEA: fully parameterised 4-node ANCF shell element 3443 (docs/theory.md §3.4;
 // Dmitrochenko and Pogorelov 2003, Dufva and Shabana 2005).
 //
 // Material coordinates (u, v, w) of the flat reference shell: mid-surface
@@ -7,11 +7,11 @@
 // (core/mesh.hpp). Nodes 0..3 at (u, v) = (0,0), (L,0), (L,W), (0,W), w = 0;
 // node k owns coefficients 4k + j, j = 0..3 for (r, r_u, r_v, r_w).
 //
-// Basis. The seed prints b = [1, u, v, w, uw, vw, uv, u^2, w^2, u^3, w^3,
-// u^2 w, w^2 u, uvw, u^3 w, u w^3], the standard 3443 basis for a shell whose
-// mid-surface is the seed's u-w plane (v through the thickness). TLFEA puts the
-// mid-surface in the u-v plane with w through the thickness, so v and w are
-// exchanged:
+// Basis. The TL-FEA papers (docs/theory.md §3.4) print b = [1, u, v, w, uw, vw,
+// uv, u^2, w^2, u^3, w^3, u^2 w, w^2 u, uvw, u^3 w, u w^3], the standard 3443
+// basis for a shell whose mid-surface is the papers' u-w plane (v through the
+// thickness). TLFEA puts the mid-surface in the u-v plane with w through the
+// thickness, so v and w are exchanged:
 //   b = [1, u, v, w, uv, uw, vw, uvw, u^2, v^2, u^3, v^3, u^2 v, u v^2, u^3 v, u v^3].
 // B = [b, b_u, b_v, b_w](P_k), k = 1..4 (columns), s = B^-1 b, with B^-1 built
 // on the host by make_param and stored per element in Param.

@@ -1,4 +1,4 @@
-// TLFEA: per-element geometry computed once at setup (DESIGN.md section 1):
+// TLFEA: per-element geometry computed once at setup (docs/theory.md §1.3):
 //   J0(xi) = N0 ds/dxi,  H(xi) = ds/dxi J0^-1,  dV = w |det J0|,
 // so that F = N H equals I in the reference configuration for every element
 // type, including curved and rotated references.

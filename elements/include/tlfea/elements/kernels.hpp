@@ -1,4 +1,5 @@
-// TLFEA: element loops templated on <Element, Material> (DESIGN.md section 1).
+// TLFEA: element loops templated on <Element, Material> (docs/theory.md §3.8;
+// the loops: §3.5-3.10).
 // Every loop is a named functor launched with a "tlfea::elements::<kernel>"
 // label; element-local arrays have compile-time sizes and live on the stack;
 // the scatter to shared coefficients goes through scatter_add (atomic on

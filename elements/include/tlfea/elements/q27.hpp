@@ -1,4 +1,4 @@
-// TLFEA: 27-node triquadratic hexahedron (seed section 9.2).
+// TLFEA: 27-node triquadratic hexahedron (docs/theory.md §3.2).
 //
 // Parent domain [-1, 1]^3. Node (i, j, k) in {0,1,2}^3 sits at parent
 // coordinates (-1, 0, +1) per direction, local index i + 3 j + 9 k (xi

@@ -1,4 +1,4 @@
-// TLFEA: 10-node quadratic tetrahedron (seed section 9.1).
+// TLFEA: 10-node quadratic tetrahedron (docs/theory.md §3.1).
 //
 // Parent domain: unit tetrahedron, barycentric L0 = 1 - xi - eta - zeta,
 // L1 = xi, L2 = eta, L3 = zeta. Nodes (core/mesh.hpp): vertices 0..3 at

@@ -1,5 +1,5 @@
 // TLFEA: Kelvin-Voigt viscoelasticity, a viscous stress added to any elastic
-// law (seed sec. 3.2 and appendix 11; DESIGN.md sec. 1):
+// law (docs/theory.md §2.5):
 //   Edot = (Fdot^T F + F^T Fdot)/2,
 //   S_v  = 2 mu_v Edot + lambda_v tr(Edot) I,     P_v = F S_v,
 //   P    = P_e(F) + P_v(F, Fdot).

@@ -1,5 +1,5 @@
 // TLFEA: compressible Mooney-Rivlin and Neo-Hookean hyperelastic laws
-// (seed appendix 11.1.2; DESIGN.md sec. 1; Bonet & Wood 2008, sec. 6.6).
+// (docs/theory.md §2.3, Neo-Hookean §2.4; Bonet & Wood 2008, sec. 6.6).
 //   Psi = mu10 (I1bar - 3) + mu01 (I2bar - 3) + kappa/2 (J - 1)^2,
 //   I1 = tr C, I2 = (I1^2 - tr C^2)/2, I1bar = J^-2/3 I1, I2bar = J^-4/3 I2,
 //   P = 2 mu10 J^-2/3 (F - I1/3 F^-T) + 2 mu01 J^-4/3 (I1 F - F C - 2/3 I2 F^-T)

@@ -1,4 +1,4 @@
-// TLFEA: St. Venant-Kirchhoff hyperelastic law (seed appendix 11.1.1;
+// TLFEA: St. Venant-Kirchhoff hyperelastic law (docs/theory.md §2.2;
 // Bonet & Wood 2008, sec. 6.4.1). With C = F^T F and E = (C - I)/2:
 //   Psi = lambda/2 tr(E)^2 + mu E:E,
 //   S   = lambda tr(E) I + 2 mu E,        P = F S.

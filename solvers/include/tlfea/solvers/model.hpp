@@ -72,9 +72,9 @@ class Model {
                              const DeviceView<Real*>& values) const;
 
   // Forces evaluated once per step from the state at its start (q_n, v_n),
-  // explicit within the step, e.g. frictional contact (DESIGN.md: "Contact
-  // forces are explicit within a time step"): fn(t_n, q_n, v_n, h, f) adds
-  // into f.
+  // explicit within the step, e.g. frictional contact (docs/theory.md §7.6:
+  // contact forces are explicit within a time step): fn(t_n, q_n, v_n, h, f)
+  // adds into f.
   using StepForce =
       std::function<void(Real t, const CoefView& q, const CoefView& v, Real h, const CoefView& f)>;
   void add_step_force(StepForce fn) { step_forces_.push_back(std::move(fn)); }

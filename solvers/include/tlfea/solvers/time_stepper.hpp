@@ -1,5 +1,5 @@
 // TLFEA: the velocity-level backward-Euler step with an augmented-Lagrangian
-// outer loop (DESIGN.md section 1, "Time step"; seed section 7):
+// outer loop (docs/theory.md §6.1-6.3; the loops: §6.5):
 //   q(v) = q_n + h v,
 //   g(v, lambda) = M (v - v_n)/h + f_int(q(v), v) - f_ext
 //                  + h C_q^T (lambda + rho c(q(v), t_{n+1})) = 0,
