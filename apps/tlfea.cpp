@@ -151,10 +151,25 @@ std::string fmt_time(double s) {
   return buf;
 }
 
+// Warns on stderr when the output of the steps from `first` to s.steps is
+// estimated above 10 GB (docs/scene.md, "Limits"): the initial and the last
+// step plus one output step every output.every steps.
+void warn_output_size(const tlfea::scene::Scene& s, long first) {
+  if (!s.output.enabled) return;
+  const long output_steps = std::max<long>(0, s.steps - first) / s.output.every + 2;
+  const double total = s.output.step_bytes * static_cast<double>(output_steps);
+  if (total > 10e9)
+    std::fprintf(stderr,
+                 "warning: the output is estimated at %.1f GB (%ld output steps of %.3g GB; "
+                 "output.samples, output.every or the step count make it smaller)\n",
+                 total / 1e9, output_steps, s.output.step_bytes / 1e9);
+}
+
 int cmd_check(const Options& o) {
   if (o.scene.empty()) bad("check needs a scene file");
   tlfea::scene::Scene s = load(o);
   print_summary(s, stdout);
+  warn_output_size(s, 0);
   std::printf("ok\n");
   return 0;
 }
@@ -202,6 +217,7 @@ int cmd_run(Options o) {
 #endif
   // Everything is validated: from here on the output directory is written.
   print_summary(s, stderr);
+  warn_output_size(s, stepper.steps_taken());
 #ifdef TLFEA_HAVE_IO
   std::unique_ptr<tlfea::io::OutputWriter> writer;
   if (s.output.enabled) {
@@ -214,6 +230,9 @@ int cmd_run(Options o) {
     os.reactions = s.output.reactions;
     os.contact = s.output.contact;
     os.samples = s.output.samples;
+    // A restart continues the output in the directory (its steps up to the
+    // checkpoint's are kept; docs/scene.md, "output").
+    os.resume = !o.restart.empty();
     writer = std::make_unique<tlfea::io::OutputWriter>(*s.model, stepper, os);
     if (s.contact) writer->set_contact(s.contact.get(), &s.detection->points());
     for (const auto& j : s.joints) writer->add_joint(j.first, j.second);

@@ -9,6 +9,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <fstream>
 #include <iomanip>
 #include <sstream>
@@ -58,6 +59,22 @@ void remove_step_files(const std::string& dir) {
   }
   closedir(d);
   for (const auto& n : names) std::remove((dir + "/" + n).c_str());
+}
+
+// Number of values of dataset `name` under `loc` (0 when it does not exist),
+// from its dataspace only (a step's fields are not read).
+hssize_t dataset_size(hid_t loc, const std::string& name) {
+  htri_t exists = -1;
+  H5E_BEGIN_TRY { exists = H5Lexists(loc, name.c_str(), H5P_DEFAULT); }
+  H5E_END_TRY;
+  if (exists <= 0) return 0;
+  hid_t d = H5Dopen2(loc, name.c_str(), H5P_DEFAULT);
+  if (d < 0) return 0;
+  hid_t space = H5Dget_space(d);
+  const hssize_t n = H5Sget_simple_extent_npoints(space);
+  H5Sclose(space);
+  H5Dclose(d);
+  return n;
 }
 
 // VTK_TRIQUADRATIC_HEXAHEDRON (= XDMF Hexahedron_27) node v at grid index
@@ -165,6 +182,7 @@ struct OutputWriter::Impl {
   void write_step();
   void write_main_file(bool histories);
   void write_xdmf() const;
+  void resume();
 };
 
 void OutputWriter::Impl::build_bodies() {
@@ -460,6 +478,124 @@ void OutputWriter::Impl::write_step() {
   write_xdmf();
 }
 
+// Continues the output in `dir` at the stepper's step S (OutputSettings::
+// resume): everything is read and checked first, and only then are the step
+// files beyond S removed and history.csv rewritten with its rows up to S
+// (through NAME.tmp and a rename, like every file here).
+void OutputWriter::Impl::resume() {
+  const long S = stepper.steps_taken();
+  const std::string sdir = dir + "/steps";
+  auto refuse = [&](const std::string& why) {
+    throw_error("OutputWriter: cannot continue the output in '", dir, "' at step ", S, ": ", why,
+                "; nothing was changed (give another --output directory, or remove it)");
+  };
+  std::vector<int> indices;
+  std::vector<std::string> stale;  // *.h5.tmp: a write cut short
+  if (DIR* d = opendir(sdir.c_str())) {
+    while (dirent* e = readdir(d)) {
+      const std::string n = e->d_name;
+      const bool digits = n.size() >= 9 && std::all_of(n.begin(), n.begin() + 6, ::isdigit);
+      if (digits && n.substr(6) == ".h5") indices.push_back(std::stoi(n.substr(0, 6)));
+      if (digits && n.substr(6) == ".h5.tmp") stale.push_back(sdir + "/" + n);
+    }
+    closedir(d);
+  }
+  std::sort(indices.begin(), indices.end());
+  for (size_t i = 0; i < indices.size(); ++i)
+    if (indices[i] != static_cast<int>(i))
+      refuse("steps/ has no file " + step_file(static_cast<int>(i)).substr(6) +
+             " (step files are numbered 0, 1, ...)");
+  std::vector<StepEntry> kept;
+  for (int index : indices) {
+    const std::string path = dir + "/" + step_file(index);
+    hid_t f = -1;
+    H5E_BEGIN_TRY { f = H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT); }
+    H5E_END_TRY;
+    if (f < 0) refuse("cannot read '" + path + "'");
+    StepEntry e{index, 0, 0.0, 0, 0};
+    bool same_points = true;
+    try {
+      e.step = static_cast<long>(h5::read_scalar<long long>(f, "step", path));
+      e.time = h5::read_scalar<double>(f, "time", path);
+      for (size_t b = 0; b < bodies.size(); ++b)
+        same_points = same_points && dataset_size(f, "body" + std::to_string(b) + "/x") ==
+                                         3 * static_cast<hssize_t>(bodies[b].num_points);
+      e.joints = static_cast<Ordinal>(dataset_size(f, "joints/connectivity"));
+      e.contacts = static_cast<Ordinal>(dataset_size(f, "contact/connectivity"));
+    } catch (...) {
+      H5Fclose(f);
+      throw;
+    }
+    H5Fclose(f);
+    if (e.step > S) break;  // this one and the later ones: the abandoned continuation
+    if (!kept.empty() && e.step <= kept.back().step)
+      refuse("'" + path + "' holds step " + std::to_string(e.step) + ", not after step " +
+             std::to_string(kept.back().step));
+    if (!same_points)
+      refuse("'" + path + "' has other visualisation point counts than this model (another run)");
+    if (e.step == S && e.time != stepper.time()) {
+      std::ostringstream os;
+      os << std::setprecision(17) << "'" << path << "' has step " << S << " at t = " << e.time
+         << ", the checkpoint at t = " << stepper.time() << " (another run)";
+      refuse(os.str());
+    }
+    kept.push_back(e);
+  }
+  std::vector<std::array<Real, kNumColumns>> rows;
+  {
+    std::ifstream in(csvpath);
+    std::string line;
+    if (in && std::getline(in, line)) {
+      std::string header;
+      for (int c = 0; c < kNumColumns; ++c) header += std::string(c ? "," : "") + kColumnNames[c];
+      if (line != header) refuse("'" + csvpath + "' has another header than '" + header + "'");
+      long lineno = 1;
+      while (std::getline(in, line)) {
+        ++lineno;
+        std::array<Real, kNumColumns> row{};
+        const char* p = line.c_str();
+        for (int c = 0; c < kNumColumns; ++c) {
+          char* end = nullptr;
+          row[c] = std::strtod(p, &end);
+          if (end == p || *end != (c + 1 < kNumColumns ? ',' : '\0'))
+            refuse("'" + csvpath + "' line " + std::to_string(lineno) + " is not " +
+                   std::to_string(kNumColumns) + " numbers");
+          p = end + 1;
+        }
+        if (row[kStep] > static_cast<Real>(S)) break;  // the abandoned continuation
+        if (!rows.empty() && row[kStep] <= rows.back()[kStep])
+          refuse("'" + csvpath + "' line " + std::to_string(lineno) + " is not after step " +
+                 std::to_string(static_cast<long>(rows.back()[kStep])));
+        rows.push_back(row);
+      }
+    }
+  }
+  // Checked: now the directory is changed.
+  for (size_t i = kept.size(); i < indices.size(); ++i)
+    std::remove((dir + "/" + step_file(indices[i])).c_str());
+  for (const auto& n : stale) std::remove(n.c_str());
+  const std::string tmp = csvpath + ".tmp";
+  std::FILE* out = std::fopen(tmp.c_str(), "w");
+  if (!out) throw_error("OutputWriter: cannot create '", tmp, "'");
+  for (int c = 0; c < kNumColumns; ++c)
+    std::fprintf(out, "%s%c", kColumnNames[c], c + 1 < kNumColumns ? ',' : '\n');
+  for (const auto& row : rows)
+    for (int c = 0; c < kNumColumns; ++c)
+      std::fprintf(out, c + 1 < kNumColumns ? "%.17g," : "%.17g\n", row[c]);
+  const bool ok = std::fflush(out) == 0;
+  std::fclose(out);
+  if (!ok || std::rename(tmp.c_str(), csvpath.c_str()) != 0) {
+    std::remove(tmp.c_str());
+    throw_error("OutputWriter: cannot write '", csvpath, "'");
+  }
+  csv = std::fopen(csvpath.c_str(), "a");
+  if (!csv) throw_error("OutputWriter: cannot append to '", csvpath, "'");
+  history = std::move(rows);
+  steps = std::move(kept);
+  if (!steps.empty() && steps.back().step == S) last_written_step = S;
+  write_xdmf();
+}
+
 void OutputWriter::Impl::write_xdmf() const {
   std::ostringstream x;
   x << std::setprecision(17);
@@ -552,16 +688,23 @@ OutputWriter::OutputWriter(Model& model, TimeStepper& stepper, const OutputSetti
     I.fgrav = DeviceView<Real*>("tlfea::io::gravity_load_flat", 3 * fg.extent(0));
     Kokkos::deep_copy(I.fgrav, DeviceView<Real*>(fg.data(), 3 * fg.extent(0)));
   }
-  // steps/: one file per output step; files of an earlier run there go.
+  // steps/: one file per output step; files of an earlier run there go,
+  // unless this run continues it (resume: kept up to the current step).
   make_directories(s.directory + "/steps");
-  remove_step_files(s.directory + "/steps");
-  I.csv = std::fopen(I.csvpath.c_str(), "w");
-  if (!I.csv) throw_error("OutputWriter: cannot create '", I.csvpath, "'");
-  for (int c = 0; c < kNumColumns; ++c)
-    std::fprintf(I.csv, "%s%c", kColumnNames[c], c + 1 < kNumColumns ? ',' : '\n');
+  if (s.resume) {
+    I.resume();
+  } else {
+    remove_step_files(s.directory + "/steps");
+    I.csv = std::fopen(I.csvpath.c_str(), "w");
+    if (!I.csv) throw_error("OutputWriter: cannot create '", I.csvpath, "'");
+    for (int c = 0; c < kNumColumns; ++c)
+      std::fprintf(I.csv, "%s%c", kColumnNames[c], c + 1 < kNumColumns ? ',' : '\n');
+  }
   I.open = true;
   I.write_main_file(false);
-  I.histories_row(nullptr, 0.0);
+  // The current state's history row, unless the continued output has it.
+  if (I.history.empty() || I.history.back()[kStep] != static_cast<Real>(I.stepper.steps_taken()))
+    I.histories_row(nullptr, 0.0);
   I.write_step();
   I.last_end = wall();
 }

@@ -383,6 +383,11 @@ struct BodyData {
   Real min_size = 0.0;     // smallest body dimension (default joint fibers)
 };
 
+// Visualisation points of the ANCF bodies per output step (docs/scene.md,
+// "Limits"): 1e8 points are 7.2 GB per step file with displacement and
+// velocity, beyond what a viewer shows or a disk holds for many steps.
+constexpr double kMaxVisualisationPoints = 1e8;
+
 class Builder {
  public:
   Builder(const Ctx& c, Scene& s) : c_(c), s_(s) {}
@@ -536,20 +541,38 @@ class Builder {
   // each holding its shape-function weights (a 4-byte id and an 8-byte
   // weight per element coefficient), its reference position, an offset and
   // the 8 ids of at most one cell: refused when they would not fit.
+  // Also estimates the bytes of one output step's fields (x, displacement,
+  // velocity: 3 doubles each per point; stress and von Mises: 7 per
+  // quadratic element) for the size warning of `tlfea run`.
   void check_output_size() {
-    if (!s_.output.enabled || !samples_node_.IsDefined()) return;
+    if (!s_.output.enabled) return;
     const double ns = std::max(2, s_.output.samples);
-    double points = 0.0, bytes = 0.0;
+    const double per_point = 3.0 * sizeof(Real) * (1 + s_.output.displacement + s_.output.velocity);
+    double points = 0.0, bytes = 0.0, step_bytes = 0.0;
     for (const auto& b : bodies_) {
       const bool beam = b.mesh.type == ElementType::ANCF3243;
-      if (!beam && b.mesh.type != ElementType::ANCF3443) continue;
+      if (!beam && b.mesh.type != ElementType::ANCF3443) {
+        step_bytes += static_cast<double>(b.mesh.num_nodes()) * per_point +
+                      (s_.output.stress ? 7.0 * sizeof(Real) * b.mesh.num_elements() : 0.0);
+        continue;
+      }
       const double p = static_cast<double>(b.mesh.num_elements()) * (beam ? 4 * ns : 2 * ns * ns);
       const double coefficients = beam ? 8 : 16;
       points += p;
+      step_bytes += p * per_point;
       bytes += p * (coefficients * (sizeof(Ordinal) + sizeof(Real)) + 3 * sizeof(Real) +
                     sizeof(Ordinal) + 8 * sizeof(Ordinal));
     }
-    if (points == 0.0) return;
+    s_.output.step_bytes = step_bytes;
+    if (points == 0.0 || !samples_node_.IsDefined()) return;
+    if (points > kMaxVisualisationPoints) {
+      std::ostringstream os;
+      os.precision(12);
+      os << "output.samples: " << points << " visualisation points per output step, more than "
+         << "the limit of 1e8 (" << gigabytes(points * per_point)
+         << " per step file); refused";
+      fail(c_, samples_node_, os.str());
+    }
     if (points > static_cast<double>(std::numeric_limits<Ordinal>::max())) {
       std::ostringstream os;
       os.precision(3);
@@ -1348,8 +1371,36 @@ void apply_override(YAML::Node& root, const std::string& ov) {
   }
 }
 
+// yaml-cpp keeps every pair of a mapping and its lookups return the first, so
+// a repeated key would silently lose its value (issue 12): refused at the
+// second occurrence, naming the line of the first. Collections are visited
+// once each (an alias shares its anchor's node and mark, and may refer to an
+// enclosing node).
+void check_duplicate_keys(const Ctx& c, const YAML::Node& n,
+                          std::set<std::pair<int, int>>& visited) {
+  if (!n.IsMap() && !n.IsSequence()) return;
+  if (!visited.emplace(n.Mark().line, n.Mark().column).second) return;
+  if (n.IsSequence()) {
+    for (const auto& e : n) check_duplicate_keys(c, e, visited);
+    return;
+  }
+  std::map<std::string, YAML::Mark> first;
+  for (auto it = n.begin(); it != n.end(); ++it) {
+    if (it->first.IsScalar()) {
+      const auto [f, fresh] = first.emplace(it->first.Scalar(), it->first.Mark());
+      if (!fresh)
+        fail(c, it->first, "duplicate key '" + it->first.Scalar() + "' (first at line " +
+                               std::to_string(f->second.line + 1) + ")");
+    }
+    check_duplicate_keys(c, it->first, visited);
+    check_duplicate_keys(c, it->second, visited);
+  }
+}
+
 Scene build_scene(YAML::Node root, const Ctx& c, const std::vector<std::string>& overrides,
                   const std::string& default_name) {
+  std::set<std::pair<int, int>> visited;
+  check_duplicate_keys(c, root, visited);
   for (const auto& ov : overrides) apply_override(root, ov);
   Scene s;
   s.file = c.file;

@@ -7,6 +7,7 @@
 # default_scene: `tlfea run --steps 3`, `tlfea check`, `tlfea info`;
 # examples: every examples/*.yaml runs 3 steps;
 # restart: a run restarted from a checkpoint ends like the uninterrupted one;
+#   restarted into its own folder it continues the output there;
 # sigint: SIGINT to a running `tlfea run` stops it after the current step
 #   (exit 130), with the output and a checkpoint written.
 set -u
@@ -69,6 +70,15 @@ default_scene)
   grep -q "ANCF3243" "$work/check" && grep -q "Q27" "$work/check" || fail "default scene: not two element types"
   grep -Eq "constraints: [1-9]" "$work/check" || fail "default scene: no joint"
   grep -q "surface triangles" "$work/check" || fail "default scene: no contact"
+  # Output estimated above 10 GB is warned about (issue 12), the scene still
+  # valid: 4 ANCF beam elements x 4 x 100000 samples x 72 bytes = 115.2 MB per
+  # output step (plus the Q27 body), 1000 / 1 + 2 = 1002 output steps.
+  "$tlfea" check "$work/default.yaml" --set output.samples=100000 --set output.every=1 \
+    --set time.steps=1000 > /dev/null 2> "$work/warn" || fail "check with a large output: $(cat "$work/warn")"
+  grep -q "^warning: the output is estimated at 115.*GB (1002 output steps of 0.115 GB" "$work/warn" ||
+    fail "no output size warning: $(cat "$work/warn")"
+  "$tlfea" check "$work/default.yaml" > /dev/null 2> "$work/warn" || fail "check of the default scene"
+  grep -q "warning" "$work/warn" && fail "default scene warned: $(cat "$work/warn")"
   "$tlfea" run --steps 3 --output "$work/out" 2> "$work/err" || fail "run --steps 3: $(cat "$work/err")"
   grep -q "done: 3 steps" "$work/err" || fail "no summary: $(cat "$work/err")"
   if has_io; then [ -s "$work/out/output.xdmf" ] || fail "no output.xdmf"; fi
@@ -130,6 +140,49 @@ restart)
         if (d > 1e-7 * (m > 1e-30 ? m : 1e-30) && d > 1e-300) exit 1 } }' ||
       fail "restart differs: $a vs $c"
   fi
+  # Restarting into the run's own folder continues its output (issue 12; it
+  # deleted the earlier step files and history rows): 10 steps, a
+  # continuation to 15 that is abandoned, then the step-10 checkpoint
+  # restarted into the same folder to 20 steps. The folder holds step files
+  # 0..20 (every step an output step), history rows for steps 0..20 once each
+  # in order at t = k dt (dt = 1e-4, apps/default_scene.yaml), and an XDMF
+  # index of 21 steps at those times.
+  d="$work/d"
+  "$tlfea" run --steps 10 --set output.every=1 --output "$d" 2> /dev/null || fail "resume: first run"
+  cp "$d/checkpoint.h5" "$work/ck10.h5"
+  "$tlfea" run --steps 15 --set output.every=1 --restart "$d/checkpoint.h5" --output "$d" 2> "$work/err" ||
+    fail "resume: continuation to 15: $(tail -3 "$work/err")"
+  "$tlfea" run --steps 20 --set output.every=1 --restart "$work/ck10.h5" --output "$d" 2> "$work/err" ||
+    fail "resume: restart of step 10 to 20: $(tail -3 "$work/err")"
+  expected=$(seq -f "%06g.h5" 0 20 | tr '\n' ' ')
+  [ "$(ls "$d/steps" | tr '\n' ' ')" = "$expected" ] || fail "resume: step files $(ls "$d/steps" | tr '\n' ' ')"
+  [ "$(cut -d, -f1 "$d/history.csv" | tr '\n' ' ')" = "step $(seq 0 20 | tr '\n' ' ')" ] ||
+    fail "resume: history steps $(cut -d, -f1 "$d/history.csv" | tr '\n' ' ')"
+  awk -F, 'NR > 1 { d = $2 - (NR - 2) * 1e-4; if (d < -1e-15 || d > 1e-15) exit 1 }' "$d/history.csv" ||
+    fail "resume: history times are not k dt"
+  grep -o '<Time Value="[^"]*"' "$d/output.xdmf" | cut -d'"' -f2 > "$work/xdmf_times"
+  [ "$(wc -l < "$work/xdmf_times")" -eq 21 ] || fail "resume: $(wc -l < "$work/xdmf_times") steps in output.xdmf, expected 21"
+  awk '{ d = $1 - (NR - 1) * 1e-4; if (d < -1e-15 || d > 1e-15) exit 1 }' "$work/xdmf_times" ||
+    fail "resume: output.xdmf times are not k dt: $(tr '\n' ' ' < "$work/xdmf_times")"
+  for k in 000000 000010 000011 000020; do
+    grep -q "steps/$k.h5:/body0/x" "$d/output.xdmf" || fail "resume: output.xdmf does not index steps/$k.h5"
+  done
+  # The continued history ends like the uninterrupted run (same comparison).
+  dl=$(tail -1 "$d/history.csv" | cut -d, -f1-11)
+  [ "$(echo "$dl" | cut -d, -f1-2)" = "$(echo "$a" | cut -d, -f1-2)" ] || fail "resume: last row $dl vs $a"
+  if "$tlfea" info | grep -q "Serial backend"; then
+    [ "$dl" = "$a" ] || fail "resume: last row differs (Serial: bit-identical): $dl vs $a"
+  fi
+  # Output of another run is refused, nothing changed: a folder whose step
+  # files are not numbered 0, 1, ...
+  mkdir -p "$work/e" && cp -r "$d/steps" "$d/history.csv" "$work/e/" && rm "$work/e/steps/000003.h5"
+  ls -lR "$work/e" > "$work/e_before"
+  "$tlfea" run --steps 20 --restart "$work/ck10.h5" --output "$work/e" 2> "$work/err"
+  [ $? -eq 2 ] || fail "resume: a gap in the step files was not refused with status 2"
+  grep -q "cannot continue the output in '$work/e' at step 10: steps/ has no file 000003.h5" "$work/err" ||
+    fail "resume: no message for a gap: $(cat "$work/err")"
+  ls -lR "$work/e" > "$work/e_after"
+  cmp -s "$work/e_before" "$work/e_after" || fail "resume: a refused folder was changed"
   ;;
 *)
   fail "unknown case $case_name"

@@ -391,6 +391,31 @@ TEST(SceneErrors, EachCaseNamesFileLineColumn) {
   expect_errors(cases);
 }
 
+// A repeated key in a mapping (yaml-cpp keeps both, lookups return the
+// first) is refused at the second, naming the line of the first (issue 12).
+TEST(SceneErrors, DuplicateKeysAtAnyLevelAreRefusedAtTheSecond) {
+  const std::string g = kGood;
+  const std::vector<BadCase> cases = {
+      {"top level", g + "time: {dt: 1.0}\n", "bad.yaml:8:1:",
+       "duplicate key 'time' (first at line 1)"},
+      // "time: {dt: 1.0e-3, dt: 2, steps: 2}": the second dt at column 20.
+      {"flow mapping", replace(g, "dt: 1.0e-3,", "dt: 1.0e-3, dt: 2,"), "bad.yaml:1:20:",
+       "duplicate key 'dt' (first at line 1)"},
+      {"body in a list", replace(g, "    density: 1000\n", "    density: 1000\n    density: 2000\n"),
+       "bad.yaml:8:5:", "duplicate key 'density' (first at line 7)"},
+      // A quoted key is the same key.
+      {"quoted", replace(g, "    density: 1000\n", "    density: 1000\n    \"density\": 2000\n"),
+       "bad.yaml:8:5:", "duplicate key 'density' (first at line 7)"},
+      // "    material: {model: svk, E: 1.0e6, nu: 0.3, E: 2.0e6}": the second E at column 47.
+      {"nested flow mapping", replace(g, "nu: 0.3}", "nu: 0.3, E: 2.0e6}"), "bad.yaml:6:47:",
+       "duplicate key 'E' (first at line 6)"},
+      {"mapping inside a list inside a mapping",
+       g + "joints: [{type: spherical, body_i: cube, point: [0, 0, 0], type: revolute}]\n",
+       "bad.yaml:8:60:", "duplicate key 'type' (first at line 8)"},
+  };
+  expect_errors(cases);
+}
+
 // Sizes checked up front, in arithmetic that cannot overflow, against the
 // machine's memory (docs/scene.md, "Limits"); never attempted (issue 12).
 TEST(SceneErrors, SizesBeyondMemoryOrIndexRangeAreRefusedUpFront) {
@@ -542,11 +567,33 @@ TEST(SceneErrors, SettingsRunWouldRefuseAndDuplicatesPointAtTheKey) {
        "bad.yaml:7:17:", "body 'beam'.prescribe[0]: selects node 1 twice"},
       {"contact body twice", g + "contact: {bodies: [cube, cube]}\n", "bad.yaml:8:26:",
        "contact.bodies: body 'cube' listed twice"},
-      // A beam of 4 elements at 2^30 samples: 4 x 4 x 2^30 = 1.72e10 points.
+      // A beam of 4 elements at 2^30 samples: 4 x 4 x 2^30 = 17179869184 points,
+      // 72 bytes each (x, displacement, velocity) = 1237.0 GB per step.
       {"output samples beyond the index type", beam + "output: {samples: 1073741824}\n",
-       "bad.yaml:7:19:", "output.samples: 1.72e+10 visualisation points, more than the index type"},
+       "bad.yaml:7:19:",
+       "output.samples: 17179869184 visualisation points per output step, more than the limit "
+       "of 1e8 (1237.0 GB per step file); refused"},
+      // The limit, 1e8 points per output step (issue 12: samples 100000 wrote
+      // 538 MB for two steps): 4 x 4 x 6250001 = 100000016 points, 7.2 GB.
+      {"output samples beyond 1e8 points", beam + "output: {samples: 6250001}\n",
+       "bad.yaml:7:19:",
+       "output.samples: 100000016 visualisation points per output step, more than the limit "
+       "of 1e8 (7.2 GB per step file)"},
+      // A plate of 1 element: 2 x 7072^2 = 100026368 points.
+      {"plate samples beyond 1e8 points",
+       replace(replace(g, "element: T10", "element: ANCF3443"),
+               "{generator: box, lengths: [0.1, 0.1, 0.1], divisions: [1, 1, 1]}",
+               "{generator: plate, lx: 1, ly: 1, thickness: 0.01, divisions: [1, 1]}") +
+           "output: {samples: 7072}\n",
+       "bad.yaml:8:19:", "output.samples: 100026368 visualisation points per output step"},
   };
   expect_errors(cases);
+  // One step's fields estimated for the size warning of `tlfea run`:
+  // 4 x 4 x 1000 points x 72 bytes (x, displacement, velocity) = 1152000.
+  {
+    Scene at = scene::load_scene_text(beam + "output: {samples: 1000}\n", "good.yaml", ".");
+    EXPECT_EQ(at.output.step_bytes, 1152000.0);
+  }
   // A clamped node may be prescribed (the prescribed motion wins).
   Scene s = scene::load_scene_text(
       beam + "    clamp: [{set: end0}]\n    prescribe: [{set: end0}]\n", "good.yaml", ".");

@@ -60,6 +60,15 @@ struct OutputSettings {
   int every = 1;          // fields every `every` steps (histories every step)
   bool displacement = true, velocity = true, stress = true, reactions = true, contact = true;
   int samples = 3;  // ANCF visualisation points per parent direction per element (>= 2)
+  // Continue the output already in `directory` (a restart from a checkpoint
+  // at the stepper's step S): its step files and history rows up to step S
+  // are kept, those beyond S (an abandoned continuation) removed, and the new
+  // ones appended. Refused (Error, nothing changed) when the directory's
+  // output cannot be the same run's: step files not numbered 0, 1, ..., steps
+  // not increasing, other point counts, another time at step S, or another
+  // history.csv header. Without it, step files of an earlier run are removed
+  // and history.csv is started anew.
+  bool resume = false;
 };
 
 class OutputWriter {

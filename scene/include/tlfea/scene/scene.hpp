@@ -42,6 +42,7 @@ struct SceneOutput {
   int every = 1;
   bool displacement = true, velocity = true, stress = true, reactions = true, contact = true;
   int samples = 3;  // ANCF visualisation points per parent direction per element
+  double step_bytes = 0.0;  // estimated size of one output step's fields [bytes]
 };
 
 struct SceneBodyInfo {
