@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds the libFuzzer targets (tests/fuzz: scene reader, Gmsh reader, TetGen
-# reader; clang, ASan + UBSan, OpenMP Kokkos from tools/setup.sh, no
-# Trilinos) in ${TLFEA_BUILD_ROOT:-build}/fuzz and runs each one for a bounded
+# reader) in the clang ASan + UBSan tree of tools/sanitizer_tree.sh
+# (${TLFEA_BUILD_ROOT:-build}/fuzz, shared with tools/sanitize.sh) and runs each one for a bounded
 # time from seeds taken from the repository (examples/*.yaml,
 # tests/scene/data/*.yaml, tests/data/*). Exits non-zero on any finding: a
 # crash, a sanitizer report, an exception other than tlfea::Error, an input
@@ -13,30 +13,18 @@
 #   TLFEA_FUZZ_SECONDS=600 tools/fuzz.sh   # a longer campaign
 #
 # Needs clang with libFuzzer and its OpenMP runtime (Debian: clang-14,
-# libclang-rt-14-dev, libomp-14-dev; tools/setup.sh installs them). CC/CXX
-# pick the compiler (default clang-14/clang++-14, else clang/clang++).
+# libclang-rt-14-dev, libomp-14-dev; tools/setup.sh installs them).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-ROOT=${TLFEA_BUILD_ROOT:-build}
-PREFIX=${TLFEA_DEPS_PREFIX:-/opt/tlfea-deps}
-JOBS=${TLFEA_JOBS:-$(nproc)}
 SECONDS_PER_TARGET=${TLFEA_FUZZ_SECONDS:-60}
-BUILD=$ROOT/fuzz
-
-if [ -z "${CXX:-}" ]; then
-  if command -v clang++-14 >/dev/null 2>&1; then CC=clang-14 CXX=clang++-14; else CC=clang CXX=clang++; fi
-fi
+. tools/sanitizer_tree.sh
+BUILD=$SAN_BUILD
 
 step() { echo "== $* ==" >&2; }
 
-step "configure + build: fuzz configuration ($CXX, ASan + UBSan + libFuzzer)"
-# -O1 -gline-tables-only: libFuzzer's recommended optimisation, with file and
-# line in sanitizer reports.
-CC=$CC CXX=$CXX cmake -S . -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-  "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O1 -gline-tables-only" \
-  -DKokkos_ROOT="$PREFIX/kokkos-openmp" -DTLFEA_ENABLE_TRILINOS=OFF \
-  -DTLFEA_ENABLE_FUZZ=ON -DTLFEA_ENABLE_TESTS=OFF -DTLFEA_ENABLE_BENCHMARKS=OFF
-cmake --build "$BUILD" -j "$JOBS" --target fuzz_scene fuzz_gmsh fuzz_tetgen
+step "configure + build: fuzz targets ($CXX, ASan + UBSan + libFuzzer)"
+configure_sanitizer_tree
+cmake --build "$BUILD" -j "$SAN_JOBS" --target fuzz_scene fuzz_gmsh fuzz_tetgen
 
 # Seeds, rebuilt every run from the repository's own inputs.
 SEEDS=$BUILD/seeds
@@ -48,13 +36,6 @@ for node in tests/data/*.node; do
   # fuzz_tetgen's input: "<node file>\0<ele file>".
   { cat "$node"; printf '\0'; cat "${node%.node}.ele"; } > "$SEEDS/fuzz_tetgen/$(basename "${node%.node}")"
 done
-
-# Single-threaded Kokkos: the scene target builds small models only, and one
-# thread keeps the runs reproducible.
-export OMP_NUM_THREADS=1 OMP_PROC_BIND=false
-# Sanitizer reports are fatal (UBSan: -fno-sanitize-recover at compile time).
-export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1:symbolize=1}
-export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 
 status=0
 for t in fuzz_scene fuzz_gmsh fuzz_tetgen; do
