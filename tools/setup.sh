@@ -1,5 +1,7 @@
 #!/usr/bin/env bash
-# Installs every dependency of TLFEA from Debian 12 packages and builds, from
+# Installs every dependency of TLFEA from Debian 12 packages (clang-14 with
+# libFuzzer, the sanitizer runtimes and its OpenMP runtime for tools/fuzz.sh
+# among them) and builds, from
 # the Kokkos sources inside Debian's trilinos source package:
 #   - the OpenMP configuration's Kokkos + Kokkos Kernels 3.4.1, into
 #     ${TLFEA_DEPS_PREFIX:-/opt/tlfea-deps}/kokkos-openmp;
@@ -31,6 +33,7 @@ PKGS=(
   libeigen3-dev libhdf5-dev libyaml-cpp-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   libopenblas-dev libmetis-dev
+  clang-14 libclang-rt-14-dev libomp-14-dev
   python3 python3-numpy python3-h5py python3-meshio python3-matplotlib
 )
 

@@ -10,6 +10,11 @@
 #      optimisation are off (-O0, cicc and ptxas -O0): 2 to 3 times cheaper,
 #      and it checks the same code. benchmarks/gpu/build.sh builds the
 #      optimised configuration for a GPU machine.
+#   4. ASan + UBSan build of the reader, kernel and solver suites, run with
+#      OMP_NUM_THREADS=1 (tools/sanitize.sh; its header lists the suites).
+#   5. libFuzzer targets over the scene, Gmsh and TetGen readers, built with
+#      clang, ASan and UBSan, 60 s each (tools/fuzz.sh).
+# Any failure, sanitizer report or fuzzer finding makes the script fail.
 # Run tools/setup.sh first. Build trees go to ${TLFEA_BUILD_ROOT:-build}/.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -56,4 +61,7 @@ for t in 1 2; do
   step "tests: OpenMP configuration, OMP_NUM_THREADS=$t"
   OMP_NUM_THREADS=$t ctest --test-dir "$ROOT/openmp" --output-on-failure || status=1
 done
+# Each script prints its own steps; a build failure there counts as a failure.
+tools/sanitize.sh || status=1
+tools/fuzz.sh || status=1
 exit $status

@@ -1,0 +1,32 @@
+// libFuzzer target: the scene reader (load_scene_text) on arbitrary YAML text.
+// Relative mesh paths resolve from examples/ (TLFEA_FUZZ_BASE_DIR), so the
+// seed examples that read a TetGen mesh load it. A tlfea::Error is the
+// expected answer to bad input; any other exception (libFuzzer reports it as
+// a crash via std::terminate), a crash, a sanitizer report, a timeout or
+// running out of the RSS limit is a finding.
+#include <cstddef>
+#include <cstdint>
+#include <cstdlib>
+#include <string>
+
+#include <Kokkos_Core.hpp>
+
+#include "tlfea/core/error.hpp"
+#include "tlfea/scene/scene.hpp"
+
+// load_scene_text builds the Model (Kokkos views): Kokkos runs for the whole
+// process. libFuzzer ends the process with exit(), so finalize from atexit.
+extern "C" int LLVMFuzzerInitialize(int* /*argc*/, char*** /*argv*/) {
+  Kokkos::initialize();
+  std::atexit([] { Kokkos::finalize(); });
+  return 0;
+}
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  const std::string text(reinterpret_cast<const char*>(data), size);
+  try {
+    tlfea::scene::load_scene_text(text, "fuzz.yaml", TLFEA_FUZZ_BASE_DIR);
+  } catch (const tlfea::Error&) {
+  }
+  return 0;
+}
