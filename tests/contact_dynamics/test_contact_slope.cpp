@@ -35,6 +35,16 @@ struct SlopeCase {
 // A 0.1 m cube (1 kg, E = 1e7 Pa) set down on the plane through the origin
 // with normal (sin a, 0, cos a): its bottom face touches the plane at t = 0,
 // at rest. Down-slope direction (cos a, 0, -sin a).
+// f += s g, a functor (nvcc allows no extended device lambda in a
+// constructor or inside another lambda).
+struct AddScaled {
+  CoefView f, g;
+  Real s;
+  KOKKOS_INLINE_FUNCTION void operator()(const Ordinal k) const {
+    for (int i = 0; i < 3; ++i) f(k, i) += s * g(k, i);
+  }
+};
+
 struct BlockOnSlope {
   SlopeCase c;
   Real ca, sa;
@@ -93,11 +103,9 @@ struct BlockOnSlope {
           if (ramp > 0.0) {
             // Gravity eased in: the load at the middle of the step (explicit).
             const Real s = std::min(1.0, (t + 0.5 * h) / ramp);
-            Kokkos::parallel_for(
-                "slope_gravity", Kokkos::RangePolicy<ExecSpace>(0, gl.extent(0)),
-                KOKKOS_LAMBDA(const Ordinal k) {
-                  for (int i = 0; i < 3; ++i) f(k, i) += s * gl(k, i);
-                });
+            Kokkos::parallel_for("slope_gravity",
+                                 Kokkos::RangePolicy<ExecSpace>(0, gl.extent(0)),
+                                 AddScaled{f, gl, s});
           }
         });
   }
