@@ -209,6 +209,11 @@ class KrylovSolver final : public LinearSolver {
       basis_ = Basis("tlfea::solvers::krylov::basis", n_, restart_ + 1);
       h_ = Vector("tlfea::solvers::krylov::h", restart_ + 1);
       h_host_ = Kokkos::create_mirror_view(h_);
+      hess_.assign((restart_ + 1) * restart_, 0.0);
+      cs_.assign(restart_, 0.0);
+      sn_.assign(restart_, 0.0);
+      g_.assign(restart_ + 1, 0.0);
+      y_.assign(restart_, 0.0);
     }
     analyzed_ = true;
     ++stats_.analyses;
@@ -271,8 +276,7 @@ class KrylovSolver final : public LinearSolver {
         residual(b, x);
         rel = KokkosBlas::nrm2(r_) / bnorm;
         if (!std::isfinite(rel)) break;
-        const Real eta =
-            KokkosBlas::nrminf(r_) / (anorm_ * KokkosBlas::nrminf(x) + binf);
+        const Real eta = KokkosBlas::nrminf(r_) / (anorm_ * KokkosBlas::nrminf(x) + binf);
         converged = !(rel > options_.tolerance) || !(eta > kBackwardErrorFloor);
         if (converged || iterations >= options_.max_iterations || it == 0 ||
             !(rel < 0.5 * previous))
@@ -290,9 +294,9 @@ class KrylovSolver final : public LinearSolver {
     if (!std::isfinite(rel))
       throw_error(name_, ": solution is not finite (singular or badly conditioned matrix)");
     if (!converged)
-      throw_error(name_, ": no convergence in ", iterations,
-                  " iterations (relative residual ", rel, ", tolerance ", options_.tolerance,
-                  "; preconditioner ", options_.preconditioner, ")");
+      throw_error(name_, ": no convergence in ", iterations, " iterations (relative residual ", rel,
+                  ", tolerance ", options_.tolerance, "; preconditioner ", options_.preconditioner,
+                  ")");
   }
 
  private:
@@ -351,7 +355,8 @@ class KrylovSolver final : public LinearSolver {
   // current x, at most max_it iterations (counted in it).
   void gmres(const Vector& b, const Vector& x, Real bnorm, int max_it, int& it) {
     const int m = restart_;
-    std::vector<Real> H((m + 1) * m), cs(m), sn(m), g(m + 1), y(m);
+    // The small least-squares system lives on the host, sized in analyze().
+    std::vector<Real>&H = hess_, &cs = cs_, &sn = sn_, &g = g_, &y = y_;
     auto Hij = [&](int i, int j) -> Real& { return H[i + (m + 1) * j]; };
     Real rel = 1.0;
     it = 0;
@@ -390,8 +395,7 @@ class KrylovSolver final : public LinearSolver {
           Hij(i, j) = t;
         }
         const Real den = std::hypot(Hij(j, j), Hij(j + 1, j));
-        if (!(den > 0.0))
-          throw_error(name_, ": breakdown at iteration ", it, " (singular matrix)");
+        if (!(den > 0.0)) throw_error(name_, ": breakdown at iteration ", it, " (singular matrix)");
         cs[j] = Hij(j, j) / den;
         sn[j] = Hij(j + 1, j) / den;
         Hij(j, j) = den;
@@ -428,6 +432,8 @@ class KrylovSolver final : public LinearSolver {
   Ordinal n_ = 0;
   int restart_ = 0;
   Real anorm_ = 0.0;  // ||A||_inf of the factorized matrix
+  // GMRES: Hessenberg matrix, Givens rotations, rhs and coefficients (host).
+  std::vector<Real> hess_, cs_, sn_, g_, y_;
   bool analyzed_ = false, factored_ = false;
   DeviceView<Offset*> diag_;
   Vector values_, diag_inv_, r_, z_, p_, w_, h_;
