@@ -1,15 +1,23 @@
 // Shared helpers for the benchmark drivers: JSON output, timers, peak memory,
-// and the Kokkos configuration recorded with every result.
+// argument parsing, the Kokkos thread option, and the Kokkos configuration
+// recorded with every result. Needs only Kokkos (the drivers that run the
+// time stepper add bench_stepper.hpp).
 #pragma once
 
 #include <sys/resource.h>
 
 #include <Kokkos_Core.hpp>
+#include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
+#include <cstdlib>
+#include <cstring>
 #include <map>
 #include <sstream>
+#include <stdexcept>
 #include <string>
+#include <vector>
 
 #ifndef TLFEA_GIT_REVISION
 #define TLFEA_GIT_REVISION "unknown"
@@ -27,6 +35,97 @@ inline double peak_rss_mib() {
   getrusage(RUSAGE_SELF, &u);
   return static_cast<double>(u.ru_maxrss) / 1024.0;
 }
+
+// Peak resident set of this process image in MiB: VmHWM from /proc/self/status,
+// which starts afresh at exec (getrusage's ru_maxrss keeps the parent's peak
+// when the driver is started from a large process such as a Python script);
+// getrusage where /proc is absent.
+inline double peak_rss_vmhwm_mib() {
+  if (std::FILE* f = std::fopen("/proc/self/status", "r")) {
+    char line[256];
+    double kib = -1.0;
+    while (std::fgets(line, sizeof line, f))
+      if (std::strncmp(line, "VmHWM:", 6) == 0) kib = std::atof(line + 6);
+    std::fclose(f);
+    if (kib >= 0) return kib / 1024.0;
+  }
+  return peak_rss_mib();
+}
+
+inline double median(std::vector<double> x) {
+  if (x.empty()) return 0.0;
+  std::sort(x.begin(), x.end());
+  const size_t n = x.size();
+  return n % 2 ? x[n / 2] : 0.5 * (x[n / 2 - 1] + x[n / 2]);
+}
+
+inline double mean(const std::vector<double>& x) {
+  if (x.empty()) return 0.0;
+  double s = 0.0;
+  for (double v : x) s += v;
+  return s / static_cast<double>(x.size());
+}
+
+// A JSON array of numbers, 15 significant digits.
+inline std::string json_array(const std::vector<double>& x) {
+  std::ostringstream os;
+  os.precision(15);
+  os << "[";
+  for (size_t i = 0; i < x.size(); ++i) os << (i ? ", " : "") << x[i];
+  os << "]";
+  return os.str();
+}
+
+// Command-line errors: the drivers catch ArgError, print it with their usage
+// text and exit with status 2.
+struct ArgError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+[[noreturn]] inline void arg_error(const std::string& msg) { throw ArgError(msg); }
+
+inline double parse_double(const std::string& what, const std::string& s) {
+  char* end = nullptr;
+  const double v = std::strtod(s.c_str(), &end);
+  if (s.empty() || *end != '\0' || !std::isfinite(v))
+    arg_error(what + ": not a number: '" + s + "'");
+  return v;
+}
+inline long parse_int(const std::string& what, const std::string& s) {
+  char* end = nullptr;
+  const long v = std::strtol(s.c_str(), &end, 10);
+  if (s.empty() || *end != '\0') arg_error(what + ": not an integer: '" + s + "'");
+  return v;
+}
+
+// The argument list handed to Kokkos: the program name and every --kokkos-*
+// argument of the command line, plus the thread count of --threads N (N > 0)
+// in the spelling of this Kokkos version (--kokkos-threads up to 3.6,
+// --kokkos-num-threads from 3.7). The Serial backend ignores it.
+class KokkosArgs {
+ public:
+  KokkosArgs(int argc, char** argv, int threads) {
+    store_.emplace_back(argc > 0 ? argv[0] : "tlfea_bench");
+    for (int i = 1; i < argc; ++i)
+      if (std::strncmp(argv[i], "--kokkos-", 9) == 0) store_.emplace_back(argv[i]);
+    if (threads > 0) {
+#if defined(KOKKOS_VERSION) && KOKKOS_VERSION >= 30700
+      store_.push_back("--kokkos-num-threads=" + std::to_string(threads));
+#else
+      store_.push_back("--kokkos-threads=" + std::to_string(threads));
+#endif
+    }
+    for (auto& a : store_) ptrs_.push_back(&a[0]);
+    ptrs_.push_back(nullptr);
+    argc_ = static_cast<int>(store_.size());
+  }
+  int& argc() { return argc_; }
+  char** argv() { return ptrs_.data(); }
+
+ private:
+  std::vector<std::string> store_;
+  std::vector<char*> ptrs_;
+  int argc_ = 0;
+};
 
 inline std::string backend() { return Kokkos::DefaultExecutionSpace::name(); }
 inline int threads() { return Kokkos::DefaultExecutionSpace().concurrency(); }
@@ -46,6 +145,8 @@ class Json {
     body_ += (body_.empty() ? "" : ", ") + ("\"" + k + "\": " + v);
     return *this;
   }
+  // The object as text, "{...}", e.g. to nest it with raw().
+  std::string object() const { return "{" + body_ + "}"; }
   void print() const {
     std::printf("{%s}\n", body_.c_str());
     std::fflush(stdout);

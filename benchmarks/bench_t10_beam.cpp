@@ -78,17 +78,20 @@ constexpr const char* kUsage =
   std::exit(2);
 }
 
+// The shared parsers (bench_common.hpp), exiting with this driver's usage.
 double parse_double(const std::string& what, const std::string& s) {
-  char* end = nullptr;
-  const double v = std::strtod(s.c_str(), &end);
-  if (s.empty() || *end != '\0' || !std::isfinite(v)) bad_args(what + ": not a number: '" + s + "'");
-  return v;
+  try {
+    return bench::parse_double(what, s);
+  } catch (const bench::ArgError& e) {
+    bad_args(e.what());
+  }
 }
 long parse_int(const std::string& what, const std::string& s) {
-  char* end = nullptr;
-  const long v = std::strtol(s.c_str(), &end, 10);
-  if (s.empty() || *end != '\0') bad_args(what + ": not an integer: '" + s + "'");
-  return v;
+  try {
+    return bench::parse_int(what, s);
+  } catch (const bench::ArgError& e) {
+    bad_args(e.what());
+  }
 }
 
 struct Options {
@@ -103,37 +106,6 @@ bool shipped(int res) { return res == 0 || res == 2 || res == 4 || res == 8 || r
 // Cells along z of the generated mesh for resolution res (see the header).
 int generated_k(int res) {
   return std::max(1, static_cast<int>(std::lround(8.33 * std::pow(res / 16.0, 2.2 / 3.0))));
-}
-
-std::string json_array(const std::vector<double>& x) {
-  std::ostringstream os;
-  os.precision(15);
-  os << "[";
-  for (size_t i = 0; i < x.size(); ++i) os << (i ? ", " : "") << x[i];
-  os << "]";
-  return os.str();
-}
-
-// Peak resident set of this process image in MiB: VmHWM from /proc/self/status,
-// which starts afresh at exec (getrusage's ru_maxrss keeps the parent's peak when
-// the driver is started from a large process such as the Python peer script).
-double peak_rss_mib() {
-  if (std::FILE* f = std::fopen("/proc/self/status", "r")) {
-    char line[256];
-    double kib = -1.0;
-    while (std::fgets(line, sizeof line, f))
-      if (std::strncmp(line, "VmHWM:", 6) == 0) kib = std::atof(line + 6);
-    std::fclose(f);
-    if (kib >= 0) return kib / 1024.0;
-  }
-  return bench::peak_rss_mib();
-}
-
-double median(std::vector<double> x) {
-  if (x.empty()) return 0.0;
-  std::sort(x.begin(), x.end());
-  const size_t n = x.size();
-  return n % 2 ? x[n / 2] : 0.5 * (x[n / 2 - 1] + x[n / 2]);
 }
 
 // Per-call times of the Newton building blocks on the state (q, v), with the
@@ -277,7 +249,7 @@ int run(const Options& o) {
   }
   const double wall = bench::now() - t0;
   // Before the breakdown pass, which builds a second factorisation.
-  const double peak_rss = peak_rss_mib();
+  const double peak_rss = bench::peak_rss_vmhwm_mib();
 
   Breakdown b;
   if (o.breakdown) {
@@ -313,7 +285,7 @@ int run(const Options& o) {
       .num("setup_s", t_setup)
       .num("wall_s", wall)
       .num("s_per_step", wall / std::max(1, o.steps))
-      .num("s_per_step_median", median(step_s))
+      .num("s_per_step_median", bench::median(step_s))
       .num("s_first_step", step_s.empty() ? 0.0 : step_s.front())
       .num("real_time_factor", wall / (o.steps * o.dt))
       .num("unknowns_per_s", 3.0 * model.num_coefficients() * o.steps / wall)
@@ -339,8 +311,8 @@ int run(const Options& o) {
   }
   j.num("peak_rss_mib", peak_rss)
       .integer("probe_node", probe)
-      .raw("probe", json_array({P[0], P[1], P[2]}))
-      .raw("x_hist", json_array(x_hist));
+      .raw("probe", bench::json_array({P[0], P[1], P[2]}))
+      .raw("x_hist", bench::json_array(x_hist));
   bench::add_config(j).print();
   return 0;
 }

@@ -1,0 +1,70 @@
+// B2 benchmark (docs/theory.md §A.2): the ANCF 3243 cantilever resolution
+// study. One JSON object per run (README "Benchmarks").
+//
+//   tlfea_bench_ancf_beam [--elements N] [--steps S] [--dt DT] [--solver NAME]
+//                         [--abs-tol A] [--rel-tol R] [--reuse-jacobian 0|1]
+//                         [--breakdown 0|1] [--threads T]
+//
+// Problem (B2): beam 2 m along +x, 0.1 x 0.1 m section (generate_beam_ancf3243),
+// node 0 clamped (position and all gradients), gravity -9.81 m/s^2 along z,
+// SVK E = 7e8 Pa, nu = 0.33, rho = 2700 kg/m^3; backward Euler from rest,
+// h = 1e-3 s, 200 steps. Resolutions 4, 8, 16, 32, 64, 128 elements. The
+// probe is the tip node (x = 2); "z_hist" is its z after every step.
+#include <string>
+
+#include "bench_stepper.hpp"
+#include "tlfea/core/generators.hpp"
+
+using namespace tlfea;
+
+namespace {
+
+constexpr const char* kProg = "tlfea_bench_ancf_beam";
+constexpr const char* kUsage =
+    "usage: tlfea_bench_ancf_beam [--elements N] [options]\n"
+    "  B2 ANCF 3243 cantilever (docs/theory.md §A.2): one JSON object on stdout.\n"
+    "  --elements N     elements along the beam (study: 4 8 16 32 64 128), default 16\n";
+
+int elements = 16;
+
+int run(const bench::StepperOptions& o) {
+  const double t_setup0 = bench::now();
+  const Real L = 2.0, W = 0.1, H = 0.1, E = 7e8, nu = 0.33, rho = 2700.0;
+  Mesh mesh = generate_beam_ancf3243(L, W, H, elements);
+  Model model;
+  const int body = model.add_body(mesh, MaterialSpec::svk(E, nu), rho);
+  model.clamp_node_set(body, "end0", true);
+  model.set_gravity({{0.0, 0.0, -9.81}});
+  model.finalize();
+  const bench::Probe probe = bench::probe_at(mesh, {{L, 0.0, 0.0}}, 2, 1e-9);
+  const double model_setup = bench::now() - t_setup0;
+
+  const bench::RunResult r = bench::run_steps(model, o, probe);
+  bench::Json j;
+  j.str("case", "b2_ancf3243_beam")
+      .str("element", to_string(mesh.type))
+      .str("material", "svk")
+      .str("resolution", std::to_string(elements))
+      .integer("elements", mesh.num_elements())
+      .integer("nodes", mesh.num_nodes())
+      .num("model_setup_s", model_setup);
+  bench::add_run_fields(j, r, o, model, probe, "z_hist").print();
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  bench::StepperOptions o;
+  o.steps = 200;
+  return bench::driver_main(
+      argc, argv, kProg, kUsage, o,
+      [](const std::string& a, const std::function<std::string()>& next) {
+        if (a != "--elements") return false;
+        const long n = bench::parse_int(a, next());
+        if (n < 1 || n > 1000000) bench::arg_error("--elements must be in 1..1e6");
+        elements = static_cast<int>(n);
+        return true;
+      },
+      run);
+}

@@ -1,0 +1,72 @@
+// B3 benchmark (docs/theory.md §A.3): the ANCF 3443 plate resolution study.
+// One JSON object per run (README "Benchmarks").
+//
+//   tlfea_bench_ancf_plate [--divisions N] [--steps S] [--dt DT] [--solver NAME]
+//                          [--abs-tol A] [--rel-tol R] [--reuse-jacobian 0|1]
+//                          [--breakdown 0|1] [--threads T]
+//
+// Problem (B3): square plate [0, 1] x [0, 1] m in the x-y plane, thickness
+// 0.01 m (generate_plate_ancf3443, N x N elements), the edge x = 0 clamped
+// (positions and all gradients), gravity -9.81 m/s^2 along z, the B2
+// material (SVK E = 7e8 Pa, nu = 0.33, rho = 2700 kg/m^3); backward Euler
+// from rest, h = 1e-3 s, 200 steps. Meshes 2x2, 4x4, ..., 64x64. The probe is
+// the free corner (1, 1, 0); "z_hist" is its z after every step.
+#include <string>
+
+#include "bench_stepper.hpp"
+#include "tlfea/core/generators.hpp"
+
+using namespace tlfea;
+
+namespace {
+
+constexpr const char* kProg = "tlfea_bench_ancf_plate";
+constexpr const char* kUsage =
+    "usage: tlfea_bench_ancf_plate [--divisions N] [options]\n"
+    "  B3 ANCF 3443 plate (docs/theory.md §A.3): one JSON object on stdout.\n"
+    "  --divisions N    N x N elements (study: 2 4 8 16 32 64), default 8\n";
+
+int divisions = 8;
+
+int run(const bench::StepperOptions& o) {
+  const double t_setup0 = bench::now();
+  const Real side = 1.0, thickness = 0.01, E = 7e8, nu = 0.33, rho = 2700.0;
+  Mesh mesh = generate_plate_ancf3443(side, side, thickness, {divisions, divisions});
+  Model model;
+  const int body = model.add_body(mesh, MaterialSpec::svk(E, nu), rho);
+  model.clamp_node_set(body, "xmin", true);
+  model.set_gravity({{0.0, 0.0, -9.81}});
+  model.finalize();
+  const bench::Probe probe = bench::probe_at(mesh, {{side, side, 0.0}}, 2, 1e-9);
+  const double model_setup = bench::now() - t_setup0;
+
+  const bench::RunResult r = bench::run_steps(model, o, probe);
+  bench::Json j;
+  j.str("case", "b3_ancf3443_plate")
+      .str("element", to_string(mesh.type))
+      .str("material", "svk")
+      .str("resolution", std::to_string(divisions) + "x" + std::to_string(divisions))
+      .integer("divisions", divisions)
+      .integer("elements", mesh.num_elements())
+      .integer("nodes", mesh.num_nodes())
+      .num("model_setup_s", model_setup);
+  bench::add_run_fields(j, r, o, model, probe, "z_hist").print();
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  bench::StepperOptions o;
+  o.steps = 200;
+  return bench::driver_main(
+      argc, argv, kProg, kUsage, o,
+      [](const std::string& a, const std::function<std::string()>& next) {
+        if (a != "--divisions") return false;
+        const long n = bench::parse_int(a, next());
+        if (n < 1 || n > 4096) bench::arg_error("--divisions must be in 1..4096");
+        divisions = static_cast<int>(n);
+        return true;
+      },
+      run);
+}

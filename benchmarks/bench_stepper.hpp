@@ -1,0 +1,341 @@
+// Shared part of the time-stepping benchmark drivers (B2 ANCF beam, B3 ANCF
+// plate, B4 Q27 block): the common options, the timed step loop with its
+// per-step breakdown and probe history, and the JSON fields every such driver
+// prints (README "Benchmarks"). A driver builds its Model, names a probe
+// coefficient and calls run_steps(), then add_run_fields().
+#pragma once
+
+#include <algorithm>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "bench_common.hpp"
+#include "tlfea/core/error.hpp"
+#include "tlfea/core/mesh.hpp"
+#include "tlfea/solvers/linear_solver.hpp"
+#include "tlfea/solvers/model.hpp"
+#include "tlfea/solvers/mpi_session.hpp"
+#include "tlfea/solvers/time_stepper.hpp"
+
+namespace tlfea::bench {
+
+struct StepperOptions {
+  int steps = 200;
+  double dt = 1e-3;
+  // Newton residual tolerances [N]: the B1 driver's (its peer's) 1e-4.
+  double abs_tol = 1e-4, rel_tol = 1e-4;
+  std::string solver = "default", ordering = "default";
+  bool reuse_jacobian = true;
+  bool breakdown = true;  // time one tangent assembly after the run (split of assembly_s)
+  int threads = 0;        // 0: Kokkos's default
+};
+
+constexpr const char* kStepperUsage =
+    "  --steps N        time steps (default: the problem's)\n"
+    "  --dt DT          time step [s], default 1e-3\n"
+    "  --solver NAME    linear-solver backend, default 'default'\n"
+    "  --ordering O     Tacho fill-reducing order: default, nd, amd\n"
+    "  --abs-tol A      Newton absolute residual tolerance [N], default 1e-4\n"
+    "  --rel-tol R      Newton relative residual tolerance, default 1e-4\n"
+    "  --reuse-jacobian 0|1  keep the factorisation while Newton converges fast (default 1)\n"
+    "  --breakdown 0|1  split assembly into residual / tangent with one timed tangent\n"
+    "                   assembly after the run (default 1)\n"
+    "  --threads N      Kokkos threads (OpenMP build; the Serial backend runs 1)\n"
+    "  --kokkos-*       passed to Kokkos\n";
+
+// Consumes the common option `a` (reading its value with next()); false when
+// `a` is not one of them.
+inline bool parse_stepper_option(const std::string& a, const std::function<std::string()>& next,
+                                 StepperOptions& o) {
+  if (a == "--steps") {
+    const long n = parse_int(a, next());
+    if (n < 1 || n > 10000000) arg_error("--steps must be positive, got " + std::to_string(n));
+    o.steps = static_cast<int>(n);
+  } else if (a == "--dt") {
+    o.dt = parse_double(a, next());
+    if (!(o.dt > 0)) arg_error("--dt must be positive");
+  } else if (a == "--solver") {
+    o.solver = next();
+  } else if (a == "--ordering") {
+    o.ordering = next();
+    if (o.ordering != "default" && o.ordering != "nd" && o.ordering != "amd")
+      arg_error("--ordering must be default, nd or amd, got '" + o.ordering + "'");
+  } else if (a == "--abs-tol" || a == "--rel-tol") {
+    const double t = parse_double(a, next());
+    if (!(t > 0)) arg_error(a + " must be positive");
+    (a == "--abs-tol" ? o.abs_tol : o.rel_tol) = t;
+  } else if (a == "--reuse-jacobian" || a == "--breakdown") {
+    const std::string v = next();
+    if (v != "0" && v != "1") arg_error(a + " must be 0 or 1, got '" + v + "'");
+    (a == "--reuse-jacobian" ? o.reuse_jacobian : o.breakdown) = v == "1";
+  } else if (a == "--threads") {
+    const long n = parse_int(a, next());
+    if (n < 1 || n > 4096) arg_error("--threads must be in 1..4096, got " + std::to_string(n));
+    o.threads = static_cast<int>(n);
+  } else {
+    return false;
+  }
+  return true;
+}
+
+inline void check_solver_name(const std::string& solver) {
+  const auto names = available_linear_solvers();
+  if (std::find(names.begin(), names.end(), solver) != names.end()) return;
+  std::string list;
+  for (const auto& n : names) list += (list.empty() ? "" : ", ") + n;
+  arg_error("unknown or unavailable --solver '" + solver + "' (available: " + list + ")");
+}
+
+// Iterative backends keep no factor (their memory is the matrix and a few vectors).
+inline bool iterative_solver(const std::string& solver) {
+  return solver.rfind("kk-", 0) == 0 || solver.rfind("belos-", 0) == 0;
+}
+
+// The coefficient whose coordinate `axis` is recorded after every step.
+struct Probe {
+  Ordinal coefficient = 0;
+  int axis = 2;
+  Vec3 reference{{0.0, 0.0, 0.0}};
+};
+
+// Position coefficient of the mesh node nearest to x (body 0 of the model,
+// coefficient offset 0); throws when it is farther than tol.
+inline Probe probe_at(const Mesh& mesh, const Vec3& x, int axis, Real tol) {
+  Ordinal best_node = -1;
+  Real best = 1e300;
+  for (Ordinal k = 0; k < mesh.num_nodes(); ++k) {
+    const auto& X = mesh.node_position(k);
+    const Real d = std::hypot(X[0] - x[0], X[1] - x[1], X[2] - x[2]);
+    if (d < best) best = d, best_node = k;
+  }
+  if (best_node < 0 || best > tol)
+    throw_error(mesh.source, ": no node at (", x[0], ", ", x[1], ", ", x[2], ") (nearest at ", best,
+                " m)");
+  Probe p;
+  p.coefficient = best_node * mesh.coefficients_per_node();
+  p.axis = axis;
+  const auto& X = mesh.node_position(best_node);
+  p.reference = {{X[0], X[1], X[2]}};
+  return p;
+}
+
+// One step's wall time and its parts [s].
+struct StepTimes {
+  double wall = 0, assembly = 0, tangent_est = 0, factorization = 0, solve = 0, contact = 0;
+  int newton = 0, factorizations = 0;
+  double residual_est() const { return std::max(0.0, assembly - tangent_est); }
+  double other() const { return std::max(0.0, wall - assembly - factorization - solve - contact); }
+};
+
+struct RunResult {
+  double stepper_setup_s = 0;  // TimeStepper construction (pattern analysis of the solver)
+  double wall_s = 0;           // all steps, probe read-back included
+  std::vector<StepTimes> steps;
+  std::vector<double> hist;  // probe coordinate after every step
+  long newton = 0, outer = 0, factorizations = 0, retries = 0;
+  double tangent_call_s = -1;  // one tangent assembly on the final state (--breakdown 1)
+  double peak_rss_mib = 0;
+  SolverStats linear;
+  BlasThreads blas;
+};
+
+// Seconds of one tangent assembly (M/h + h K into the Newton matrix values,
+// every body) on the state (q, v), the median of 3 after a warm-up.
+inline double time_tangent(Model& model, const CoefView& q, const CoefView& v, Real h) {
+  DeviceView<Real*> values("bench::values", model.pattern().nnz());
+  std::vector<double> t;
+  for (int r = 0; r < 4; ++r) {
+    Kokkos::fence();
+    const double t0 = now();
+    Kokkos::deep_copy(values, model.mass_values());
+    for (int b = 0; b < model.num_bodies(); ++b) model.block(b).tangent(q, v, h, 1.0, values);
+    Kokkos::fence();
+    if (r > 0) t.push_back(now() - t0);
+  }
+  return median(t);
+}
+
+inline RunResult run_steps(Model& model, const StepperOptions& o, const Probe& probe) {
+  RunResult r;
+  StepperSettings s;
+  s.dt = o.dt;
+  s.residual_abs_tol = o.abs_tol;
+  s.residual_rel_tol = o.rel_tol;
+  s.reuse_jacobian = o.reuse_jacobian;
+  s.linear.backend = o.solver;
+  s.linear.ordering = o.ordering;
+  Kokkos::fence();
+  const double t_setup = now();
+  TimeStepper stepper(model, s);
+  Kokkos::fence();
+  r.stepper_setup_s = now() - t_setup;
+
+  const double t0 = now();
+  for (int n = 0; n < o.steps; ++n) {
+    Kokkos::fence();
+    const double ts = now();
+    const StepReport rep = stepper.step();
+    Kokkos::fence();
+    StepTimes st;
+    st.wall = now() - ts;
+    st.assembly = rep.assembly_s;
+    st.factorization = rep.factorization_s;
+    st.solve = rep.solve_s;
+    st.contact = rep.step_force_s;
+    st.newton = rep.newton_iterations;
+    st.factorizations = rep.factorizations;
+    r.steps.push_back(st);
+    r.newton += rep.newton_iterations;
+    r.outer += rep.outer_iterations;
+    r.factorizations += rep.factorizations;
+    r.retries += rep.retries;
+    // One coordinate read back per step (outside the step's time, inside wall_s).
+    auto qk = Kokkos::subview(stepper.positions(), probe.coefficient, probe.axis);
+    Real x = 0.0;
+    Kokkos::deep_copy(x, qk);
+    r.hist.push_back(x);
+  }
+  r.wall_s = now() - t0;
+  r.peak_rss_mib = peak_rss_vmhwm_mib();  // before the breakdown pass allocates
+  r.linear = stepper.linear_stats();
+  r.blas = configure_blas_threads();
+  if (o.breakdown) {
+    // Each factorization follows one tangent assembly (time_stepper.cpp
+    // inner_newton); the rest of assembly_s is residual evaluations.
+    r.tangent_call_s = time_tangent(model, stepper.positions(), stepper.velocities(), o.dt);
+    for (auto& st : r.steps)
+      st.tangent_est = std::min(st.assembly, st.factorizations * r.tangent_call_s);
+  }
+  return r;
+}
+
+// {"wall_s": ..., "assembly_s": ..., ...} averaged over `steps`.
+inline std::string breakdown_json(const std::vector<StepTimes>& steps, bool with_split) {
+  auto avg = [&](auto f) {
+    double s = 0;
+    for (const auto& st : steps) s += f(st);
+    return steps.empty() ? 0.0 : s / static_cast<double>(steps.size());
+  };
+  Json j;
+  j.num("wall_s", avg([](const StepTimes& s) { return s.wall; }))
+      .num("assembly_s", avg([](const StepTimes& s) { return s.assembly; }));
+  if (with_split)
+    j.num("residual_s_est", avg([](const StepTimes& s) { return s.residual_est(); }))
+        .num("tangent_s_est", avg([](const StepTimes& s) { return s.tangent_est; }));
+  j.num("factorization_s", avg([](const StepTimes& s) { return s.factorization; }))
+      .num("solve_s", avg([](const StepTimes& s) { return s.solve; }))
+      .num("contact_s", avg([](const StepTimes& s) { return s.contact; }))
+      .num("other_s", avg([](const StepTimes& s) { return s.other(); }))
+      .num("newton_iterations", avg([](const StepTimes& s) { return 1.0 * s.newton; }))
+      .num("factorizations", avg([](const StepTimes& s) { return 1.0 * s.factorizations; }));
+  return j.object();
+}
+
+// The fields common to the stepping drivers (after the problem's own), then
+// the configuration (add_config) and the probe history.
+inline Json& add_run_fields(Json& j, const RunResult& r, const StepperOptions& o, Model& model,
+                            const Probe& probe, const std::string& hist_name) {
+  const long long unknowns = 3LL * model.num_coefficients();
+  const long long free_unknowns =
+      3LL *
+      (model.num_coefficients() - static_cast<long long>(model.clamped_coefficients().size()));
+  // Steady steps: all but the first (which factorises from scratch).
+  std::vector<StepTimes> steady(r.steps.size() > 1 ? r.steps.begin() + 1 : r.steps.begin(),
+                                r.steps.end());
+  std::vector<double> steady_wall;
+  for (const auto& st : steady) steady_wall.push_back(st.wall);
+  const double steady_mean = mean(steady_wall);
+  j.integer("unknowns", unknowns)
+      .integer("free_unknowns", free_unknowns)
+      .integer("nnz", model.pattern().nnz())
+      .integer("steps", o.steps)
+      .num("dt", o.dt)
+      .str("solver", o.solver)
+      .str("solver_backend", r.linear.backend)
+      .str("ordering", o.ordering)
+      .num("newton_abs_tol", o.abs_tol)
+      .num("newton_rel_tol", o.rel_tol)
+      .integer("reuse_jacobian", o.reuse_jacobian ? 1 : 0)
+      .num("stepper_setup_s", r.stepper_setup_s)
+      .num("wall_s", r.wall_s)
+      .num("s_per_step", r.wall_s / std::max(1, o.steps))
+      .num("s_first_step", r.steps.empty() ? 0.0 : r.steps.front().wall)
+      .num("s_per_step_steady_mean", steady_mean)
+      .num("s_per_step_steady_median", median(steady_wall))
+      .integer("steady_steps", static_cast<long long>(steady.size()))
+      .num("real_time_factor", steady_mean / o.dt)
+      .num("unknowns_per_s", steady_mean > 0 ? free_unknowns / steady_mean : 0.0)
+      .integer("newton_iterations", r.newton)
+      .integer("outer_iterations", r.outer)
+      .integer("factorizations", r.factorizations)
+      .integer("retries", r.retries)
+      .raw("breakdown_per_step", breakdown_json(steady, o.breakdown))
+      .raw("breakdown_first_step",
+           breakdown_json({r.steps.begin(), r.steps.begin() + std::min<size_t>(1, r.steps.size())},
+                          o.breakdown));
+  if (o.breakdown) j.num("tangent_call_s", r.tangent_call_s);
+  j.raw("linear_stats", Json()
+                            .str("backend", r.linear.backend)
+                            .integer("analyses", r.linear.analyses)
+                            .integer("factorizations", r.linear.factorizations)
+                            .integer("solves", r.linear.solves)
+                            .integer("total_iterations", r.linear.total_iterations)
+                            .num("analyze_s", r.linear.analyze_seconds)
+                            .num("factorize_s", r.linear.factorize_seconds)
+                            .num("solve_s", r.linear.solve_seconds)
+                            .object())
+      .num("peak_rss_mib", r.peak_rss_mib)
+      .integer("threads_requested", o.threads)
+      .str("blas", r.blas.library)
+      .integer("blas_threads", r.blas.threads)
+      .str("blas_threads_source", r.blas.source);
+  add_config(j);
+  j.integer("probe_coefficient", probe.coefficient)
+      .raw("probe", json_array({probe.reference[0], probe.reference[1], probe.reference[2]}))
+      .str("probe_axis", std::string(1, "xyz"[probe.axis]))
+      .num("probe_final", r.hist.empty() ? 0.0 : r.hist.back())
+      .raw(hist_name, json_array(r.hist));
+  return j;
+}
+
+// main() of a stepping driver: MPI (before Kokkos), the common options and
+// the driver's own (extra(a, next) returns false for an unknown argument),
+// Kokkos with --threads, then run(options). Usage errors exit 2, tlfea::Error
+// and other exceptions 1.
+inline int driver_main(
+    int argc, char** argv, const char* prog, const std::string& usage, StepperOptions& o,
+    const std::function<bool(const std::string&, const std::function<std::string()>&)>& extra,
+    const std::function<int(const StepperOptions&)>& run) {
+  MpiSession mpi(&argc, &argv);
+  try {
+    for (int i = 1; i < argc; ++i) {
+      const std::string a = argv[i];
+      const std::function<std::string()> next = [&]() -> std::string {
+        if (i + 1 >= argc) arg_error(a + " needs a value");
+        return argv[++i];
+      };
+      if (a == "--help" || a == "-h") {
+        std::printf("%s%s", usage.c_str(), kStepperUsage);
+        return 0;
+      }
+      if (a.rfind("--kokkos-", 0) == 0) continue;  // Kokkos's own, see KokkosArgs
+      if (parse_stepper_option(a, next, o)) continue;
+      if (!extra(a, next)) arg_error("unknown argument '" + a + "'");
+    }
+    check_solver_name(o.solver);
+  } catch (const ArgError& e) {
+    std::fprintf(stderr, "%s: %s\n%s%s", prog, e.what(), usage.c_str(), kStepperUsage);
+    return 2;
+  }
+  KokkosArgs kargs(argc, argv, o.threads);
+  Kokkos::ScopeGuard guard(kargs.argc(), kargs.argv());
+  try {
+    return run(o);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "%s: %s\n", prog, e.what());
+    return 1;
+  }
+}
+
+}  // namespace tlfea::bench
