@@ -22,6 +22,14 @@
 #ifndef TLFEA_GIT_REVISION
 #define TLFEA_GIT_REVISION "unknown"
 #endif
+// The revision at build time ("-dirty" with uncommitted changes), written by
+// benchmarks/revision.cmake; TLFEA_GIT_REVISION is the one at configure time.
+#if __has_include("bench_revision.hpp")
+#include "bench_revision.hpp"
+#endif
+#ifndef TLFEA_BENCH_REVISION
+#define TLFEA_BENCH_REVISION TLFEA_GIT_REVISION
+#endif
 
 namespace tlfea::bench {
 
@@ -159,7 +167,7 @@ class Json {
 inline Json& add_config(Json& j) {
   return j.str("kokkos_backend", backend())
       .integer("threads", threads())
-      .str("git_revision", TLFEA_GIT_REVISION);
+      .str("git_revision", TLFEA_BENCH_REVISION);
 }
 
 }  // namespace tlfea::bench

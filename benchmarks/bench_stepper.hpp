@@ -330,6 +330,9 @@ inline int driver_main(
   }
   KokkosArgs kargs(argc, argv, o.threads);
   Kokkos::ScopeGuard guard(kargs.argc(), kargs.argv());
+  if (o.threads > 0 && threads() != o.threads)
+    std::fprintf(stderr, "%s: note: --threads %d asked, the %s backend runs %d\n", prog, o.threads,
+                 backend().c_str(), threads());
   try {
     return run(o);
   } catch (const std::exception& e) {
