@@ -132,7 +132,11 @@ void print_summary(const tlfea::scene::Scene& s, FILE* f) {
                               " obstacles")
                                  .c_str()
                            : "none");
-  std::fprintf(f, "time: dt %.6g s, %ld steps, end time %.6g s\n", s.settings.dt, s.steps,
+  if (s.settings.analysis == "static")
+    std::fprintf(f, "analysis: static, %ld load increments of %.6g to pseudo-time %.6g\n", s.steps,
+                 s.settings.dt, s.end_time);
+  else
+    std::fprintf(f, "time: dt %.6g s, %ld steps, end time %.6g s\n", s.settings.dt, s.steps,
                s.end_time);
   std::fprintf(f, "solver: inner %s, linear %s\n", s.settings.inner_solver.c_str(),
                s.settings.linear.backend.c_str());
@@ -299,14 +303,19 @@ int cmd_run(Options o) {
   }
 #endif
   const double sim = done * s.settings.dt;
-  std::fprintf(stderr,
-               "%s: %ld steps (to t = %.6g s) in %s, real-time factor %.3g (wall / simulated), "
-               "newton %ld (%.2f per step), outer %ld (%.2f per step), worst constraint violation "
-               "%.3g\n",
-               status == 130 ? "stopped by Ctrl-C" : status == 1 ? "failed" : "done", done,
-               static_cast<double>(stepper.time()), fmt_time(wall).c_str(),
-               sim > 0 ? wall / sim : 0.0, newton, done ? double(newton) / done : 0.0, outer,
-               done ? double(outer) / done : 0.0, worst);
+  if (s.settings.analysis == "static")
+    std::fprintf(stderr, "%s: %ld steps (load increments, to pseudo-time %.6g) in %s, newton %ld\n",
+                 status == 130 ? "stopped by Ctrl-C" : status == 1 ? "failed" : "done", done,
+                 static_cast<double>(stepper.time()), fmt_time(wall).c_str(), newton);
+  else
+    std::fprintf(stderr,
+                 "%s: %ld steps (to t = %.6g s) in %s, real-time factor %.3g (wall / simulated), "
+                 "newton %ld (%.2f per step), outer %ld (%.2f per step), worst constraint violation "
+                 "%.3g\n",
+                 status == 130 ? "stopped by Ctrl-C" : status == 1 ? "failed" : "done", done,
+                 static_cast<double>(stepper.time()), fmt_time(wall).c_str(),
+                 sim > 0 ? wall / sim : 0.0, newton, done ? double(newton) / done : 0.0, outer,
+                 done ? double(outer) / done : 0.0, worst);
   if (status == 1) std::fprintf(stderr, "tlfea: %s\n", failure.c_str());
   return status;
 }

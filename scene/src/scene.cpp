@@ -240,6 +240,11 @@ class Map {
     if (!(v > 0.0)) fail(c_, has(k) ? n_[k] : n_, key(k) + " must be positive, got " + fmt(v));
     return v;
   }
+  Real nonnegative(const std::string& k, Real def) {
+    const Real v = num(k, def);
+    if (!(v >= 0.0)) fail(c_, has(k) ? n_[k] : n_, key(k) + " must be >= 0, got " + fmt(v));
+    return v;
+  }
   Real positive_req(const std::string& k) {
     const Real v = num_req(k);
     if (!(v > 0.0)) fail(c_, n_[k], key(k) + " must be positive, got " + fmt(v));
@@ -397,6 +402,7 @@ class Builder {
     s_.name = top.str("name", s_.name);
     s_.description = top.str("description", "");
     const Vec3 gravity = top.vec3("gravity", Vec3{{0.0, 0.0, 0.0}});
+    s_.settings.analysis = top.choice("analysis", {"dynamic", "static"}, "dynamic");
     parse_time(top);
     parse_solver(top);
     parse_output(top);
@@ -421,6 +427,10 @@ class Builder {
     }
     check_output_size();
     const bool has_contact = top.has("contact");
+    if (has_contact && s_.settings.analysis == "static")
+      fail(c_, top.get("contact"),
+           "contact: not supported in a static analysis (analysis: static); settle a model in "
+           "contact with a dynamic analysis and damping");
     top.done();
     s_.model->finalize();
     if (has_contact) add_contact(top.get("contact"));
@@ -502,9 +512,11 @@ class Builder {
     st.max_outer = static_cast<int>(m.positive_int("max_outer", st.max_outer));
     st.constraint_tolerance = m.positive("constraint_tolerance", st.constraint_tolerance);
     st.max_newton = static_cast<int>(m.positive_int("max_newton", st.max_newton));
-    st.residual_abs_tol = m.positive("residual_abs_tol", st.residual_abs_tol);
-    st.residual_rel_tol = m.positive("residual_rel_tol", st.residual_rel_tol);
-    st.step_tol = m.positive("step_tol", st.step_tol);
+    st.residual_force_tol = m.nonnegative("residual_force_tol", st.residual_force_tol);
+    st.residual_rel_tol = m.nonnegative("residual_rel_tol", st.residual_rel_tol);
+    st.residual_abs_tol = m.nonnegative("residual_abs_tol", st.residual_abs_tol);
+    st.step_tol = m.nonnegative("step_tol", st.step_tol);
+    st.position_tol = m.nonnegative("position_tol", st.position_tol);
     st.dp1_curvature = m.boolean("dp1_curvature", st.dp1_curvature);
     st.line_search = m.boolean("line_search", st.line_search);
     st.reuse_jacobian = m.boolean("reuse_jacobian", st.reuse_jacobian);
@@ -838,6 +850,10 @@ class Builder {
     const Vec3 v0 = m.vec3("velocity", Vec3{{0, 0, 0}});
     const Vec3 w = m.vec3("angular_velocity", Vec3{{0, 0, 0}});
     if (dot3(v0, v0) > 0 || dot3(w, w) > 0) init_v_.push_back({b.id, v0, w, trans});
+    if (s_.settings.analysis == "static" && (dot3(v0, v0) > 0 || dot3(w, w) > 0))
+      fail(c_, m.node()[dot3(v0, v0) > 0 ? "velocity" : "angular_velocity"],
+           m.key(dot3(v0, v0) > 0 ? "velocity" : "angular_velocity") +
+               ": a static analysis (analysis: static) has no initial velocity");
     bodies_.push_back(std::move(b));
   }
 

@@ -97,25 +97,71 @@ struct SquaredNorm {
   }
 };
 
-// |x|^2 and |y|^2 in one pass (one reduction, one host synchronisation).
-struct TwoSquaredNorms {
+// |x|^2, |y|^2 and |z|^2 in one pass (one reduction, one host synchronisation).
+struct ThreeSquaredNorms {
   using value_type = Real[];
   using size_type = Ordinal;
-  CoefView x, y;
-  unsigned value_count = 2;
+  CoefView x, y, z;
+  unsigned value_count = 3;
   KOKKOS_INLINE_FUNCTION void operator()(const Ordinal k, value_type s) const {
     s[0] += x(k, 0) * x(k, 0) + x(k, 1) * x(k, 1) + x(k, 2) * x(k, 2);
     s[1] += y(k, 0) * y(k, 0) + y(k, 1) * y(k, 1) + y(k, 2) * y(k, 2);
+    s[2] += z(k, 0) * z(k, 0) + z(k, 1) * z(k, 1) + z(k, 2) * z(k, 2);
   }
-  KOKKOS_INLINE_FUNCTION void init(value_type s) const { s[0] = s[1] = 0.0; }
+  KOKKOS_INLINE_FUNCTION void init(value_type s) const { s[0] = s[1] = s[2] = 0.0; }
   // Kokkos 3 joins through volatile references, Kokkos 4 through plain ones.
   KOKKOS_INLINE_FUNCTION void join(volatile value_type d, const volatile value_type s) const {
-    d[0] += s[0];
-    d[1] += s[1];
+    for (int i = 0; i < 3; ++i) d[i] += s[i];
   }
   KOKKOS_INLINE_FUNCTION void join(value_type d, const value_type s) const {
-    d[0] += s[0];
-    d[1] += s[1];
+    for (int i = 0; i < 3; ++i) d[i] += s[i];
+  }
+};
+
+// The residual from its terms, at free dofs (0 at clamped and prescribed
+// ones):  g = [M (v - v_n) / h] + f_int - f_ext - f_step + f_c,
+// with, in the same pass, |g|^2, the squared norms of the five terms (over
+// all dofs: at a clamped dof f_int is the reaction, part of the force level)
+// and dv . g (the directional derivative of the static line search).
+struct CombineResidual {
+  using value_type = Real[];
+  using size_type = Ordinal;
+  CoefView g, inertia, fint, fext, fstep, fc, dv;
+  DeviceView<unsigned char*> free;
+  bool dynamic, has_step, has_c;
+  unsigned value_count = 7;
+  KOKKOS_INLINE_FUNCTION void operator()(const Ordinal k, value_type s) const {
+    for (int a = 0; a < 3; ++a) {
+      const Real in = dynamic ? inertia(k, a) : 0.0;
+      const Real fi = fint(k, a), fe = fext(k, a);
+      const Real fs = has_step ? fstep(k, a) : 0.0;
+      const Real c = has_c ? fc(k, a) : 0.0;
+      const Real gi = free(3 * k + a) ? in + fi - fe - fs + c : 0.0;
+      g(k, a) = gi;
+      s[0] += gi * gi;
+      s[1] += in * in;
+      s[2] += fi * fi;
+      s[3] += fe * fe;
+      s[4] += fs * fs;
+      s[5] += c * c;
+      s[6] += dv(k, a) * gi;
+    }
+  }
+  KOKKOS_INLINE_FUNCTION void init(value_type s) const {
+    for (int i = 0; i < 7; ++i) s[i] = 0.0;
+  }
+  KOKKOS_INLINE_FUNCTION void join(volatile value_type d, const volatile value_type s) const {
+    for (int i = 0; i < 7; ++i) d[i] += s[i];
+  }
+  KOKKOS_INLINE_FUNCTION void join(value_type d, const value_type s) const {
+    for (int i = 0; i < 7; ++i) d[i] += s[i];
+  }
+};
+
+struct Dot {
+  CoefView x, y;
+  KOKKOS_INLINE_FUNCTION void operator()(const Ordinal k, Real& s) const {
+    s += x(k, 0) * y(k, 0) + x(k, 1) * y(k, 1) + x(k, 2) * y(k, 2);
   }
 };
 
@@ -175,6 +221,8 @@ TimeStepper::TimeStepper(Model& model, const StepperSettings& settings)
   work_ = CoefView("tlfea::solvers::work", n);
   fext_ = CoefView("tlfea::solvers::f_ext", n);
   v_base_ = CoefView("tlfea::solvers::v_base", n);
+  inertia_ = CoefView("tlfea::solvers::inertia_force", n);
+  fint_ = CoefView("tlfea::solvers::internal_force", n);
   fstep_ = CoefView("tlfea::solvers::step_force", n);
   factor_q_ = CoefView("tlfea::solvers::factor_q", n);
   factor_v_ = CoefView("tlfea::solvers::factor_v", n);
@@ -186,6 +234,23 @@ TimeStepper::TimeStepper(Model& model, const StepperSettings& settings)
   factor_lambda_ = DeviceView<Real*>("tlfea::solvers::factor_lambda", m_);
   c_ = DeviceView<Real*>("tlfea::solvers::c", m_);
   y_ = DeviceView<Real*>("tlfea::solvers::y", m_);
+  if (m_ > 0) fc_ = CoefView("tlfea::solvers::constraint_force", n);
+  if (s_.analysis == "static") {
+    static_ = true;
+    zero_ = CoefView("tlfea::solvers::zero_velocity", n);
+    if (s_.inner_solver != "newton")
+      throw_error("static analysis: inner solver '", s_.inner_solver,
+                  "' is not supported (use newton)");
+    if (!model_.step_forces().empty())
+      throw_error(
+          "static analysis: contact (and other explicit per-step forces) is not supported; "
+          "use a dynamic analysis with damping to settle a model in contact");
+  } else if (s_.analysis != "dynamic") {
+    throw_error("unknown analysis '", s_.analysis, "' (use dynamic or static)");
+  }
+  if (!(s_.residual_force_tol >= 0) || !(s_.residual_rel_tol >= 0) || !(s_.residual_abs_tol >= 0) ||
+      !(s_.step_tol >= 0) || !(s_.position_tol >= 0))
+    throw_error("StepperSettings: convergence tolerances must be >= 0");
 
   // Penalty: rho = penalty_scale * max diag(M) / h^3 unless given.
   auto rm = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), p.row_map);
@@ -240,6 +305,12 @@ TimeStepper::TimeStepper(Model& model, const StepperSettings& settings)
     for (int a = 0; a < 3; ++a) dofs.push_back(3 * c + a);
   dofs.insert(dofs.end(), presc.begin(), presc.end());
   for (Ordinal d : dofs) fixed[d] = 1;
+  {
+    free_ = DeviceView<unsigned char*>("tlfea::solvers::free_dofs", p.num_rows());
+    auto h = Kokkos::create_mirror_view(free_);
+    for (Ordinal r = 0; r < p.num_rows(); ++r) h(r) = fixed[r] ? 0 : 1;
+    Kokkos::deep_copy(free_, h);
+  }
   std::vector<Offset> zero, diag;
   for (Ordinal r = 0; r < p.num_rows(); ++r)
     for (Offset k = rm(r); k < rm(r + 1); ++k) {
@@ -271,6 +342,37 @@ TimeStepper::TimeStepper(Model& model, const StepperSettings& settings)
   if (s_.dp1_curvature) lo.positive_definite = false;
   solver_ = make_linear_solver(lo);
   solver_->analyze(p);
+  if (static_ && m_ > 0 && !(s_.penalty > 0)) init_static_penalty();
+}
+
+// Static analysis: dg/dv = h K + h^2 rho C_q^T C_q, so the automatic rho =
+// penalty_scale * K_max / h (K_max the largest diagonal stiffness of a free
+// dof at the reference state) makes the constraint term penalty_scale times
+// the stiffness term, as rho = penalty_scale * m / h^3 does against M / h in
+// a dynamic analysis (docs/theory.md §6.4, §6.10).
+void TimeStepper::init_static_penalty() {
+  const Real h = s_.dt;
+  rho_ = 0.0;
+  Kokkos::deep_copy(qt_, q_);
+  Kokkos::deep_copy(vt_, 0.0);
+  if (m_ > 0) Kokkos::deep_copy(lambda_t_, 0.0);
+  assemble_matrix(h, t_ + h);
+  const CrsPattern& p = model_.pattern();
+  auto rm = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), p.row_map);
+  auto en = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), p.entries);
+  auto val = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), values_);
+  auto fr = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), free_);
+  Real kmax = 0.0;
+  for (Ordinal r = 0; r < p.num_rows(); ++r)
+    if (fr(r))
+      for (Offset k = rm(r); k < rm(r + 1); ++k)
+        if (en(k) == r) kmax = std::max(kmax, std::abs(val(k)) / h);
+  if (!(kmax > 0) || !std::isfinite(kmax))
+    throw_error(
+        "static analysis: the stiffness at the reference state has no positive diagonal "
+        "(largest |K_ii| = ",
+        kmax, "); give solver.rho explicitly");
+  rho_ = s_.penalty_scale * kmax / h;
 }
 
 // v at prescribed dofs: (x(t_{n+1}, X) - x_n) / h, x_n the position last imposed.
@@ -298,39 +400,52 @@ Real TimeStepper::residual(Real h, Real t1) {
   // q(v) = q_n + h v
   Kokkos::parallel_for("tlfea::solvers::trial_positions", Range(0, q_.extent(0)),
                        Axpy{qt_, q_, vt_, h});
-  // g = M (v - v_n) / h
-  Kokkos::parallel_for("tlfea::solvers::velocity_change", Range(0, q_.extent(0)),
-                       Axpy{work_, vt_, v_, -1.0});
-  Kokkos::parallel_for(
-      "tlfea::solvers::inertia", Range(0, q_.extent(0)),
-      BlockMassProduct{mass_row_map_, mass_cols_, mass_block_, work_, gt_, 1.0 / h});
-  // + f_int - f_ext
-  for (int b = 0; b < model_.num_bodies(); ++b) model_.block(b).internal_force(qt_, vt_, gt_);
+  if (!static_) {
+    // M (v - v_n) / h
+    Kokkos::parallel_for("tlfea::solvers::velocity_change", Range(0, q_.extent(0)),
+                         Axpy{work_, vt_, v_, -1.0});
+    Kokkos::parallel_for(
+        "tlfea::solvers::inertia", Range(0, q_.extent(0)),
+        BlockMassProduct{mass_row_map_, mass_cols_, mass_block_, work_, inertia_, 1.0 / h});
+  }
+  // f_int (static: at zero velocity, no viscous force), f_ext
+  Kokkos::deep_copy(fint_, 0.0);
+  const CoefView& vel = static_ ? zero_ : vt_;
+  for (int b = 0; b < model_.num_bodies(); ++b) model_.block(b).internal_force(qt_, vel, fint_);
   model_.external_load(t1, qt_, fext_);
-  Kokkos::parallel_for("tlfea::solvers::external_load", Range(0, q_.extent(0)),
-                       Axpy{gt_, gt_, fext_, -1.0});
-  if (!model_.step_forces().empty())
-    Kokkos::parallel_for("tlfea::solvers::step_force", Range(0, q_.extent(0)),
-                         Axpy{gt_, gt_, fstep_, -1.0});
-  // + h C_q^T (lambda + rho c)
+  // f_c = h C_q^T (lambda + rho c)
   if (m_ > 0) {
     ConstraintSet& cs = model_.constraints();
     cs.evaluate(qt_, t1, c_);
     Kokkos::parallel_for("tlfea::solvers::multiplier", Range(0, m_),
                          Multiplier{y_, lambda_t_, c_, h, rho_});
-    cs.apply_jacobian_transpose(qt_, t1, y_, gt_);
+    Kokkos::deep_copy(fc_, 0.0);
+    cs.apply_jacobian_transpose(qt_, t1, y_, fc_);
   }
-  Kokkos::parallel_for("tlfea::solvers::clamp", Range(0, fixed_dofs_.extent(0)),
-                       ZeroDofs{gt_, fixed_dofs_});
-  const Real r = norm2(gt_);  // the reduction fences
+  Real sums[7] = {0, 0, 0, 0, 0, 0, 0};
+  Kokkos::parallel_reduce("tlfea::solvers::residual", Range(0, q_.extent(0)),
+                          CombineResidual{gt_, inertia_, fint_, fext_, fstep_, fc_, dv_, free_,
+                                          !static_, !model_.step_forces().empty(), m_ > 0},
+                          sums);  // the reduction fences
+  Real f2 = 0.0;
+  for (int i = 1; i <= 5; ++i) f2 = std::max(f2, sums[i]);
+  force_scale_ = std::sqrt(f2);
+  slope_ = sums[6];
   residual_time_ += wall() - t0;
-  return r;
+  return std::sqrt(sums[0]);
+}
+
+bool TimeStepper::residual_converged(Real r, Real r0) const {
+  return r <= s_.residual_abs_tol || r <= s_.residual_force_tol * force_scale_ ||
+         r <= s_.residual_rel_tol * r0;
 }
 
 void TimeStepper::assemble_matrix(Real h, Real t1) {
+  // dg/dv = M / h + h K + D (dynamic), h K (static: no inertia, no viscosity).
   Kokkos::parallel_for("tlfea::solvers::mass_over_h", Range(0, values_.extent(0)),
-                       ScaleCopy{values_, model_.mass_values(), 1.0 / h});
-  for (int b = 0; b < model_.num_bodies(); ++b) model_.block(b).tangent(qt_, vt_, h, 1.0, values_);
+                       ScaleCopy{values_, model_.mass_values(), static_ ? 0.0 : 1.0 / h});
+  for (int b = 0; b < model_.num_bodies(); ++b)
+    model_.block(b).tangent(qt_, static_ ? zero_ : vt_, h, static_ ? 0.0 : 1.0, values_);
   // g contains -f_ext(q(v)): dg/dv gains -h d f_ext / d q.
   if (model_.has_follower_loads()) model_.external_load_tangent(t1, qt_, -h, values_);
   if (m_ > 0) {
@@ -352,11 +467,15 @@ void TimeStepper::assemble_matrix(Real h, Real t1) {
 
 bool TimeStepper::inner_newton(Real h, Real t1, StepReport& rep, bool& reuse_ok, bool& last_fast) {
   Real r = residual(h, t1), r0 = r;
-  bool converged = !(r > s_.residual_abs_tol) && std::isfinite(r);
+  bool converged = std::isfinite(r) && residual_converged(r, r0);
+  rep.force_scale = force_scale_;
   int it = 0, stale_retries = 0;
   while (!converged && it < s_.max_newton) {
     if (!std::isfinite(r)) return false;
-    const bool fresh = !(reuse_ok && have_factor_ && factor_h_ == h);
+    // Static: full Newton. Along a load path the tangent changes with the
+    // load (bending stiffens the membrane), and reused factors converge
+    // linearly (ratio ~0.2 on the elastica: 12 iterations instead of 4).
+    const bool fresh = static_ || !(reuse_ok && have_factor_ && factor_h_ == h);
     if (fresh) {
       const double ta = wall();
       assemble_matrix(h, t1);
@@ -379,28 +498,70 @@ bool TimeStepper::inner_newton(Real h, Real t1, StepReport& rep, bool& reuse_ok,
     solver_->solve(flat(g_), flat(dv_));
     Kokkos::fence();
     rep.solve_s += wall() - ts;
-    // Backtracking line search on |g|.
     Kokkos::deep_copy(v_base_, vt_);
     Real alpha = 1.0, r_new = 0.0;
     bool decreased = false;
-    for (int ls = 0; ls < 8; ++ls, alpha *= 0.5) {
+    if (static_) {
+      // Static: line search on the directional derivative s(alpha) = dv .
+      // g(v + alpha dv) of the potential energy along dv (Crisfield 1991,
+      // vol. 1 §9.3; Matthies & Strang 1979): accept alpha once |s(alpha)|
+      // <= 0.8 |s(0)|, else regula falsi on the bracket [0, alpha]. Unlike
+      // |g|, s is not fooled by the membrane residual of a bending
+      // predictor, so slender structures take full Newton steps.
+      Real s0 = 0.0;
+      Kokkos::parallel_reduce("tlfea::solvers::slope", Range(0, dv_.extent(0)), Dot{dv_, gt_}, s0);
       Kokkos::parallel_for("tlfea::solvers::update", Range(0, g_.extent(0)),
                            Axpy{vt_, v_base_, dv_, alpha});
       r_new = residual(h, t1);
-      decreased = std::isfinite(r_new) && r_new <= (1.0 - 1e-4 * alpha) * r;
-      if (!s_.line_search || decreased) break;
-    }
-    if (!s_.line_search || decreased) {
-      // alpha is the step taken
-    } else if (fresh) {
-      // No trial lowered |g| with a fresh matrix: |g| is a poor merit
-      // function here (thin structures); take the full Newton step.
-      alpha = 1.0;
-      Kokkos::parallel_for("tlfea::solvers::update", Range(0, g_.extent(0)),
-                           Axpy{vt_, v_base_, dv_, alpha});
-      r_new = residual(h, t1);
+      for (int ls = 0; ls < 8 && !std::isfinite(r_new); ++ls) {  // overflow: shorten
+        alpha *= 0.5;
+        Kokkos::parallel_for("tlfea::solvers::update", Range(0, g_.extent(0)),
+                             Axpy{vt_, v_base_, dv_, alpha});
+        r_new = residual(h, t1);
+      }
+      Real s1 = slope_;
+      if (s_.line_search && s0 < 0.0 && std::isfinite(r_new) && s1 > 0.8 * std::abs(s0)) {
+        Real a_lo = 0.0, s_lo = s0, a_hi = alpha, s_hi = s1;
+        for (int ls = 0; ls < 6; ++ls) {
+          alpha = a_lo - s_lo * (a_hi - a_lo) / (s_hi - s_lo);
+          alpha =
+              std::min(std::max(alpha, a_lo + 0.05 * (a_hi - a_lo)), a_hi - 0.05 * (a_hi - a_lo));
+          Kokkos::parallel_for("tlfea::solvers::update", Range(0, g_.extent(0)),
+                               Axpy{vt_, v_base_, dv_, alpha});
+          r_new = residual(h, t1);
+          s1 = slope_;
+          if (!std::isfinite(r_new) || std::abs(s1) <= 0.8 * std::abs(s0)) break;
+          if (s1 > 0.0) {
+            a_hi = alpha;
+            s_hi = s1;
+          } else {
+            a_lo = alpha;
+            s_lo = s1;
+          }
+        }
+      }
+      decreased = std::isfinite(r_new) && (r_new <= r || std::abs(s1) <= 0.8 * std::abs(s0));
     } else {
-      alpha *= 2.0;  // the last trial taken
+      // Backtracking line search on |g|.
+      for (int ls = 0; ls < 8; ++ls, alpha *= 0.5) {
+        Kokkos::parallel_for("tlfea::solvers::update", Range(0, g_.extent(0)),
+                             Axpy{vt_, v_base_, dv_, alpha});
+        r_new = residual(h, t1);
+        decreased = std::isfinite(r_new) && r_new <= (1.0 - 1e-4 * alpha) * r;
+        if (!s_.line_search || decreased) break;
+      }
+      if (!s_.line_search || decreased) {
+        // alpha is the step taken
+      } else if (fresh) {
+        // No trial lowered |g| with a fresh matrix: |g| is a poor merit
+        // function here (thin structures); take the full Newton step.
+        alpha = 1.0;
+        Kokkos::parallel_for("tlfea::solvers::update", Range(0, g_.extent(0)),
+                             Axpy{vt_, v_base_, dv_, alpha});
+        r_new = residual(h, t1);
+      } else {
+        alpha *= 2.0;  // the last trial taken
+      }
     }
     if (!decreased && !fresh && stale_retries++ < 2) {
       // A stale factorization gave no descent: undo, refactor, retry.
@@ -413,17 +574,25 @@ bool TimeStepper::inner_newton(Real h, Real t1, StepReport& rep, bool& reuse_ok,
     ++it;
     ++rep.newton_iterations;
     rep.residual_history.push_back(r_new);
-    Real sq[2] = {0.0, 0.0};
+    rep.force_scale = force_scale_;
+    Real sq[3] = {0.0, 0.0, 0.0};
     Kokkos::parallel_reduce("tlfea::solvers::step_norms", Range(0, dv_.extent(0)),
-                            TwoSquaredNorms{dv_, vt_}, sq);
-    const Real step = alpha * std::sqrt(sq[0]), vnorm = std::sqrt(sq[1]);
-    last_fast = r_new < s_.reuse_ratio * r;
+                            ThreeSquaredNorms{dv_, vt_, qt_}, sq);
+    const Real dvnorm = std::sqrt(sq[0]), vnorm = std::sqrt(sq[1]), qnorm = std::sqrt(sq[2]);
+    // The velocity criterion only counts for a step that reduced |g| (a
+    // failed line search takes tiny steps without converging); the position
+    // criterion takes the full Newton correction, whatever the line search
+    // did: below position_tol |q| nothing more can be resolved.
+    converged = residual_converged(r_new, r0) ||
+                (decreased && alpha * dvnorm <= s_.step_tol * vnorm) ||
+                h * dvnorm <= s_.position_tol * qnorm;
+    // The factors stay for the next iteration (and step) while |g| contracts
+    // by reuse_ratio, or when they converged the solve within two
+    // iterations: a last iterate near the tolerance contracts less, and is
+    // no sign that the factors are stale.
+    last_fast = r_new < s_.reuse_ratio * r || (converged && it <= 2);
     reuse_ok = s_.reuse_jacobian && last_fast;
     r = r_new;
-    // The step criterion only counts for a step that reduced |g| (a failed
-    // line search takes tiny steps without converging).
-    converged = r <= s_.residual_abs_tol || r <= s_.residual_rel_tol * r0 ||
-                (decreased && step <= s_.step_tol * (vnorm + 1e-12));
   }
   return converged;
 }
@@ -436,7 +605,7 @@ bool TimeStepper::inner_adamw(Real h, Real t1, StepReport& rep) {
   Real lr = s_.adamw_learning_rate, p1 = 1.0, p2 = 1.0;
   for (int k = 1; k <= s_.adamw_max_iterations; ++k) {
     if (!std::isfinite(r)) return false;
-    if (r <= s_.residual_abs_tol || r <= s_.residual_rel_tol * r0) break;
+    if (residual_converged(r, r0)) break;
     p1 *= s_.adamw_beta1;
     p2 *= s_.adamw_beta2;
     Kokkos::parallel_for("tlfea::solvers::adamw", Range(0, vt_.extent(0)),
@@ -447,8 +616,7 @@ bool TimeStepper::inner_adamw(Real h, Real t1, StepReport& rep) {
     const bool check = k % std::max(1, s_.adamw_check_every) == 0;
     r = residual(h, t1);  // g is needed every iteration; |g| is recorded when checked
     if (check) rep.residual_history.push_back(r);
-    if (k == s_.adamw_max_iterations)
-      return r <= s_.residual_abs_tol || r <= s_.residual_rel_tol * r0;
+    if (k == s_.adamw_max_iterations) return residual_converged(r, r0);
   }
   return true;
 }
@@ -585,10 +753,15 @@ StepReport TimeStepper::step() {
     reuse_next_ = false;
     if (++halvings > s_.max_retries) {
       std::ostringstream os;
-      os << "time step " << steps_ + 1 << " (t = " << t_ << " s) did not converge after "
-         << s_.max_retries << " step halvings (last h = " << h
-         << " s, last |g| = " << (rep.residual_history.empty() ? 0.0 : rep.residual_history.back())
-         << "); state kept at the last converged step";
+      if (static_)
+        os << "load increment " << steps_ + 1 << " (pseudo-time " << t_ << " to " << t_end
+           << ") did not converge after " << s_.max_retries
+           << " increment halvings (last increment " << h;
+      else
+        os << "time step " << steps_ + 1 << " (t = " << t_ << " s) did not converge after "
+           << s_.max_retries << " step halvings (last h = " << h << " s";
+      os << ", last |g| = " << (rep.residual_history.empty() ? 0.0 : rep.residual_history.back())
+         << " N, force scale " << rep.force_scale << " N); state kept at the last converged step";
       throw Error(os.str());
     }
     h *= 0.5;
@@ -598,6 +771,22 @@ StepReport TimeStepper::step() {
   rep.converged = true;
   rep.assembly_s += residual_time_;
   return rep;
+}
+
+StaticSolution solve_static(Model& model, int increments, StepperSettings settings) {
+  if (increments < 1) throw_error("solve_static: increments must be >= 1, got ", increments);
+  settings.analysis = "static";
+  settings.dt = 1.0 / increments;
+  TimeStepper stepper(model, settings);
+  StaticSolution out;
+  for (int i = 1; i <= increments; ++i) {
+    const StepReport r = stepper.step();
+    out.newton_iterations += r.newton_iterations;
+    out.factorizations += r.factorizations;
+    out.cuts += r.retries;
+  }
+  out.q = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), stepper.positions());
+  return out;
 }
 
 }  // namespace tlfea

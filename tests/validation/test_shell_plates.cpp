@@ -35,7 +35,7 @@ namespace tlfea {
 namespace {
 
 using test::load_ramp;
-using test::solve_static;
+using test::static_equilibrium;
 using test::StaticSolution;
 
 constexpr Real kA = 1.0, kH = 0.02, kE = 1e6, kNu = 0.3;
@@ -77,8 +77,8 @@ Real centre_ratio(Support support, int n, bool split) {
       if (along[nd] & 2) model.prescribe_coefficient(body, nd, 2, fixed);
     }
   }
-  model.add_traction(body, "top", Vec3{{0.0, 0.0, -q}}, load_ramp(1));
-  const StaticSolution sol = solve_static(model, 1);
+  model.add_traction(body, "top", Vec3{{0.0, 0.0, -q}}, load_ramp());
+  const StaticSolution sol = static_equilibrium(model, 1);
   const Ordinal centre = static_cast<Ordinal>((n / 2) * (n + 1) + n / 2);
   const Ordinal c = centre * mesh.coefficients_per_node();
   const Real X = mesh.coefficients[c][0], Y = mesh.coefficients[c][1];

@@ -19,7 +19,7 @@ namespace tlfea {
 namespace {
 
 using test::load_ramp;
-using test::solve_static;
+using test::static_equilibrium;
 using test::StaticSolution;
 
 // Consistent nodal forces of a uniform dead traction t0 on a face set of a
@@ -109,13 +109,13 @@ Real solid_tip_compliance(ElementType type, int nx, int nyz) {
   const int body = model.add_body(mesh, MaterialSpec::svk(E, nu), 1000.0);
   model.clamp_node_set(body, "xmin");
   const Vec3 t0{{0.0, 0.0, P / (b * b)}};
-  model.add_traction(body, "xmax", t0, load_ramp(1));
+  model.add_traction(body, "xmax", t0, load_ramp());
   // The same traction's nodal forces, as weights of the work-conjugate deflection.
   const auto forces = consistent_face_forces(mesh, "xmax", t0);
   Real total = 0.0;
   for (const auto& f : forces) total += f.second[2];
   EXPECT_NEAR(total, P, 1e-12 * P);  // the face rule integrates the traction exactly
-  const StaticSolution sol = solve_static(model, 1, "eigen-ldlt");
+  const StaticSolution sol = static_equilibrium(model, 1, "eigen-ldlt");
   Real work = 0.0;
   for (const auto& f : forces)
     for (int a = 0; a < 3; ++a)
@@ -183,8 +183,8 @@ Vec3 ancf_beam_tip(int elements, Real nu, Real k, int increments, bool split = t
       model.add_body(mesh, MaterialSpec::svk(E, nu).with_ancf3243_poisson_split(split), 2700.0);
   model.clamp_node_set(body, "end0");
   const Ordinal tip = mesh.node_sets.at("end1").at(0);
-  model.add_nodal_force(body, tip, Vec3{{0.0, 0.0, k * E * I / (L * L)}}, load_ramp(increments));
-  const StaticSolution sol = solve_static(model, increments);
+  model.add_nodal_force(body, tip, Vec3{{0.0, 0.0, k * E * I / (L * L)}}, load_ramp());
+  const StaticSolution sol = static_equilibrium(model, increments);
   const Ordinal c = tip * mesh.coefficients_per_node();
   return Vec3{{sol.q(c, 0) - mesh.coefficients[c][0], sol.q(c, 1) - mesh.coefficients[c][1],
                sol.q(c, 2) - mesh.coefficients[c][2]}};
@@ -296,8 +296,8 @@ StripTip plate_strip_tip(int nx) {
   const int increments = 8;
   for (Ordinal n : tip)
     model.add_nodal_force(body, n, Vec3{{0.0, 0.0, P / static_cast<Real>(tip.size())}},
-                          load_ramp(increments));
-  const StaticSolution sol = solve_static(model, increments);
+                          load_ramp());
+  const StaticSolution sol = static_equilibrium(model, increments);
   Real U = 0.0, W = 0.0;
   for (Ordinal n : tip) {
     const Ordinal c = n * mesh.coefficients_per_node();

@@ -6,6 +6,14 @@
 //   dg/dv = M/h + h K + D + h^2 rho C_q^T C_q [+ h^2 sum_i eta_i grad^2 c_i],
 // Newton on the fixed-sparsity matrix for v, then lambda <- lambda + rho c,
 // until the weighted constraint violation is below tolerance.
+//
+// Static analysis (analysis = "static", docs/theory.md §6.10): the same loops
+// on g(v, lambda) = f_int(q(v), 0) - f_ext(t_{n+1}, q(v)) + h C_q^T (lambda +
+// rho c) with q(v) = q_n + h v, i.e. no inertia and no viscous force; t is a
+// pseudo-time that only drives the load functions and prescribed motions, h
+// is the load increment, v = (q_{n+1} - q_n) / h the increment's rate (the
+// next increment starts from it: a linear predictor), and a failed increment
+// is halved (max_retries times).
 #pragma once
 
 #include <memory>
@@ -27,9 +35,25 @@ struct StepperSettings {
   int max_outer = 30;                // augmented-Lagrangian updates per step
   Real constraint_tolerance = 1e-8;  // weighted |c| (max norm) to stop the outer loop
   int max_newton = 30;               // Newton iterations per inner solve
-  Real residual_abs_tol = 1e-8;      // |g| (2-norm, N) for convergence
-  Real residual_rel_tol = 1e-10;     // |g| / |g_0|
-  Real step_tol = 1e-10;             // |dv| / (|v| + 1e-12): the update is at round-off
+  // Convergence of an inner solve (docs/theory.md §6.6), any one of:
+  //   |g| <= residual_force_tol * F, F = max(|M (v - v_n) / h|, |f_int|,
+  //          |f_ext|, |f_step|, |h C_q^T (lambda + rho c)|) (2-norms of the
+  //          terms g balances, at the same iterate: a dimensionless test, the
+  //          same in any consistent units);
+  //   |g| <= residual_rel_tol * |g_0|;
+  //   |g| <= residual_abs_tol (N; 0: off);
+  //   the update is below what the state can resolve: a step that lowered
+  //   |g| with |alpha dv| <= step_tol |v|, or any step with
+  //   h |dv| <= position_tol |q| (the Newton correction of the positions at
+  //   the round-off level of q).
+  Real residual_force_tol = 1e-8;
+  Real residual_rel_tol = 1e-10;
+  Real residual_abs_tol = 0.0;
+  Real step_tol = 1e-10;
+  Real position_tol = 1e-13;
+  // "dynamic" (backward Euler) or "static" (equilibrium per load increment,
+  // see above; no contact).
+  std::string analysis = "dynamic";
   bool dp1_curvature = false;        // include h^2 sum eta_i grad^2 c_i (indefinite)
   bool line_search = true;           // backtracking on |g|
   bool reuse_jacobian = true;        // keep the factorization while convergence stays fast
@@ -62,6 +86,7 @@ struct StepReport {
   Real factorization_s = 0.0;  // numeric factorization / preconditioner setup
   Real solve_s = 0.0;          // linear solves
   Real step_force_s = 0.0;     // explicit per-step forces (contact)
+  Real force_scale = 0.0;      // F of the last residual (N; see residual_force_tol)
 };
 
 // Everything the stepper carries from one step to the next (host copies),
@@ -91,7 +116,9 @@ class TimeStepper {
   StepReport step();
   Real time() const { return t_; }
   const CoefView& positions() const { return q_; }
-  const CoefView& velocities() const { return v_; }
+  // Velocities; zero in a static analysis (v_ there is the increment rate).
+  const CoefView& velocities() const { return static_ ? zero_ : v_; }
+  bool is_static() const { return static_; }
   void set_velocities(const CoefView& v);
   Real penalty() const { return rho_; }
   const DeviceView<Real*>& multipliers() const { return lambda_; }
@@ -110,8 +137,10 @@ class TimeStepper {
  private:
   bool advance(Real h, StepReport& rep);  // one step of size h from (q_, v_, lambda_)
   bool inner_newton(Real h, Real t1, StepReport& rep, bool& reuse_ok, bool& last_fast);
+  bool residual_converged(Real r, Real r0) const;
   bool inner_adamw(Real h, Real t1, StepReport& rep);
-  Real residual(Real h, Real t1);  // g into gt_ at vt_, returns |g|
+  Real residual(Real h, Real t1);  // g into gt_ at vt_, returns |g|; sets force_scale_, slope_
+  void init_static_penalty();
   void assemble_matrix(Real h, Real t1);
   void set_prescribed_velocities(Real h, Real t1);
   Model& model_;
@@ -122,6 +151,13 @@ class TimeStepper {
   Ordinal m_ = 0;
   CoefView q_, v_, qt_, vt_, dv_, g_, gt_, work_, fext_;
   CoefView v_base_;                   // line-search base point (work_ is residual() scratch)
+  // The terms of g kept apart for the force scale F (residual_force_tol).
+  CoefView inertia_, fint_, fc_;
+  CoefView zero_;                     // zero velocities (static analysis)
+  DeviceView<unsigned char*> free_;   // 1 for a free scalar dof, 0 clamped/prescribed
+  bool static_ = false;
+  Real force_scale_ = 0.0;            // F at the last residual() call
+  Real slope_ = 0.0;                  // dv . g at the last residual() call
   DeviceView<Offset*> mass_row_map_;  // node-level scalar mass, for M (v - v_n)
   DeviceView<Ordinal*> mass_cols_;
   DeviceView<Real*> mass_block_;
@@ -145,5 +181,21 @@ class TimeStepper {
   bool reuse_next_ = false;   // previous step converged fast: start it with the old factor
   Real residual_time_ = 0.0;  // accumulated assembly time of residual() calls
 };
+
+// Static equilibrium (docs/theory.md §6.10) of `model` under its loads at
+// pseudo-time t = 1, reached in `increments` equal increments of pseudo-time
+// (load functions and prescribed motions are evaluated at t = i /
+// increments): a TimeStepper with analysis = "static" and dt = 1 /
+// increments (the other fields of `settings` are used as given), so a
+// failed increment is halved up to settings.max_retries times. Throws Error
+// naming the increment when one still fails.
+struct StaticSolution {
+  CoefViewHost q;             // final positions
+  int newton_iterations = 0;  // summed over the increments
+  int factorizations = 0;
+  int cuts = 0;               // increment halvings
+};
+StaticSolution solve_static(Model& model, int increments,
+                            StepperSettings settings = StepperSettings());
 
 }  // namespace tlfea
