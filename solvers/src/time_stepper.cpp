@@ -90,13 +90,6 @@ struct UpdateLambda {
   KOKKOS_INLINE_FUNCTION void operator()(const Ordinal i) const { lambda(i) += rho * c(i); }
 };
 
-struct SquaredNorm {
-  CoefView x;
-  KOKKOS_INLINE_FUNCTION void operator()(const Ordinal k, Real& s) const {
-    s += x(k, 0) * x(k, 0) + x(k, 1) * x(k, 1) + x(k, 2) * x(k, 2);
-  }
-};
-
 // |x|^2, |y|^2 and |z|^2 in one pass (one reduction, one host synchronisation).
 struct ThreeSquaredNorms {
   using value_type = Real[];
@@ -193,12 +186,6 @@ struct SetDofs {
 
 double wall() {
   return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
-}
-
-Real norm2(const CoefView& x) {
-  Real s = 0.0;
-  Kokkos::parallel_reduce("tlfea::solvers::norm", Range(0, x.extent(0)), SquaredNorm{x}, s);
-  return std::sqrt(s);
 }
 
 DeviceView<Real*> flat(const CoefView& x) { return DeviceView<Real*>(x.data(), 3 * x.extent(0)); }
