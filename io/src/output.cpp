@@ -330,8 +330,8 @@ void OutputWriter::Impl::histories_row(const StepReport* rep, double wall_s) {
       r[6 + a] = bm.angular_momentum[a];
     }
     r[9] = bm.kinetic_energy;
-    r[10] = -fg_t * bm.mass *
-            (g[0] * bm.center_of_mass[0] + g[1] * bm.center_of_mass[1] + g[2] * bm.center_of_mass[2]);
+    const Vec3& c = bm.center_of_mass;
+    r[10] = -fg_t * bm.mass * (g[0] * c[0] + g[1] * c[1] + g[2] * c[2]);
   }
   // One write per row (a run killed mid-row leaves at most one partial line).
   std::string line;

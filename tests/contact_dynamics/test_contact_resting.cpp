@@ -59,8 +59,7 @@ struct RestingBlock {
     s.restitution = 0.5;
     s.mu_s = s.mu_k = 0.3;
     s.radius = kR;
-    cf->setup(row_sum_lumped_mass(model.pattern(), model.mass_values()),
-              {ContactMaterial{kE, kNu}},
+    cf->setup(row_sum_lumped_mass(model.pattern(), model.mass_values()), {ContactMaterial{kE, kNu}},
               {ContactMaterial{std::numeric_limits<Real>::infinity(), 0.0}}, s);
     auto d = det;
     auto c = cf;
@@ -128,10 +127,11 @@ TEST(ContactResting, BlockOnThePlaneSettlesAtTheStaticHertzCompression) {
   const Real ds = static_compression();  // 2.43e-5 m
   const RunResult full = settle({}, 3000);
   const RunResult ramped = settle([](Real t) { return t < 0.05 ? t / 0.05 : 1.0; }, 3000);
-  std::printf("delta_s = %.6g m (closed form); released: max %.4f delta_s, end %.6f delta_s; "
-              "ramped: max %.4f delta_s, end %.6f delta_s, highest bottom node z %.3g m\n",
-              ds, full.delta_max / ds, full.delta_end / ds, ramped.delta_max / ds,
-              ramped.delta_end / ds, ramped.z_max);
+  std::printf(
+      "delta_s = %.6g m (closed form); released: max %.4f delta_s, end %.6f delta_s; "
+      "ramped: max %.4f delta_s, end %.6f delta_s, highest bottom node z %.3g m\n",
+      ds, full.delta_max / ds, full.delta_end / ds, ramped.delta_max / ds, ramped.delta_end / ds,
+      ramped.z_max);
   EXPECT_NEAR(full.delta_end, ds, 0.01 * ds);
   EXPECT_NEAR(ramped.delta_end, ds, 0.01 * ds);
   EXPECT_GT(full.delta_max, 1.5 * ds);

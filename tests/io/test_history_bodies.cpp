@@ -21,8 +21,7 @@ namespace tlfea {
 namespace {
 
 std::string fresh_dir(const std::string& name) {
-  const std::string d =
-      ::testing::TempDir() + "tlfea_io_" + name + "_" + std::to_string(getpid());
+  const std::string d = ::testing::TempDir() + "tlfea_io_" + name + "_" + std::to_string(getpid());
   if (std::system(("rm -rf '" + d + "'").c_str()) != 0) ADD_FAILURE() << "cannot remove " << d;
   return d;
 }
@@ -149,8 +148,8 @@ TEST(HistoryBodies, RigidMotionOfBoxesAndBarGivesClosedFormMomenta) {
       const auto& x = m.coefficients[k];
       Vec3 u;
       if (k % cpn == 0) {
-        const Vec3 r{{x[0] - bodies[b].center[0], x[1] - bodies[b].center[1],
-                      x[2] - bodies[b].center[2]}};
+        const Vec3 r{
+            {x[0] - bodies[b].center[0], x[1] - bodies[b].center[1], x[2] - bodies[b].center[2]}};
         const Vec3 wr = cross_product(bodies[b].w, r);
         for (int a = 0; a < 3; ++a) u[a] = bodies[b].v0[a] + wr[a];
       } else {
@@ -173,10 +172,18 @@ TEST(HistoryBodies, RigidMotionOfBoxesAndBarGivesClosedFormMomenta) {
   std::vector<std::string> header;
   auto h = read_history(dir + "/history.csv", &header);
   // The existing columns first, unchanged, then 11 per body.
-  const std::vector<std::string> fixed = {
-      "step", "time", "kinetic_energy", "strain_energy", "gravity_potential", "total_energy",
-      "constraint_violation", "newton_iterations", "outer_iterations", "factorizations",
-      "retries", "step_wall_time"};
+  const std::vector<std::string> fixed = {"step",
+                                          "time",
+                                          "kinetic_energy",
+                                          "strain_energy",
+                                          "gravity_potential",
+                                          "total_energy",
+                                          "constraint_violation",
+                                          "newton_iterations",
+                                          "outer_iterations",
+                                          "factorizations",
+                                          "retries",
+                                          "step_wall_time"};
   ASSERT_EQ(header.size(), fixed.size() + 3 * 11);
   for (size_t c = 0; c < fixed.size(); ++c) EXPECT_EQ(header[c], fixed[c]);
   EXPECT_EQ(header[fixed.size()], "hex.com_x");
@@ -273,7 +280,8 @@ TEST(HistoryBodies, FreeFallUnderRampedGravityFollowsTheClosedForm) {
   // Against the exact motion g t^3 / (6 T_r): first-order agreement, the
   // difference g h^3 (3 n^2 + 2 n) / (6 T_r) of the two closed forms.
   const Real t = n_steps * h, exact = gz * t * t * t / (6.0 * Tr);
-  const Real be_minus_exact = gz * h * h * h * (3.0 * n_steps * n_steps + 2.0 * n_steps) / (6.0 * Tr);
+  const Real be_minus_exact =
+      gz * h * h * h * (3.0 * n_steps * n_steps + 2.0 * n_steps) / (6.0 * Tr);
   EXPECT_NEAR(hist["body0.com_z"][n_steps] - z0, exact + be_minus_exact, 1e-12);
   EXPECT_LT(std::fabs(hist["body0.com_z"][n_steps] - z0 - exact), 0.1 * std::fabs(exact));
   std::printf("ramped free fall: |z - z_BE| <= %.3g m, |p - p_BE| <= %.3g kg m/s over %d steps\n",

@@ -83,8 +83,7 @@ TEST(SceneInitialState, AngularVelocityIsWrittenAtTimeZero) {
   scene::Scene s = scene::load_scene_text(text, "spin.yaml", ".");
   TimeStepper stepper(*s.model, s.settings);
   s.apply_initial_state(stepper);
-  const std::string dir =
-      ::testing::TempDir() + "tlfea_io_scene_v0_" + std::to_string(getpid());
+  const std::string dir = ::testing::TempDir() + "tlfea_io_scene_v0_" + std::to_string(getpid());
   ASSERT_EQ(std::system(("rm -rf '" + dir + "'").c_str()), 0);
   io::OutputSettings os;
   os.directory = dir;
@@ -111,8 +110,8 @@ TEST(SceneInitialState, AngularVelocityIsWrittenAtTimeZero) {
     for (int k = 0; k < 2; ++k)
       for (int j = 0; j < 2; ++j)
         for (int i = 0; i < 3; ++i)
-          xb.push_back(Vec3{{tb[0] + 0.5 * e + 0.25 * i, tb[1] - 0.02 + 0.04 * j,
-                             tb[2] - 0.01 + 0.02 * k}});
+          xb.push_back(
+              Vec3{{tb[0] + 0.5 * e + 0.25 * i, tb[1] - 0.02 + 0.04 * j, tb[2] - 0.01 + 0.02 * k}});
   write_expected(dir + "/v_beam.json", xb, Vec3{{0.0, 0.0, 0.0}}, Vec3{{0.0, 3.0, 5.0}}, tb);
   const std::string step0 = dir + "/steps/000000.h5";
   write_points(dir + "/x_cube.json", xc);
