@@ -234,6 +234,7 @@ int cmd_run(Options o) {
     os.reactions = s.output.reactions;
     os.contact = s.output.contact;
     os.samples = s.output.samples;
+    for (const auto& b : s.bodies) os.body_names.push_back(b.name);
     // A restart continues the output in the directory (its steps up to the
     // checkpoint's are kept; docs/scene.md, "output").
     os.resume = !o.restart.empty();

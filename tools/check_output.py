@@ -6,6 +6,9 @@ history.csv), used by the io test suite.
   check_output.py --killed DIR        a killed run: every dataset the XDMF
                                       index names exists with its dimensions,
                                       history.csv has a row per output step
+  check_output.py --dataset FILE PATH EXPECTED.json TOL
+                                      dataset PATH of the HDF5 file FILE equals
+                                      the array in EXPECTED.json to TOL (max abs)
 
 Reads the XDMF index with xml.etree, every body grid of the last step with
 meshio's XDMF reader (each grid extracted to a one-grid XDMF file, since
@@ -118,6 +121,14 @@ def check_values(directory, expected):
     if len(rows) != expected["history_rows"]:
         fail(f"history.csv has {len(rows)} rows")
     close([float(r["time"]) for r in rows], hist_t, 0.0, "history.csv time vs HDF5")
+    # Every history.csv column (the per-body ones too) is /history/<column>.
+    with h5py.File(os.path.join(directory, "output.h5"), "r") as h5:
+        for name in rows[0].keys() if rows else []:
+            if f"history/{name}" not in h5:
+                fail(f"history.csv column {name} is not in output.h5 /history")
+            elif name != "step_wall_time":
+                close([float(r[name]) for r in rows], np.asarray(h5[f"history/{name}"]), 0.0,
+                      f"history.csv {name} vs HDF5")
     # Kinetic energy of a prescribed linear stretch is constant after step 0;
     # only check it is finite and non-negative here (its value is the solver's).
     for r in rows:
@@ -185,7 +196,9 @@ def check_killed(directory):
     # output.h5 gets the histories at the end of a run; a killed run has them
     # in history.csv (a line per completed step, flushed).
     with open(os.path.join(directory, "history.csv")) as f:
-        n_hist = sum(1 for r in csv.DictReader(f) if r.get("step_wall_time") not in (None, ""))  # whole rows
+        reader = csv.DictReader(f)
+        last = reader.fieldnames[-1]  # the last column: a row that has it is whole
+        n_hist = sum(1 for r in reader if r.get(last) not in (None, ""))
     if n_hist < len(steps):
         fail(f"{n_hist} history.csv rows for {len(steps)} output steps")
     g = steps[-1].find("Grid")
@@ -195,9 +208,21 @@ def check_killed(directory):
     print(f"killed run: {len(steps)} readable output steps, {n_hist} history rows")
 
 
+def check_dataset(path, name, expected_json, tol):
+    with open(expected_json) as f:
+        expected = json.load(f)
+    with h5py.File(path, "r") as h5:
+        if name not in h5:
+            fail(f"{path}: no dataset {name}")
+            return
+        close(np.asarray(h5[name]), expected, tol, f"{path}:{name}")
+
+
 def main(argv):
     if len(argv) == 3 and argv[1] == "--killed":
         check_killed(argv[2])
+    elif len(argv) == 6 and argv[1] == "--dataset":
+        check_dataset(argv[2], argv[3], argv[4], float(argv[5]))
     elif len(argv) == 3:
         with open(argv[2]) as f:
             check_values(argv[1], json.load(f))

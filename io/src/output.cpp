@@ -96,6 +96,13 @@ const char* const kColumnNames[kNumColumns] = {
     "step", "time", "kinetic_energy", "strain_energy", "gravity_potential", "total_energy",
     "constraint_violation", "newton_iterations", "outer_iterations", "factorizations",
     "retries", "step_wall_time"};
+// Per-body columns after those, per body b in order: "<name>." + these
+// (io/output.hpp; Model::body_motion).
+constexpr int kBodyColumns = 11;
+const char* const kBodyColumnNames[kBodyColumns] = {
+    "com_x", "com_y", "com_z", "momentum_x", "momentum_y", "momentum_z",
+    "angular_momentum_x", "angular_momentum_y", "angular_momentum_z", "kinetic_energy",
+    "gravity_potential"};
 
 struct BodyOut {
   bool quadratic = true;
@@ -155,8 +162,10 @@ struct OutputWriter::Impl {
   // Gravity load on the reference configuration (dead load), flat: the
   // gravity potential is -f_g . q.
   DeviceView<Real*> fgrav;
+  // History columns: kColumnNames, then kBodyColumns per body.
+  std::vector<std::string> columns;
   // Histories: all rows (output.h5 is rewritten with all of them).
-  std::vector<std::array<Real, kNumColumns>> history;
+  std::vector<std::vector<Real>> history;
   struct StepEntry {
     int index;
     long step;
@@ -178,6 +187,8 @@ struct OutputWriter::Impl {
   }
 
   void build_bodies();
+  void build_columns();
+  std::string header() const;
   void histories_row(const StepReport* rep, double wall_s);
   void write_step();
   void write_main_file(bool histories);
@@ -254,6 +265,32 @@ void OutputWriter::Impl::build_bodies() {
   }
 }
 
+void OutputWriter::Impl::build_columns() {
+  const int nb = model.num_bodies();
+  if (!s.body_names.empty() && static_cast<int>(s.body_names.size()) != nb)
+    throw_error("OutputWriter: ", s.body_names.size(), " body names for ", nb, " bodies");
+  columns.assign(kColumnNames, kColumnNames + kNumColumns);
+  std::vector<std::string> names;
+  for (int b = 0; b < nb; ++b) {
+    const std::string n = s.body_names.empty() ? "body" + std::to_string(b) : s.body_names[b];
+    // The name is part of CSV column and HDF5 dataset names.
+    if (n.empty() || !std::all_of(n.begin(), n.end(), [](char ch) {
+          return std::isalnum(static_cast<unsigned char>(ch)) || ch == '_' || ch == '-';
+        }))
+      throw_error("OutputWriter: body name '", n, "': use letters, digits, '_' and '-' only");
+    if (std::find(names.begin(), names.end(), n) != names.end())
+      throw_error("OutputWriter: body name '", n, "' used twice");
+    names.push_back(n);
+    for (int c = 0; c < kBodyColumns; ++c) columns.push_back(n + "." + kBodyColumnNames[c]);
+  }
+}
+
+std::string OutputWriter::Impl::header() const {
+  std::string h;
+  for (size_t c = 0; c < columns.size(); ++c) h += (c ? "," : "") + columns[c];
+  return h;
+}
+
 void OutputWriter::Impl::histories_row(const StepReport* rep, double wall_s) {
   const CoefView& q = stepper.positions();
   const CoefView& v = stepper.velocities();
@@ -261,8 +298,10 @@ void OutputWriter::Impl::histories_row(const StepReport* rep, double wall_s) {
   const Real ke = model.kinetic_energy(v);
   Real strain = 0.0;
   for (int b = 0; b < model.num_bodies(); ++b) strain += model.block(b).strain_energy(q);
-  const Real vg = -KokkosBlas::dot(fgrav, DeviceView<Real*>(q.data(), 3 * q.extent(0)));
-  std::array<Real, kNumColumns> row{};
+  // Gravity g f(t): the potential of the dead load f(t) f_g is -f(t) f_g . q.
+  const Real fg_t = model.gravity_factor(stepper.time());
+  const Real vg = -fg_t * KokkosBlas::dot(fgrav, DeviceView<Real*>(q.data(), 3 * q.extent(0)));
+  std::vector<Real> row(columns.size(), 0.0);
   row[kStep] = static_cast<Real>(stepper.steps_taken());
   row[kTime] = stepper.time();
   row[kKinetic] = ke;
@@ -277,9 +316,33 @@ void OutputWriter::Impl::histories_row(const StepReport* rep, double wall_s) {
     row[kRetries] = rep->retries;
   }
   row[kWall] = wall_s;
-  history.push_back(row);
-  for (int c = 0; c < kNumColumns; ++c)
-    std::fprintf(csv, c + 1 < kNumColumns ? "%.17g," : "%.17g\n", row[c]);
+  // Per body (Model::body_motion, one device reduction each): centre of
+  // mass, momentum, angular momentum about the origin, kinetic energy, and
+  // the gravity potential -f(t) m g . c (= -f(t) f_g . q over the body's
+  // coefficients, since (f_g)_j = g int rho0 s_j dV0 = g (e^T M)_j).
+  const Vec3& g = model.gravity();
+  for (int b = 0; b < model.num_bodies(); ++b) {
+    const Model::BodyMotion bm = model.body_motion(b, q, v);
+    Real* r = row.data() + kNumColumns + kBodyColumns * b;
+    for (int a = 0; a < 3; ++a) {
+      r[a] = bm.center_of_mass[a];
+      r[3 + a] = bm.momentum[a];
+      r[6 + a] = bm.angular_momentum[a];
+    }
+    r[9] = bm.kinetic_energy;
+    const Vec3& c = bm.center_of_mass;
+    r[10] = -fg_t * bm.mass * (g[0] * c[0] + g[1] * c[1] + g[2] * c[2]);
+  }
+  // One write per row (a run killed mid-row leaves at most one partial line).
+  std::string line;
+  char buf[32];
+  for (size_t c = 0; c < row.size(); ++c) {
+    std::snprintf(buf, sizeof buf, "%.17g", row[c]);
+    line += buf;
+    line += c + 1 < row.size() ? ',' : '\n';
+  }
+  std::fputs(line.c_str(), csv);
+  history.push_back(std::move(row));
   std::fflush(csv);
 }
 
@@ -331,9 +394,9 @@ void OutputWriter::Impl::write_main_file(bool histories) {
   }
   if (histories) {
     std::vector<Real> col(history.size());
-    for (int c = 0; c < kNumColumns; ++c) {
+    for (size_t c = 0; c < columns.size(); ++c) {
       for (size_t i = 0; i < history.size(); ++i) col[i] = history[i][c];
-      h5::write(f, std::string("/history/") + kColumnNames[c], col, 0, tmp);
+      h5::write(f, "/history/" + columns[c], col, 0, tmp);
     }
   }
   file.commit();
@@ -541,25 +604,25 @@ void OutputWriter::Impl::resume() {
     }
     kept.push_back(e);
   }
-  std::vector<std::array<Real, kNumColumns>> rows;
+  std::vector<std::vector<Real>> rows;
+  const int ncol = static_cast<int>(columns.size());
   {
     std::ifstream in(csvpath);
     std::string line;
     if (in && std::getline(in, line)) {
-      std::string header;
-      for (int c = 0; c < kNumColumns; ++c) header += std::string(c ? "," : "") + kColumnNames[c];
-      if (line != header) refuse("'" + csvpath + "' has another header than '" + header + "'");
+      const std::string head = header();
+      if (line != head) refuse("'" + csvpath + "' has another header than '" + head + "'");
       long lineno = 1;
       while (std::getline(in, line)) {
         ++lineno;
-        std::array<Real, kNumColumns> row{};
+        std::vector<Real> row(ncol, 0.0);
         const char* p = line.c_str();
-        for (int c = 0; c < kNumColumns; ++c) {
+        for (int c = 0; c < ncol; ++c) {
           char* end = nullptr;
           row[c] = std::strtod(p, &end);
-          if (end == p || *end != (c + 1 < kNumColumns ? ',' : '\0'))
+          if (end == p || *end != (c + 1 < ncol ? ',' : '\0'))
             refuse("'" + csvpath + "' line " + std::to_string(lineno) + " is not " +
-                   std::to_string(kNumColumns) + " numbers");
+                   std::to_string(ncol) + " numbers");
           p = end + 1;
         }
         if (row[kStep] > static_cast<Real>(S)) break;  // the abandoned continuation
@@ -577,11 +640,10 @@ void OutputWriter::Impl::resume() {
   const std::string tmp = csvpath + ".tmp";
   std::FILE* out = std::fopen(tmp.c_str(), "w");
   if (!out) throw_error("OutputWriter: cannot create '", tmp, "'");
-  for (int c = 0; c < kNumColumns; ++c)
-    std::fprintf(out, "%s%c", kColumnNames[c], c + 1 < kNumColumns ? ',' : '\n');
+  std::fprintf(out, "%s\n", header().c_str());
   for (const auto& row : rows)
-    for (int c = 0; c < kNumColumns; ++c)
-      std::fprintf(out, c + 1 < kNumColumns ? "%.17g," : "%.17g\n", row[c]);
+    for (int c = 0; c < ncol; ++c)
+      std::fprintf(out, c + 1 < ncol ? "%.17g," : "%.17g\n", row[c]);
   const bool ok = std::fflush(out) == 0;
   std::fclose(out);
   if (!ok || std::rename(tmp.c_str(), csvpath.c_str()) != 0) {
@@ -681,6 +743,7 @@ OutputWriter::OutputWriter(Model& model, TimeStepper& stepper, const OutputSetti
   I.xdmfpath = s.directory + "/output.xdmf";
   I.csvpath = s.directory + "/history.csv";
   I.build_bodies();
+  I.build_columns();
   {
     CoefView fg("tlfea::io::gravity_load", model.num_coefficients());
     for (int b = 0; b < model.num_bodies(); ++b)
@@ -697,8 +760,7 @@ OutputWriter::OutputWriter(Model& model, TimeStepper& stepper, const OutputSetti
     remove_step_files(s.directory + "/steps");
     I.csv = std::fopen(I.csvpath.c_str(), "w");
     if (!I.csv) throw_error("OutputWriter: cannot create '", I.csvpath, "'");
-    for (int c = 0; c < kNumColumns; ++c)
-      std::fprintf(I.csv, "%s%c", kColumnNames[c], c + 1 < kNumColumns ? ',' : '\n');
+    std::fprintf(I.csv, "%s\n", I.header().c_str());
   }
   I.open = true;
   I.write_main_file(false);

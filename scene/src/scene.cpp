@@ -6,6 +6,7 @@
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -401,7 +402,27 @@ class Builder {
     Map top(c_, root, "scene");
     s_.name = top.str("name", s_.name);
     s_.description = top.str("description", "");
-    const Vec3 gravity = top.vec3("gravity", Vec3{{0.0, 0.0, 0.0}});
+    // gravity: [gx, gy, gz], or {vector: [gx, gy, gz], function: f} for
+    // g f(t) (a time function as for loads, e.g. a ramp to settle a model).
+    Vec3 gravity{{0.0, 0.0, 0.0}};
+    TimeFunction gravity_amplitude;
+    if (top.has("gravity")) {
+      const YAML::Node gn = top.get("gravity");
+      if (gn.IsMap()) {
+        Map gm(c_, gn, "gravity");
+        gravity = gm.vec3_req("vector");
+        if (gm.has("function")) {
+          const TimeFunctionSpec f = parse_function(c_, gm.get("function"), gm.key("function"));
+          gravity_amplitude = [f](Real t) { return f(t); };
+        }
+        gm.done();
+      } else if (gn.IsSequence()) {
+        gravity = to_vec3(c_, gn, "gravity");
+      } else {
+        fail(c_, gn, std::string("gravity: expected a list of 3 numbers [x, y, z] or a mapping "
+                                 "{vector: [x, y, z], function: ...}, got ") + kind_name(gn));
+      }
+    }
     s_.settings.analysis = top.choice("analysis", {"dynamic", "static"}, "dynamic");
     parse_time(top);
     parse_solver(top);
@@ -416,7 +437,7 @@ class Builder {
       body_maps.push_back(std::make_unique<Map>(c_, bodies[i], "bodies[" + std::to_string(i) + "]"));
       add_body(*body_maps.back(), static_cast<int>(i));
     }
-    s_.model->set_gravity(gravity);
+    s_.model->set_gravity(gravity, gravity_amplitude);
     q0_ = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), s_.model->reference());
     for (size_t i = 0; i < bodies.size(); ++i) body_conditions(*body_maps[i], static_cast<int>(i));
     for (auto& m : body_maps) m->done();
@@ -651,6 +672,14 @@ class Builder {
     for (const auto& o : bodies_)
       if (o.name == b.name) fail(c_, m.node()["name"], "body name '" + b.name + "' used twice");
     if (b.name == "ground") fail(c_, m.node()["name"], "'ground' is reserved for the fixed frame");
+    // The name heads the body's history columns ("<name>.com_x", ...,
+    // io/output.hpp) in history.csv and output.h5: letters, digits, '_', '-'.
+    if (b.name.empty() || !std::all_of(b.name.begin(), b.name.end(), [](char ch) {
+          return std::isalnum(static_cast<unsigned char>(ch)) || ch == '_' || ch == '-';
+        }))
+      fail(c_, m.node()["name"], "body name '" + b.name +
+                                     "': use letters, digits, '_' and '-' only (it names the "
+                                     "body's history columns)");
     const std::string what = "body '" + b.name + "'";
     const std::vector<std::string> elems = {"T10", "Q27", "ANCF3243", "ANCF3443"};
     std::string elem;

@@ -100,6 +100,12 @@ void Model::prescribe_coefficient(int body, Ordinal node, int k, MotionFunction 
   clamped_stale_ = true;
 }
 
+void Model::set_gravity(const Vec3& g, TimeFunction amplitude) {
+  if (finalized_) throw_error("Model::set_gravity: the model is already finalized");
+  gravity_ = g;
+  gravity_amplitude_ = std::move(amplitude);
+}
+
 void Model::add_nodal_force(int body, Ordinal node, const Vec3& force, TimeFunction amplitude) {
   if (finalized_) throw_error("Model::add_nodal_force: the model is already finalized");
   const Body& b = bodies_.at(body);
@@ -142,6 +148,56 @@ struct AddScaled {
   Real a;
   KOKKOS_INLINE_FUNCTION void operator()(const Ordinal k) const {
     for (int c = 0; c < 3; ++c) f(k, c) += a * x(k, c);
+  }
+};
+// Per-row contributions to Model::body_motion of the rows [off, off + n)
+// of one body with cpn coefficients per node (position coefficient: local
+// index % cpn == 0). Row k of M (x) I3: its scalar row 3k holds M_kj at the
+// columns 3j (docs/theory.md §3.5, §8.1). Sums:
+//   s[0] = sum_{k pos} w_k (mass), w_k = sum_{j pos} M_kj = (e^T M)_k,
+//   s[1..3] = sum_k w_k q_k (m c),  s[4..6] = sum_k w_k v_k (p),
+//   s[7..9] = sum_k q_k x (M v)_k (L),  s[10] = sum_k v_k . (M v)_k (2 T).
+struct BodyMotionSums {
+  using value_type = Real[];
+  using size_type = Ordinal;
+  unsigned value_count = 11;
+  DeviceView<Offset*> row_map;
+  DeviceView<Ordinal*> entries;
+  DeviceView<Real*> mass;
+  CoefView q, v;
+  Ordinal off, n;
+  int cpn;
+  KOKKOS_INLINE_FUNCTION void operator()(const Ordinal i, value_type s) const {
+    const Ordinal k = off + i;
+    Real w = 0.0, mv[3] = {0.0, 0.0, 0.0};
+    for (Offset e = row_map(3 * k); e < row_map(3 * k + 1); ++e) {
+      const Ordinal col = entries(e);
+      if (col % 3 != 0) continue;
+      const Ordinal j = col / 3;
+      if (j < off || j >= off + n) continue;  // another body (constraint couplings: no mass)
+      const Real m = mass(e);
+      if ((j - off) % cpn == 0) w += m;
+      for (int a = 0; a < 3; ++a) mv[a] += m * v(j, a);
+    }
+    if (i % cpn == 0) s[0] += w;
+    for (int a = 0; a < 3; ++a) {
+      s[1 + a] += w * q(k, a);
+      s[4 + a] += w * v(k, a);
+    }
+    s[7] += q(k, 1) * mv[2] - q(k, 2) * mv[1];
+    s[8] += q(k, 2) * mv[0] - q(k, 0) * mv[2];
+    s[9] += q(k, 0) * mv[1] - q(k, 1) * mv[0];
+    s[10] += v(k, 0) * mv[0] + v(k, 1) * mv[1] + v(k, 2) * mv[2];
+  }
+  KOKKOS_INLINE_FUNCTION void init(value_type s) const {
+    for (unsigned c = 0; c < value_count; ++c) s[c] = 0.0;
+  }
+  // Kokkos 3 joins through volatile references, Kokkos 4 through plain ones.
+  KOKKOS_INLINE_FUNCTION void join(volatile value_type d, const volatile value_type s) const {
+    for (unsigned c = 0; c < value_count; ++c) d[c] += s[c];
+  }
+  KOKKOS_INLINE_FUNCTION void join(value_type d, const value_type s) const {
+    for (unsigned c = 0; c < value_count; ++c) d[c] += s[c];
   }
 };
 }  // namespace
@@ -197,15 +253,19 @@ void Model::finalize() {
   for (const Body& b : bodies_) b.block->mass(q0_, 1.0, mass_);
   mass_work_ = DeviceView<Real*>("tlfea::solvers::mass_work", pattern_.num_rows());
   // Loads without amplitude go into one constant vector; each timed load keeps
-  // its own (unit-amplitude) vector.
+  // its own (unit-amplitude) vector, scaled by f(t) in external_load.
   load_ = CoefView("tlfea::solvers::constant_load", num_coefficients_);
-  if (gravity_[0] != 0.0 || gravity_[1] != 0.0 || gravity_[2] != 0.0)
-    for (const Body& b : bodies_) b.block->body_force(q0_, gravity_, load_);
   auto target = [&](const TimeFunction& amp) -> CoefView {
     if (!amp) return load_;
     timed_.push_back({CoefView("tlfea::solvers::timed_load", num_coefficients_), amp});
     return timed_.back().f;
   };
+  // Gravity: the dead load f_g = int rho N^T g dV0 on the reference (a
+  // constant vector, since rho dV = rho0 dV0), times f(t) when timed.
+  if (gravity_[0] != 0.0 || gravity_[1] != 0.0 || gravity_[2] != 0.0) {
+    const CoefView fg = target(gravity_amplitude_);
+    for (const Body& b : bodies_) b.block->body_force(q0_, gravity_, fg);
+  }
   for (const NodalForce& nf : nodal_forces_) {
     CoefView f = target(nf.amplitude);
     auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), f);
@@ -245,6 +305,30 @@ Real Model::kinetic_energy(const CoefView& v) const {
   KokkosSparse::spmv("N", 1.0, make_sparse_matrix(pattern_, mass_, "tlfea::solvers::mass_matrix"),
                      vf, 0.0, mass_work_);
   return 0.5 * KokkosBlas::dot(vf, mass_work_);
+}
+
+Model::BodyMotion Model::body_motion(int body, const CoefView& q, const CoefView& v) const {
+  if (!finalized_) throw_error("Model::body_motion() before finalize()");
+  const Body& b = bodies_.at(body);
+  if (static_cast<Ordinal>(q.extent(0)) != num_coefficients_ ||
+      static_cast<Ordinal>(v.extent(0)) != num_coefficients_)
+    throw_error("Model::body_motion: q, v have ", q.extent(0), ", ", v.extent(0),
+                " coefficients, expected ", num_coefficients_);
+  const Ordinal n = b.mesh.num_coefficients();
+  Real s[11] = {};
+  const BodyMotionSums sums{11, pattern_.row_map, pattern_.entries, mass_, q, v,
+                            b.offset, n, b.mesh.coefficients_per_node()};
+  Kokkos::parallel_reduce("tlfea::solvers::body_motion", Kokkos::RangePolicy<ExecSpace>(0, n), sums,
+                          s);
+  BodyMotion r;
+  r.mass = s[0];
+  for (int a = 0; a < 3; ++a) {
+    r.center_of_mass[a] = s[0] != 0.0 ? s[1 + a] / s[0] : 0.0;
+    r.momentum[a] = s[4 + a];
+    r.angular_momentum[a] = s[7 + a];
+  }
+  r.kinetic_energy = 0.5 * s[10];
+  return r;
 }
 
 }  // namespace tlfea

@@ -391,6 +391,83 @@ TEST(SceneErrors, EachCaseNamesFileLineColumn) {
   expect_errors(cases);
 }
 
+// gravity as {vector, function} and body names (they head the history
+// columns): bad forms are refused at their key.
+TEST(SceneErrors, GravityFormsAndBodyNames) {
+  const std::string g = kGood;
+  const std::vector<BadCase> cases = {
+      {"gravity scalar", g + "gravity: 9.81\n", "bad.yaml:8:10:",
+       "gravity: expected a list of 3 numbers [x, y, z] or a mapping"},
+      {"gravity vector of 2", g + "gravity: {vector: [0, -9.81]}\n", "bad.yaml:8:19:",
+       "gravity.vector: expected a list of 3 numbers"},
+      {"gravity without vector", g + "gravity: {function: {type: ramp}}\n", "bad.yaml:8:10:",
+       "gravity: missing required key 'vector'"},
+      {"gravity unknown key", g + "gravity: {vector: [0, 0, -9.81], ramp: 1}\n", "bad.yaml:8:34:",
+       "unknown key 'ramp' in gravity"},
+      {"gravity bad function", g + "gravity: {vector: [0, 0, -9.81], function: {type: cosine}}\n",
+       "bad.yaml:8:51:", "unknown name 'cosine'"},
+      {"gravity ramp t1 <= t0",
+       g + "gravity: {vector: [0, 0, -9.81], function: {type: ramp, t0: 1, t1: 1}}\n",
+       "bad.yaml:8:44:", "ramp needs t1 > t0"},
+      {"body name with a comma", replace(g, "name: cube", "name: \"cu,be\""), "bad.yaml:3:11:",
+       "body name 'cu,be': use letters, digits, '_' and '-' only"},
+      {"body name with a slash", replace(g, "name: cube", "name: a/b"), "bad.yaml:3:11:",
+       "body name 'a/b'"},
+  };
+  expect_errors(cases);
+}
+
+// Gravity with a time function: the plain list and {vector} give f = 1, a
+// ramp gives g t / T_r. A T10 cube in free fall (no supports) moves as a
+// rigid body with the acceleration g f(t); the velocity-level backward
+// Euler (docs/theory.md §6.1: v_n = v_{n-1} + h g f(t_n), q_n = q_{n-1} +
+// h v_n) gives in closed form, for f = t / T_r and n h <= T_r,
+//   v_n = g h^2 n (n + 1) / (2 T_r),  q_n - q_0 = g h^3 n (n + 1) (n + 2) / (6 T_r),
+// and for f = 1: v_n = g h n, q_n - q_0 = g h^2 n (n + 1) / 2.
+TEST(SceneGravity, TimeFunctionScalesGravity) {
+  const std::string base = R"(time: {dt: 1.0e-3, steps: 10}
+bodies:
+  - name: cube
+    element: T10
+    mesh: {generator: box, lengths: [0.1, 0.1, 0.1], divisions: [1, 1, 1]}
+    material: {model: svk, E: 1.0e6, nu: 0.3}
+    density: 1000
+solver: {residual_abs_tol: 1.0e-13}
+output: {enabled: false}
+)";
+  const Real h = 1e-3, Tr = 0.02, g = -9.81;
+  const int n = 10;
+  struct Case {
+    const char* gravity;
+    bool ramp;
+  };
+  for (const Case& c : {Case{"gravity: [0, 0, -9.81]\n", false},
+                        Case{"gravity: {vector: [0, 0, -9.81]}\n", false},
+                        Case{"gravity: {vector: [0, 0, -9.81], function: {type: ramp, t0: 0, "
+                             "t1: 0.02}}\n",
+                             true}}) {
+    Scene s = scene::load_scene_text(base + c.gravity, "gravity.yaml", ".");
+    EXPECT_EQ(s.model->gravity()[2], g);
+    EXPECT_EQ(s.model->gravity_factor(0.01), c.ramp ? 0.5 : 1.0) << c.gravity;
+    TimeStepper st(*s.model, s.settings);
+    for (int k = 0; k < n; ++k) st.step();
+    const Real dz = c.ramp ? g * h * h * h * n * (n + 1.0) * (n + 2.0) / (6.0 * Tr)
+                           : g * h * h * n * (n + 1.0) / 2.0;
+    const Real vz = c.ramp ? g * h * h * n * (n + 1.0) / (2.0 * Tr) : g * h * n;
+    auto q = host(st.positions()), v = host(st.velocities());
+    const Mesh& mesh = s.model->mesh(0);
+    Real err_q = 0.0, err_v = 0.0;
+    for (Ordinal k = 0; k < mesh.num_nodes(); ++k) {
+      const auto& X = mesh.node_position(k);
+      err_q = std::max(err_q, std::fabs(q(k, 2) - (X[2] + dz)) + std::fabs(q(k, 0) - X[0]));
+      err_v = std::max(err_v, std::fabs(v(k, 2) - vz) + std::fabs(v(k, 0)));
+    }
+    EXPECT_LT(err_q, 1e-13) << c.gravity;
+    EXPECT_LT(err_v, 1e-10) << c.gravity;
+    std::printf("%s  free fall: |q - q_BE| %.3g m, |v - v_BE| %.3g m/s\n", c.gravity, err_q, err_v);
+  }
+}
+
 // A repeated key in a mapping (yaml-cpp keeps both, lookups return the
 // first) is refused at the second, naming the line of the first (issue 12).
 TEST(SceneErrors, DuplicateKeysAtAnyLevelAreRefusedAtTheSecond) {

@@ -38,9 +38,18 @@
 // /body<b>/{x, displacement, velocity, stress, von_mises},
 // /joints/{x, reaction, reaction_per_body}, /contact/{x, normal,
 // normal_force, tangential_force, force}.
-// Histories: time, kinetic energy 1/2 v^T M v, strain energy, gravity
-// potential -sum_b integral rho g . x dV, constraint violation (max, weighted),
-// Newton and outer iterations, factorizations, step wall time.
+// Histories (history.csv and /history/<column>): step, time, kinetic
+// energy 1/2 v^T M v, strain energy, gravity potential -f(t) sum_b integral
+// rho g . x dV (f: the gravity's time function, Model::set_gravity), total
+// energy, constraint violation (max, weighted), Newton and outer iterations,
+// factorizations, retries, step wall time; then per body b (in the model's
+// order, named by OutputSettings::body_names, default "body<b>"):
+//   <name>.com_{x,y,z}                centre of mass c = (e^T M q) / m,
+//   <name>.momentum_{x,y,z}           p = e^T M v,
+//   <name>.angular_momentum_{x,y,z}   L = sum_ij M_ij q_i x v_j (about the origin),
+//   <name>.kinetic_energy             1/2 sum_ij M_ij v_i . v_j,
+//   <name>.gravity_potential          -f(t) m g . c,
+// with the body's consistent mass (Model::body_motion, a device reduction).
 #pragma once
 
 #include <memory>
@@ -69,6 +78,10 @@ struct OutputSettings {
   // history.csv header. Without it, step files of an earlier run are removed
   // and history.csv is started anew.
   bool resume = false;
+  // Names of the bodies for the per-body history columns, one per body in
+  // the model's order (letters, digits, '_', '-'; distinct). Empty: body0,
+  // body1, ...
+  std::vector<std::string> body_names;
 };
 
 class OutputWriter {

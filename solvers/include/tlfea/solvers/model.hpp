@@ -50,8 +50,13 @@ class Model {
   void prescribe_coefficient(int body, Ordinal node, int k, MotionFunction value);
 
   // Loads (SI: N, Pa). Each may carry an amplitude f(t) (empty: constant).
-  void set_gravity(const Vec3& g) { gravity_ = g; }
+  // Gravity g, optionally with an amplitude f(t) (e.g. a ramp to settle a
+  // model): the body force at time t is rho g f(t) (empty: f = 1).
+  void set_gravity(const Vec3& g, TimeFunction amplitude = {});
   const Vec3& gravity() const { return gravity_; }
+  // f(t) of the gravity (1 without an amplitude): the gravity acting at t is
+  // gravity() * gravity_factor(t).
+  Real gravity_factor(Real t) const { return gravity_amplitude_ ? gravity_amplitude_(t) : 1.0; }
   // A force on the position coefficient of a node.
   void add_nodal_force(int body, Ordinal node, const Vec3& force, TimeFunction amplitude = {});
   // A force at the material point (element, xi) of a body.
@@ -111,6 +116,25 @@ class Model {
   // where v lives (KokkosSparse::spmv + KokkosBlas::dot); after finalize().
   Real kinetic_energy(const CoefView& v) const;
 
+  // Rigid-body measures of one body with its consistent mass M (scalar
+  // blocks M_ij = int rho0 s_i s_j dV0, docs/theory.md §3.5; r = sum_i s_i q_i,
+  // v = sum_j s_j v_j) and its position-coefficient indicator e (1 on the
+  // position coefficients, 0 on ANCF gradients: sum_{i position} s_i = 1 is
+  // a rigid translation, so int rho0 s_j dV0 = (e^T M)_j):
+  //   mass m = e^T M e,          centre of mass c = (e^T M q) / m,
+  //   momentum p = e^T M v,      angular momentum about the origin
+  //   L = int rho0 r x v dV0 = sum_ij M_ij q_i x v_j,
+  //   kinetic energy T = 1/2 sum_ij M_ij v_i . v_j (docs/theory.md §9.3).
+  // One device reduction over the body's rows of M; after finalize().
+  struct BodyMotion {
+    Real mass = 0.0;
+    Vec3 center_of_mass{{0.0, 0.0, 0.0}};
+    Vec3 momentum{{0.0, 0.0, 0.0}};
+    Vec3 angular_momentum{{0.0, 0.0, 0.0}};
+    Real kinetic_energy = 0.0;
+  };
+  BodyMotion body_motion(int body, const CoefView& q, const CoefView& v) const;
+
  private:
   struct Body {
     Mesh mesh;
@@ -161,6 +185,7 @@ class Model {
   std::unordered_set<Ordinal> prescribed_set_;  // the coefficients of prescribed_
   std::vector<StepForce> step_forces_;
   Vec3 gravity_{{0.0, 0.0, 0.0}};
+  TimeFunction gravity_amplitude_;
   std::unique_ptr<ConstraintSet> constraints_;
   CoefView q0_, load_;
   CrsPattern pattern_;
