@@ -307,8 +307,10 @@ ContactLawParams make_pair_law(const ContactMaterial& a, const ContactMaterial& 
     throw_error("ContactForces: friction needs 0 <= mu_k <= mu_s, got mu_s = ", s.mu_s,
                 ", mu_k = ", s.mu_k);
   if (s.E_star < 0.0 || s.G_star < 0.0 || !std::isfinite(s.E_star) || !std::isfinite(s.G_star))
-    throw_error("ContactForces: E_star and G_star must be finite and >= 0 (0: from the "
-                "materials), got ", s.E_star, ", ", s.G_star);
+    throw_error(
+        "ContactForces: E_star and G_star must be finite and >= 0 (0: from the "
+        "materials), got ",
+        s.E_star, ", ", s.G_star);
   ContactLawParams p = make_contact_law(a, b, s.restitution, s.mu_s, s.mu_k, s.radius, s.patch);
   if (s.E_star > 0.0) {
     // G* = E_star (G*/E* of the materials); both rigid: nu = 0, G*/E* = 1/4.

@@ -124,8 +124,8 @@ std::function<RigidMotion(Real)> table_motion(const Vec3& p0, MotionTable tab) {
     if (!tab.angle.empty()) finite = finite && std::isfinite(tab.angle[i]);
     if (!finite) throw_error("contact obstacle: motion table row ", i, " has a non-finite value");
     if (i > 0 && !(tab.time[i] > tab.time[i - 1]))
-      throw_error("contact obstacle: motion table times must increase (row ", i, ": ",
-                  tab.time[i], " after ", tab.time[i - 1], ")");
+      throw_error("contact obstacle: motion table times must increase (row ", i, ": ", tab.time[i],
+                  " after ", tab.time[i - 1], ")");
   }
   if (!tab.angle.empty()) {
     const Real len = std::sqrt(dot(tab.axis, tab.axis));
@@ -141,9 +141,9 @@ std::function<RigidMotion(Real)> table_motion(const Vec3& p0, MotionTable tab) {
     Real th = rot ? tab.angle[0] : 0.0, dth = 0.0;
     if (n > 1 && t >= tab.time[0] && t < tab.time[n - 1]) {
       // Segment i: t_i <= t < t_{i+1}.
-      const size_t i =
-          static_cast<size_t>(std::upper_bound(tab.time.begin(), tab.time.end(), t) -
-                              tab.time.begin()) - 1;
+      const size_t i = static_cast<size_t>(std::upper_bound(tab.time.begin(), tab.time.end(), t) -
+                                           tab.time.begin()) -
+                       1;
       const Real h = tab.time[i + 1] - tab.time[i], s = (t - tab.time[i]) / h;
       for (int a = 0; a < 3; ++a) {
         const Real du = tab.displacement[i + 1][a] - tab.displacement[i][a];

@@ -842,7 +842,8 @@ class Builder {
     const Vec3 v0 = m.vec3("velocity", Vec3{{0, 0, 0}});
     const Vec3 w = m.vec3("angular_velocity", Vec3{{0, 0, 0}});
     if (dot3(v0, v0) > 0 || dot3(w, w) > 0) init_v_.push_back({b.id, v0, w, trans});
-    if (m.has("contact_material")) b.contact = parse_contact_material(m.get("contact_material"), what);
+    if (m.has("contact_material"))
+      b.contact = parse_contact_material(m.get("contact_material"), what);
     bodies_.push_back(std::move(b));
   }
 
@@ -1209,9 +1210,9 @@ class Builder {
       (std::string(k) == "mu_s" ? cm.mu_s : cm.mu_k) = mu;
     }
     if (m.has("mu_s") && m.has("mu_k") && cm.mu_k > cm.mu_s)
-      fail(c_, m.node()["mu_k"], m.what() + ": mu_k = " + Map::fmt(cm.mu_k) + " exceeds mu_s = " +
-                                     Map::fmt(cm.mu_s) +
-                                     " (kinetic friction must not exceed static friction)");
+      fail(c_, m.node()["mu_k"],
+           m.what() + ": mu_k = " + Map::fmt(cm.mu_k) + " exceeds mu_s = " + Map::fmt(cm.mu_s) +
+               " (kinetic friction must not exceed static friction)");
   }
 
   // A body's contact_material: any subset of E, nu, restitution, mu_s, mu_k.
@@ -1232,18 +1233,22 @@ class Builder {
     MotionTable tab;
     const bool has_table = mm.has("table"), has_file = mm.has("file");
     if (has_table == has_file)
-      fail(c_, node, what + ": give either table: [[t, x, y, z], ...] or file: (a CSV file), not " +
-                         (has_table ? "both" : "neither"));
+      fail(c_, node,
+           what + ": give either table: [[t, x, y, z], ...] or file: (a CSV file), not " +
+               (has_table ? "both" : "neither"));
     size_t cols = 0;
-    auto add_row = [&](const std::vector<Real>& row, const std::function<void(const std::string&)>& err) {
+    auto add_row = [&](const std::vector<Real>& row,
+                       const std::function<void(const std::string&)>& err) {
       if (row.size() != 4 && row.size() != 5)
-        err("expected a row [t, x, y, z] or [t, x, y, z, angle], got " + std::to_string(row.size()) +
-            " values");
+        err("expected a row [t, x, y, z] or [t, x, y, z, angle], got " +
+            std::to_string(row.size()) + " values");
       if (cols == 0) cols = row.size();
       if (row.size() != cols)
-        err("every row needs the same number of values (" + std::to_string(cols) + " in the first row)");
+        err("every row needs the same number of values (" + std::to_string(cols) +
+            " in the first row)");
       if (!tab.time.empty() && !(row[0] > tab.time.back()))
-        err("times must increase (" + Map::fmt(row[0]) + " after " + Map::fmt(tab.time.back()) + ")");
+        err("times must increase (" + Map::fmt(row[0]) + " after " + Map::fmt(tab.time.back()) +
+            ")");
       tab.time.push_back(row[0]);
       tab.displacement.push_back(Vec3{{row[1], row[2], row[3]}});
       if (cols == 5) tab.angle.push_back(row[4]);
@@ -1265,7 +1270,8 @@ class Builder {
       if (p.is_relative()) p = fs::path(c_.base_dir) / p;
       const std::string ps = p.string();
       std::ifstream in(ps);
-      if (!fs::is_regular_file(p) || !in) fail(c_, fn, what + ".file: motion file '" + ps + "' not found");
+      if (!fs::is_regular_file(p) || !in)
+        fail(c_, fn, what + ".file: motion file '" + ps + "' not found");
       // CSV: one row per line, values separated by commas; empty lines and
       // lines starting with '#' are skipped, and so is a header (a first
       // row whose first value is not a number).
@@ -1279,11 +1285,13 @@ class Builder {
         bool header = false;
         while (true) {
           const size_t end = line.find(',', start);
-          const std::string field = line.substr(start, end == std::string::npos ? std::string::npos : end - start);
+          const std::string field =
+              line.substr(start, end == std::string::npos ? std::string::npos : end - start);
           const size_t b = field.find_first_not_of(" \t"), e = field.find_last_not_of(" \t");
           const std::string v = b == std::string::npos ? "" : field.substr(b, e - b + 1);
           const std::string at = ps + ":" + std::to_string(ln) + ":" +
-                                 std::to_string(start + (b == std::string::npos ? 0 : b) + 1) + ": ";
+                                 std::to_string(start + (b == std::string::npos ? 0 : b) + 1) +
+                                 ": ";
           size_t pos = 0;
           double x = 0.0;
           bool ok = !v.empty();
@@ -1299,7 +1307,8 @@ class Builder {
             }
             throw Error(at + what + ".file: expected a number, got '" + v + "'");
           }
-          if (!std::isfinite(x)) throw Error(at + what + ".file: expected a finite number, got '" + v + "'");
+          if (!std::isfinite(x))
+            throw Error(at + what + ".file: expected a finite number, got '" + v + "'");
           row.push_back(x);
           if (end == std::string::npos) break;
           start = end + 1;
@@ -1314,7 +1323,8 @@ class Builder {
       tab.axis = mm.vec3("axis", tab.axis);
       if (dot3(tab.axis, tab.axis) == 0.0) fail(c_, mm.node()["axis"], mm.key("axis") + " is zero");
       if (cols != 5)
-        fail(c_, mm.node()["axis"], mm.key("axis") + " needs rows with an angle [t, x, y, z, angle]");
+        fail(c_, mm.node()["axis"],
+             mm.key("axis") + " needs rows with an angle [t, x, y, z, angle]");
     } else if (cols == 5) {
       fail(c_, node, what + ": rows with an angle need the rotation axis (axis: [x, y, z])");
     }
@@ -1430,13 +1440,15 @@ class Builder {
         const Vec3 vel = om.vec3("velocity", Vec3{{0, 0, 0}});
         const Vec3 omega = om.vec3("angular_velocity", Vec3{{0, 0, 0}});
         if (om.has("rotation_center") && !om.has("angular_velocity"))
-          fail(c_, om.node()["rotation_center"], om.key("rotation_center") + " needs angular_velocity");
+          fail(c_, om.node()["rotation_center"],
+               om.key("rotation_center") + " needs angular_velocity");
         const Vec3 c0 = om.vec3("rotation_center", o.point);
         if (om.has("motion") && (om.has("velocity") || om.has("angular_velocity")))
           fail(c_, om.node()["motion"],
                om.key("motion") + ": give either motion or velocity / angular_velocity, not both");
-        const MotionTable tab =
-            om.has("motion") ? parse_motion_table(om.get("motion"), om.key("motion")) : MotionTable{};
+        const MotionTable tab = om.has("motion")
+                                    ? parse_motion_table(om.get("motion"), om.key("motion"))
+                                    : MotionTable{};
         try {
           if (om.has("motion"))
             o.with_motion(table_motion(o.point, tab));
@@ -1518,14 +1530,16 @@ class Builder {
         for (size_t j = 0; j < obstacle_names.size(); ++j)
           if (!obstacle_names[j].empty() && obstacle_names[j] == name) k = static_cast<int>(j);
         if (k < 0) {
-          const long idx = name.find_first_not_of("0123456789") == std::string::npos && !name.empty()
-                               ? to_int(c_, on, pm.key("obstacle"))
-                               : -1;
+          const long idx =
+              name.find_first_not_of("0123456789") == std::string::npos && !name.empty()
+                  ? to_int(c_, on, pm.key("obstacle"))
+                  : -1;
           if (idx < 0 || idx >= static_cast<long>(obstacle_names.size()))
-            fail(c_, on, pm.key("obstacle") + ": no obstacle '" + name +
-                             "' (an obstacle's name, or its index 0.." +
-                             std::to_string(static_cast<long>(obstacle_names.size()) - 1) +
-                             " in contact.obstacles)");
+            fail(c_, on,
+                 pm.key("obstacle") + ": no obstacle '" + name +
+                     "' (an obstacle's name, or its index 0.." +
+                     std::to_string(static_cast<long>(obstacle_names.size()) - 1) +
+                     " in contact.obstacles)");
           k = static_cast<int>(idx);
         }
         b = -1 - k;
@@ -1541,15 +1555,18 @@ class Builder {
       if (ps.mu_k > ps.mu_s)
         fail(c_, pm.has("mu_k") ? pm.node()["mu_k"] : pm.node()["mu_s"],
              pm.what() + ": mu_k = " + Map::fmt(ps.mu_k) + " exceeds mu_s = " + Map::fmt(ps.mu_s) +
-                 (pm.has("mu_k") && pm.has("mu_s") ? "" : " (the other one is the pair's inherited value)") +
+                 (pm.has("mu_k") && pm.has("mu_s")
+                      ? ""
+                      : " (the other one is the pair's inherited value)") +
                  " (kinetic friction must not exceed static friction)");
       if (pm.has("E_star")) ps.E_star = pm.positive("E_star", 0.0);
       if (pm.has("G_star")) ps.G_star = pm.positive("G_star", 0.0);
       if (pm.has("radius")) {
         ps.radius = pm.num("radius", 0.0);
         if (ps.radius < 0.0)
-          fail(c_, pm.node()["radius"], pm.key("radius") + " must be >= 0 (0: from the detection), got " +
-                                            Map::fmt(ps.radius));
+          fail(c_, pm.node()["radius"],
+               pm.key("radius") + " must be >= 0 (0: from the detection), got " +
+                   Map::fmt(ps.radius));
       }
       if (pm.has("law")) ps.patch = pm.choice("law", {"point", "patch"}, "point") == "patch";
       pm.done();

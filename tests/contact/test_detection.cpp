@@ -359,8 +359,8 @@ TEST(ContactObstacleMotion, RotatingPlaneAndBoxPoseAndSurfaceVelocity) {
   }
   // A box turning about its own centre: axes R(t), centre c0 + v t.
   Obstacle box = Obstacle::box({{c0[0], c0[1], c0[2]}}, {{0.5, 0.4, 0.3}});
-  box.with_motion(rigid_motion(box.point, box.point, {{v[0], v[1], v[2]}},
-                               {{omega[0], omega[1], omega[2]}}));
+  box.with_motion(
+      rigid_motion(box.point, box.point, {{v[0], v[1], v[2]}}, {{omega[0], omega[1], omega[2]}}));
   const ObstacleState sb = evaluate_obstacle(box, t);
   for (int a = 0; a < 3; ++a) {
     EXPECT_NEAR(sb.center[a], c[a], 1e-14);

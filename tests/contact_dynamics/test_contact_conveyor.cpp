@@ -42,8 +42,9 @@ struct BlockOnBelt {
     for (size_t k = 0; k < mh.extent(0); ++k) total_mass += mh(k);
     det = std::make_shared<ContactDetection>();
     det->add_body(0, mesh, 0, 0.05);
-    det->add_obstacle(Obstacle::plane({{0.0, 0.0, 0.0}}, {{0.0, 0.0, 1.0}})
-                          .with_motion(constant_velocity_motion({{0.0, 0.0, 0.0}}, {{V, 0.0, 0.0}})));
+    det->add_obstacle(
+        Obstacle::plane({{0.0, 0.0, 0.0}}, {{0.0, 0.0, 1.0}})
+            .with_motion(constant_velocity_motion({{0.0, 0.0, 0.0}}, {{V, 0.0, 0.0}})));
     det->setup();
     cf = std::make_shared<ContactForces>();
     cf->setup(lumped, {ContactMaterial{1e7, 0.3}},
@@ -111,8 +112,9 @@ TEST(ContactConveyor, PairFrictionOverrideSetsTheDrag) {
   Real a, v3;
   run_belt(b, 0.05, 0.15, 0.4, a, v3);
   const Real ref = 0.4 * kG;
-  std::printf("belt, pair mu_k = 0.4: a = %.5f m/s^2 (mu_k g = %.5f, ratio %.4f); v(0.4 s) = %.5f\n",
-              a, ref, a / ref, v3);
+  std::printf(
+      "belt, pair mu_k = 0.4: a = %.5f m/s^2 (mu_k g = %.5f, ratio %.4f); v(0.4 s) = %.5f\n", a,
+      ref, a / ref, v3);
   EXPECT_NEAR(a, ref, 0.03 * ref);
   EXPECT_NEAR(v3, V, 0.02 * V);
 }

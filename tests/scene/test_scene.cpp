@@ -703,8 +703,8 @@ TEST(SceneContact, PairOverridesKeepTheRestInherited) {
       "    - {body: cube, obstacle: 1, G_star: 1.0e7}\n";
   Scene s = scene::load_scene_text(text, "good.yaml", ".");
   const ContactLawParams& floor = s.contact->pair_law(0, -1);
-  EXPECT_EQ(floor.mu_s, 0.6);   // the body's
-  EXPECT_EQ(floor.mu_k, 0.1);   // the pair's
+  EXPECT_EQ(floor.mu_s, 0.6);    // the body's
+  EXPECT_EQ(floor.mu_k, 0.1);    // the pair's
   EXPECT_EQ(floor.E_star, 3e8);  // the pair's
   // G* = E_star (1 - nu) / (2 (2 - nu)) for nu = 0.3 against a rigid plane.
   EXPECT_NEAR(floor.G_star, 3e8 * 0.7 / 3.4, 1e-6);
@@ -728,9 +728,10 @@ TEST(SceneContact, PairOverridesKeepTheRestInherited) {
 // with velocity 0.02 m/s (closed form of the linear motion).
 TEST(SceneContact, RotatingAndTabulatedObstacles) {
   {
-    const std::string text = std::string(kGood) +
-                             "contact:\n  obstacles: [{type: plane, point: [0, 0, 0.001],\n"
-                             "    angular_velocity: [0, 0, 2], rotation_center: [0.05, 0.05, 0]}]\n";
+    const std::string text =
+        std::string(kGood) +
+        "contact:\n  obstacles: [{type: plane, point: [0, 0, 0.001],\n"
+        "    angular_velocity: [0, 0, 2], rotation_center: [0.05, 0.05, 0]}]\n";
     Scene s = scene::load_scene_text(text, "good.yaml", ".");
     const Ordinal n = s.detection->detect(s.model->reference(), 0.3);
     ASSERT_GT(n, 0);
@@ -752,9 +753,10 @@ TEST(SceneContact, RotatingAndTabulatedObstacles) {
     std::fputs("# time, ux, uy, uz\nt,ux,uy,uz\n0, 0, 0, -0.01\n1.0, 0, 0, 0.01\n", fp);
     std::fclose(fp);
   }
-  for (const char* motion : {"{table: [[0, 0, 0, -0.01], [1.0, 0, 0, 0.01]]}", "{file: lift.csv}"}) {
-    const std::string text = std::string(kGood) + "contact:\n  obstacles: [{type: plane, motion: " +
-                             motion + "}]\n";
+  for (const char* motion :
+       {"{table: [[0, 0, 0, -0.01], [1.0, 0, 0, 0.01]]}", "{file: lift.csv}"}) {
+    const std::string text =
+        std::string(kGood) + "contact:\n  obstacles: [{type: plane, motion: " + motion + "}]\n";
     Scene s = scene::load_scene_text(text, "good.yaml", dir);
     EXPECT_EQ(s.detection->detect(s.model->reference(), 0.0), 0) << motion;
     const Ordinal n = s.detection->detect(s.model->reference(), 0.55);
@@ -772,50 +774,60 @@ TEST(SceneContact, RotatingAndTabulatedObstacles) {
 TEST(SceneErrors, ContactMaterialPairsAndMotionsAreValidated) {
   const std::string g = kGood;
   auto cm = [&](const std::string& v) {
-    return replace(g, "    density: 1000\n", "    density: 1000\n    contact_material: " + v + "\n");
+    return replace(g, "    density: 1000\n",
+                   "    density: 1000\n    contact_material: " + v + "\n");
   };
   const std::string ob = "contact:\n  obstacles: [{type: plane, name: floor}]\n";
   const std::vector<BadCase> cases = {
       {"contact E 0", cm("{E: 0}"), "bad.yaml:8:27:", "contact_material.E must be positive"},
-      {"contact nu 0.5", cm("{nu: 0.5}"), "bad.yaml:8:28:", "contact_material.nu must be in (-1, 0.5)"},
-      {"contact restitution 1.5", cm("{restitution: 1.5}"), "bad.yaml:8:37:",
-       "contact_material.restitution must be in (0, 1]"},
-      {"contact mu_k above mu_s", cm("{mu_s: 0.2, mu_k: 0.3}"), "bad.yaml:8:41:",
-       "mu_k = 0.3 exceeds mu_s = 0.2"},
+      {"contact nu 0.5", cm("{nu: 0.5}"),
+       "bad.yaml:8:28:", "contact_material.nu must be in (-1, 0.5)"},
+      {"contact restitution 1.5", cm("{restitution: 1.5}"),
+       "bad.yaml:8:37:", "contact_material.restitution must be in (0, 1]"},
+      {"contact mu_k above mu_s", cm("{mu_s: 0.2, mu_k: 0.3}"),
+       "bad.yaml:8:41:", "mu_k = 0.3 exceeds mu_s = 0.2"},
       {"contact mu negative", cm("{mu_s: -0.1}"), "bad.yaml:8:30:", "must be in [0, 10]"},
       {"contact unknown key", cm("{G: 1}"), "bad.yaml:8:24:", "unknown key 'G'"},
-      {"pair unknown body", g + ob + "  pairs: [{body: cub, obstacle: floor}]\n", "bad.yaml:10:18:",
-       "unknown body 'cub'"},
+      {"pair unknown body", g + ob + "  pairs: [{body: cub, obstacle: floor}]\n",
+       "bad.yaml:10:18:", "unknown body 'cub'"},
       {"pair unknown obstacle", g + ob + "  pairs: [{body: cube, obstacle: flor}]\n",
        "bad.yaml:10:34:", "no obstacle 'flor'"},
-      {"pair obstacle index", g + ob + "  pairs: [{body: cube, obstacle: 1}]\n", "bad.yaml:10:34:",
-       "no obstacle '1'"},
-      {"pair twice", g + ob + "  pairs: [{body: cube, obstacle: floor}, {body: cube, obstacle: 0}]\n",
+      {"pair obstacle index", g + ob + "  pairs: [{body: cube, obstacle: 1}]\n",
+       "bad.yaml:10:34:", "no obstacle '1'"},
+      {"pair twice",
+       g + ob + "  pairs: [{body: cube, obstacle: floor}, {body: cube, obstacle: 0}]\n",
        "bad.yaml:10:42:", "listed twice"},
-      {"pair mu_k above inherited mu_s", g + ob + "  pairs: [{body: cube, obstacle: floor, mu_k: 0.3}]\n",
+      {"pair mu_k above inherited mu_s",
+       g + ob + "  pairs: [{body: cube, obstacle: floor, mu_k: 0.3}]\n",
        "bad.yaml:10:47:", "mu_k = 0.3 exceeds mu_s = 0.25"},
       {"pair E_star negative", g + ob + "  pairs: [{body: cube, obstacle: floor, E_star: -1}]\n",
        "bad.yaml:10:49:", "E_star must be positive"},
       {"pair three bodies", g + "contact:\n  pairs: [{bodies: [cube, cube, cube]}]\n",
        "bad.yaml:9:20:", "a list of two body names"},
-      {"pair without partner", g + "contact:\n  pairs: [{body: cube}]\n", "bad.yaml:9:11:",
-       "give bodies: [a, b], or body and obstacle"},
-      {"motion times", g + "contact:\n  obstacles: [{type: plane, motion: {table: [[0, 0, 0, 0], [0, 0, 0, 1]]}}]\n",
+      {"pair without partner", g + "contact:\n  pairs: [{body: cube}]\n",
+       "bad.yaml:9:11:", "give bodies: [a, b], or body and obstacle"},
+      {"motion times",
+       g + "contact:\n  obstacles: [{type: plane, motion: {table: [[0, 0, 0, 0], [0, 0, 0, "
+           "1]]}}]\n",
        "bad.yaml:9:60:", "times must increase"},
-      {"motion row length", g + "contact:\n  obstacles: [{type: plane, motion: {table: [[0, 0, 0]]}}]\n",
+      {"motion row length",
+       g + "contact:\n  obstacles: [{type: plane, motion: {table: [[0, 0, 0]]}}]\n",
        "bad.yaml:9:46:", "got 3 values"},
       {"motion angle without axis",
        g + "contact:\n  obstacles: [{type: plane, motion: {table: [[0, 0, 0, 0, 1]]}}]\n",
        "bad.yaml:9:37:", "need the rotation axis"},
-      {"motion non-finite", g + "contact:\n  obstacles: [{type: plane, motion: {table: [[0, nan, 0, 0]]}}]\n",
+      {"motion non-finite",
+       g + "contact:\n  obstacles: [{type: plane, motion: {table: [[0, nan, 0, 0]]}}]\n",
        "bad.yaml:9:50:", "expected a finite number"},
       {"motion and velocity",
-       g + "contact:\n  obstacles: [{type: plane, velocity: [1, 0, 0], motion: {table: [[0, 0, 0, 0]]}}]\n",
+       g + "contact:\n  obstacles: [{type: plane, velocity: [1, 0, 0], motion: {table: [[0, 0, 0, "
+           "0]]}}]\n",
        "bad.yaml:9:58:", "give either motion or velocity"},
       {"rotation_center alone",
-       g + "contact:\n  obstacles: [{type: plane, rotation_center: [0, 0, 0]}]\n", "bad.yaml:9:46:",
-       "rotation_center needs angular_velocity"},
-      {"motion file missing", g + "contact:\n  obstacles: [{type: plane, motion: {file: none.csv}}]\n",
+       g + "contact:\n  obstacles: [{type: plane, rotation_center: [0, 0, 0]}]\n",
+       "bad.yaml:9:46:", "rotation_center needs angular_velocity"},
+      {"motion file missing",
+       g + "contact:\n  obstacles: [{type: plane, motion: {file: none.csv}}]\n",
        "bad.yaml:9:44:", "not found"},
   };
   expect_errors(cases);
@@ -826,8 +838,9 @@ TEST(SceneErrors, ContactMaterialPairsAndMotionsAreValidated) {
   std::fputs("t,ux,uy,uz\n0, 0, 0, 0\n1, 0, x1, 0\n", fp);
   std::fclose(fp);
   try {
-    scene::load_scene_text(g + "contact:\n  obstacles: [{type: plane, motion: {file: bad_motion.csv}}]\n",
-                           "bad.yaml", dir);
+    scene::load_scene_text(
+        g + "contact:\n  obstacles: [{type: plane, motion: {file: bad_motion.csv}}]\n", "bad.yaml",
+        dir);
     ADD_FAILURE() << "no error";
   } catch (const Error& e) {
     const std::string msg = e.what();
@@ -838,8 +851,9 @@ TEST(SceneErrors, ContactMaterialPairsAndMotionsAreValidated) {
   std::fputs("0, 0, 0, 0\n0, 0, 0, 1\n", fp);
   std::fclose(fp);
   try {
-    scene::load_scene_text(g + "contact:\n  obstacles: [{type: plane, motion: {file: bad_motion.csv}}]\n",
-                           "bad.yaml", dir);
+    scene::load_scene_text(
+        g + "contact:\n  obstacles: [{type: plane, motion: {file: bad_motion.csv}}]\n", "bad.yaml",
+        dir);
     ADD_FAILURE() << "no error";
   } catch (const Error& e) {
     const std::string msg = e.what();
