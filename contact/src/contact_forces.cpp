@@ -4,6 +4,7 @@
 #include "tlfea/core/error.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <limits>
 #include <numeric>
 #include <stdexcept>
@@ -281,6 +282,46 @@ DeviceView<Real*> row_sum_lumped_mass(const CrsPattern& pattern, const DeviceVie
   return m;
 }
 
+ContactPairSettings combine_pair_settings(const ContactMaterial& a, const ContactMaterial& b,
+                                          const ContactPairSettings& d) {
+  // Given by both: the smaller; by one: that one; by neither: the default.
+  auto pick = [](Real x, Real y, Real def) {
+    const bool gx = x >= 0.0, gy = y >= 0.0;
+    if (gx && gy) return std::min(x, y);
+    if (gx) return x;
+    if (gy) return y;
+    return def;
+  };
+  ContactPairSettings s = d;
+  s.restitution = pick(a.restitution, b.restitution, d.restitution);
+  s.mu_s = pick(a.mu_s, b.mu_s, d.mu_s);
+  s.mu_k = std::min(pick(a.mu_k, b.mu_k, d.mu_k), s.mu_s);
+  return s;
+}
+
+ContactLawParams make_pair_law(const ContactMaterial& a, const ContactMaterial& b,
+                               const ContactPairSettings& s) {
+  if (!(s.restitution > 0.0 && s.restitution <= 1.0))
+    throw_error("ContactForces: restitution must be in (0, 1], got ", s.restitution);
+  if (!(s.mu_s >= 0.0) || !(s.mu_k >= 0.0) || s.mu_k > s.mu_s)
+    throw_error("ContactForces: friction needs 0 <= mu_k <= mu_s, got mu_s = ", s.mu_s,
+                ", mu_k = ", s.mu_k);
+  if (s.E_star < 0.0 || s.G_star < 0.0 || !std::isfinite(s.E_star) || !std::isfinite(s.G_star))
+    throw_error(
+        "ContactForces: E_star and G_star must be finite and >= 0 (0: from the "
+        "materials), got ",
+        s.E_star, ", ", s.G_star);
+  ContactLawParams p = make_contact_law(a, b, s.restitution, s.mu_s, s.mu_k, s.radius, s.patch);
+  if (s.E_star > 0.0) {
+    // G* = E_star (G*/E* of the materials); both rigid: nu = 0, G*/E* = 1/4.
+    const Real ratio = p.E_star > 0.0 ? p.G_star / p.E_star : 0.25;
+    p.E_star = s.E_star;
+    p.G_star = ratio * s.E_star;
+  }
+  if (s.G_star > 0.0) p.G_star = s.G_star;
+  return p;
+}
+
 void ContactForces::setup(const DeviceView<Real*>& lumped_mass,
                           const std::vector<ContactMaterial>& bodies,
                           const std::vector<ContactMaterial>& obstacles,
@@ -292,13 +333,20 @@ void ContactForces::setup(const DeviceView<Real*>& lumped_mass,
   num_obstacles_ = static_cast<int>(obstacles.size());
   materials_ = bodies;
   materials_.insert(materials_.end(), obstacles.begin(), obstacles.end());
+  for (const ContactMaterial& m : materials_) {
+    if (m.restitution >= 0.0 && !(m.restitution > 0.0 && m.restitution <= 1.0))
+      throw_error("ContactForces: a material's restitution must be in (0, 1], got ", m.restitution);
+    if (m.mu_s >= 0.0 && m.mu_k > m.mu_s)
+      throw_error("ContactForces: a material's mu_k = ", m.mu_k, " exceeds its mu_s = ", m.mu_s);
+  }
   const int np = num_bodies_ + num_obstacles_;
   law_host_.assign(static_cast<size_t>(np) * np, ContactLawParams{});
+  pair_host_.assign(static_cast<size_t>(np) * np, defaults);
   for (int a = 0; a < np; ++a)
-    for (int b = 0; b < np; ++b)
-      law_host_[a * np + b] = make_contact_law(materials_[a], materials_[b], defaults.restitution,
-                                               defaults.mu_s, defaults.mu_k, defaults.radius,
-                                               defaults.patch);
+    for (int b = 0; b < np; ++b) {
+      pair_host_[a * np + b] = combine_pair_settings(materials_[a], materials_[b], defaults);
+      law_host_[a * np + b] = make_pair_law(materials_[a], materials_[b], pair_host_[a * np + b]);
+    }
   point_mass_host_.assign(num_bodies_, 0.0);
   law_ = DeviceView<ContactLawParams*>("tlfea::contact::law", law_host_.size());
   point_mass_ = DeviceView<Real*>("tlfea::contact::point_mass", num_bodies_ > 0 ? num_bodies_ : 1);
@@ -307,18 +355,27 @@ void ContactForces::setup(const DeviceView<Real*>& lumped_mass,
   upload_tables();
 }
 
-void ContactForces::set_pair(int a, int b, const ContactPairSettings& s) {
+int ContactForces::pair_index(int a, int b) const {
   const int pa = participant(a), pb = participant(b), np = num_bodies_ + num_obstacles_;
   if (pa < 0 || pa >= np || pb < 0 || pb >= np)
-    throw_error("ContactForces::set_pair: unknown partner");
-  if (!(s.restitution > 0.0 && s.restitution <= 1.0))
-    throw_error("ContactForces: restitution must be in (0, 1]");
-  const ContactLawParams p =
-      make_contact_law(materials_[pa], materials_[pb], s.restitution, s.mu_s, s.mu_k, s.radius,
-                       s.patch);
-  law_host_[pa * np + pb] = p;
-  law_host_[pb * np + pa] = p;
+    throw_error("ContactForces: unknown partner pair (", a, ", ", b, ")");
+  return pa * np + pb;
+}
+
+void ContactForces::set_pair(int a, int b, const ContactPairSettings& s) {
+  const int ab = pair_index(a, b), ba = pair_index(b, a);
+  const int np = num_bodies_ + num_obstacles_;
+  const ContactLawParams p = make_pair_law(materials_[ab / np], materials_[ab % np], s);
+  law_host_[ab] = law_host_[ba] = p;
+  pair_host_[ab] = pair_host_[ba] = s;
   dirty_ = true;
+}
+
+const ContactPairSettings& ContactForces::pair_settings(int a, int b) const {
+  return pair_host_.at(pair_index(a, b));
+}
+const ContactLawParams& ContactForces::pair_law(int a, int b) const {
+  return law_host_.at(pair_index(a, b));
 }
 
 void ContactForces::set_point_mass(int body, Real mass) {

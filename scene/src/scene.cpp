@@ -10,6 +10,7 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <limits>
 #include <map>
 #include <new>
@@ -387,6 +388,9 @@ struct BodyData {
   Mesh mesh;
   Real E = 0.0, nu = 0.0;  // for contact
   Real min_size = 0.0;     // smallest body dimension (default joint fibers)
+  // contact_material (docs/scene.md): E <= 0 / nu NaN: the bulk E, nu;
+  // restitution, mu_s, mu_k < 0: the contact section's.
+  ContactMaterial contact{0.0, std::numeric_limits<Real>::quiet_NaN()};
 };
 
 // Visualisation points of the ANCF bodies per output step (docs/scene.md,
@@ -883,6 +887,8 @@ class Builder {
       fail(c_, m.node()[dot3(v0, v0) > 0 ? "velocity" : "angular_velocity"],
            m.key(dot3(v0, v0) > 0 ? "velocity" : "angular_velocity") +
                ": a static analysis (analysis: static) has no initial velocity");
+    if (m.has("contact_material"))
+      b.contact = parse_contact_material(m.get("contact_material"), what);
     bodies_.push_back(std::move(b));
   }
 
@@ -1219,6 +1225,166 @@ class Builder {
     s_.joints.emplace_back(name, rows);
   }
 
+  // Contact properties of a body's contact_material or an obstacle entry
+  // (docs/scene.md, "contact"): keys absent leave cm unchanged. E > 0,
+  // nu in (-1, 0.5) (elastic: a body's contact_material), restitution in
+  // (0, 1], mu_s, mu_k in [0, kMaxFriction] with mu_k <= mu_s when both given.
+  void read_contact_properties(Map& m, ContactMaterial& cm, bool elastic) {
+    if (elastic && m.has("E")) {
+      cm.E = m.num("E", 0.0);
+      if (!(cm.E > 0.0))
+        fail(c_, m.node()["E"], m.key("E") + " must be positive, got " + Map::fmt(cm.E));
+    }
+    if (elastic && m.has("nu")) {
+      cm.nu = m.num("nu", 0.0);
+      if (!(cm.nu > -1.0 && cm.nu < 0.5))
+        fail(c_, m.node()["nu"], m.key("nu") + " must be in (-1, 0.5), got " + Map::fmt(cm.nu));
+    }
+    if (m.has("restitution")) {
+      cm.restitution = m.num("restitution", 0.5);
+      if (!(cm.restitution > 0.0 && cm.restitution <= 1.0))
+        fail(c_, m.node()["restitution"],
+             m.key("restitution") + " must be in (0, 1], got " + Map::fmt(cm.restitution));
+    }
+    for (const char* k : {"mu_s", "mu_k"}) {
+      if (!m.has(k)) continue;
+      const Real mu = m.num(k, 0.0);
+      if (!(mu >= 0.0 && mu <= kMaxFriction))
+        fail(c_, m.node()[k],
+             m.key(k) + " must be in [0, " + Map::fmt(kMaxFriction) + "], got " + Map::fmt(mu));
+      (std::string(k) == "mu_s" ? cm.mu_s : cm.mu_k) = mu;
+    }
+    if (m.has("mu_s") && m.has("mu_k") && cm.mu_k > cm.mu_s)
+      fail(c_, m.node()["mu_k"],
+           m.what() + ": mu_k = " + Map::fmt(cm.mu_k) + " exceeds mu_s = " + Map::fmt(cm.mu_s) +
+               " (kinetic friction must not exceed static friction)");
+  }
+
+  // A body's contact_material: any subset of E, nu, restitution, mu_s, mu_k.
+  ContactMaterial parse_contact_material(const YAML::Node& node, const std::string& owner) {
+    Map m(c_, node, owner + ".contact_material");
+    ContactMaterial cm{0.0, std::numeric_limits<Real>::quiet_NaN()};
+    read_contact_properties(m, cm, true);
+    m.done();
+    return cm;
+  }
+
+  // An obstacle's motion table (docs/scene.md): rows [t, ux, uy, uz] or
+  // [t, ux, uy, uz, angle] given inline (table:) or in a CSV file (file:,
+  // relative to the scene file), times increasing, values finite; `axis`
+  // (needed with the angle column) is the rotation axis.
+  MotionTable parse_motion_table(const YAML::Node& node, const std::string& what) {
+    Map mm(c_, node, what);
+    MotionTable tab;
+    const bool has_table = mm.has("table"), has_file = mm.has("file");
+    if (has_table == has_file)
+      fail(c_, node,
+           what + ": give either table: [[t, x, y, z], ...] or file: (a CSV file), not " +
+               (has_table ? "both" : "neither"));
+    size_t cols = 0;
+    auto add_row = [&](const std::vector<Real>& row,
+                       const std::function<void(const std::string&)>& err) {
+      if (row.size() != 4 && row.size() != 5)
+        err("expected a row [t, x, y, z] or [t, x, y, z, angle], got " +
+            std::to_string(row.size()) + " values");
+      if (cols == 0) cols = row.size();
+      if (row.size() != cols)
+        err("every row needs the same number of values (" + std::to_string(cols) +
+            " in the first row)");
+      if (!tab.time.empty() && !(row[0] > tab.time.back()))
+        err("times must increase (" + Map::fmt(row[0]) + " after " + Map::fmt(tab.time.back()) +
+            ")");
+      tab.time.push_back(row[0]);
+      tab.displacement.push_back(Vec3{{row[1], row[2], row[3]}});
+      if (cols == 5) tab.angle.push_back(row[4]);
+    };
+    if (has_table) {
+      const YAML::Node t = mm.get("table");
+      if (!t.IsSequence() || t.size() == 0)
+        fail(c_, t, what + ".table: expected a non-empty list of rows [t, x, y, z(, angle)]");
+      for (size_t i = 0; i < t.size(); ++i) {
+        const YAML::Node r = t[i];
+        if (!r.IsSequence()) fail(c_, r, what + ".table: expected a row [t, x, y, z(, angle)]");
+        std::vector<Real> row;
+        for (size_t j = 0; j < r.size(); ++j) row.push_back(to_real(c_, r[j], what + ".table"));
+        add_row(row, [&](const std::string& msg) { fail(c_, r, what + ".table: " + msg); });
+      }
+    } else {
+      const YAML::Node fn = mm.get("file");
+      fs::path p(to_string(c_, fn, what + ".file"));
+      if (p.is_relative()) p = fs::path(c_.base_dir) / p;
+      const std::string ps = p.string();
+      std::ifstream in(ps);
+      if (!fs::is_regular_file(p) || !in)
+        fail(c_, fn, what + ".file: motion file '" + ps + "' not found");
+      // CSV: one row per line, values separated by commas; empty lines and
+      // lines starting with '#' are skipped, and so is a header (a first
+      // row whose first value is not a number).
+      std::string line;
+      for (long ln = 1; std::getline(in, line); ++ln) {
+        if (!line.empty() && line.back() == '\r') line.pop_back();
+        const size_t first = line.find_first_not_of(" \t");
+        if (first == std::string::npos || line[first] == '#') continue;
+        std::vector<Real> row;
+        size_t start = 0;
+        bool header = false;
+        while (true) {
+          const size_t end = line.find(',', start);
+          const std::string field =
+              line.substr(start, end == std::string::npos ? std::string::npos : end - start);
+          const size_t b = field.find_first_not_of(" \t"), e = field.find_last_not_of(" \t");
+          const std::string v = b == std::string::npos ? "" : field.substr(b, e - b + 1);
+          const std::string at = ps + ":" + std::to_string(ln) + ":" +
+                                 std::to_string(start + (b == std::string::npos ? 0 : b) + 1) +
+                                 ": ";
+          size_t pos = 0;
+          double x = 0.0;
+          bool ok = !v.empty();
+          try {
+            if (ok) x = std::stod(v, &pos);
+          } catch (const std::logic_error&) {
+            ok = false;
+          }
+          if (!ok || pos != v.size()) {
+            if (row.empty() && tab.time.empty() && !header) {
+              header = true;  // a header line
+              break;
+            }
+            throw Error(at + what + ".file: expected a number, got '" + v + "'");
+          }
+          if (!std::isfinite(x))
+            throw Error(at + what + ".file: expected a finite number, got '" + v + "'");
+          row.push_back(x);
+          if (end == std::string::npos) break;
+          start = end + 1;
+        }
+        if (header) continue;
+        const std::string at = ps + ":" + std::to_string(ln) + ":1: ";
+        add_row(row, [&](const std::string& msg) { throw Error(at + what + ".file: " + msg); });
+      }
+      if (tab.time.empty()) fail(c_, fn, what + ".file: '" + ps + "' holds no rows");
+    }
+    if (mm.has("axis")) {
+      tab.axis = mm.vec3("axis", tab.axis);
+      if (dot3(tab.axis, tab.axis) == 0.0) fail(c_, mm.node()["axis"], mm.key("axis") + " is zero");
+      if (cols != 5)
+        fail(c_, mm.node()["axis"],
+             mm.key("axis") + " needs rows with an angle [t, x, y, z, angle]");
+    } else if (cols == 5) {
+      fail(c_, node, what + ": rows with an angle need the rotation axis (axis: [x, y, z])");
+    }
+    mm.done();
+    return tab;
+  }
+
+  // A body of contact.pairs: a contact body's model id.
+  int pair_body(const YAML::Node& n, const std::string& what, const std::vector<int>& bodies) {
+    const int b = body_index(n, what, false);
+    if (std::find(bodies.begin(), bodies.end(), b) == bodies.end())
+      fail(c_, n, what + ": body '" + bodies_[b].name + "' is not in contact.bodies");
+    return bodies_[b].id;
+  }
+
   void add_contact(const YAML::Node& node) {
     Map m(c_, node, "contact");
     Model& model = *s_.model;
@@ -1285,6 +1451,7 @@ class Builder {
       if (self_radius > 0.0) det->set_self_contact(bodies_[b].id, self_radius);
     }
     std::vector<ContactMaterial> obst;
+    std::vector<std::string> obstacle_names;
     if (m.has("obstacles")) {
       const YAML::Node l = m.get("obstacles");
       if (!l.IsSequence()) fail(c_, l, "contact.obstacles: expected a list");
@@ -1304,8 +1471,39 @@ class Builder {
             if (!(hs[a] > 0)) fail(c_, om.node()["half_size"], om.key("half_size") + " must be positive");
           o = Obstacle::box(om.vec3_req("center"), hs);
         }
+        if (om.has("name")) {
+          const std::string nm = om.str("name", "");
+          if (std::find(obstacle_names.begin(), obstacle_names.end(), nm) != obstacle_names.end())
+            fail(c_, om.node()["name"], om.key("name") + ": obstacle name '" + nm + "' used twice");
+          obstacle_names.push_back(nm);
+        } else {
+          obstacle_names.emplace_back();
+        }
+        // Motion (docs/scene.md): constant velocity and angular velocity
+        // about rotation_center (default: the obstacle's point / centre),
+        // or a table of displacements (and angles).
         const Vec3 vel = om.vec3("velocity", Vec3{{0, 0, 0}});
-        if (dot3(vel, vel) > 0) o.with_motion(constant_velocity_motion(o.point, vel));
+        const Vec3 omega = om.vec3("angular_velocity", Vec3{{0, 0, 0}});
+        if (om.has("rotation_center") && !om.has("angular_velocity"))
+          fail(c_, om.node()["rotation_center"],
+               om.key("rotation_center") + " needs angular_velocity");
+        const Vec3 c0 = om.vec3("rotation_center", o.point);
+        if (om.has("motion") && (om.has("velocity") || om.has("angular_velocity")))
+          fail(c_, om.node()["motion"],
+               om.key("motion") + ": give either motion or velocity / angular_velocity, not both");
+        const MotionTable tab = om.has("motion")
+                                    ? parse_motion_table(om.get("motion"), om.key("motion"))
+                                    : MotionTable{};
+        try {
+          if (om.has("motion"))
+            o.with_motion(table_motion(o.point, tab));
+          else if (dot3(omega, omega) > 0)
+            o.with_motion(rigid_motion(o.point, c0, vel, omega));
+          else if (dot3(vel, vel) > 0)
+            o.with_motion(constant_velocity_motion(o.point, vel));
+        } catch (const Error& e) {
+          fail(c_, om.node(), om.what() + ": " + e.what());
+        }
         ContactMaterial cm;
         cm.E = om.num("E", std::numeric_limits<Real>::infinity());
         cm.nu = om.num("nu", 0.0);
@@ -1314,11 +1512,14 @@ class Builder {
                                                  "obstacle), got " + Map::fmt(cm.E));
         if (!(cm.nu > -1.0 && cm.nu < 0.5))
           fail(c_, om.node()["nu"], om.key("nu") + " must be in (-1, 0.5), got " + Map::fmt(cm.nu));
+        read_contact_properties(om, cm, false);
         om.done();
         det->add_obstacle(o);
         obst.push_back(cm);
       }
     }
+    const bool has_pairs = m.has("pairs");
+    const YAML::Node pairs = m.get("pairs");
     m.done();
     try {
       det->setup();
@@ -1327,8 +1528,15 @@ class Builder {
     }
     auto cf = std::make_shared<ContactForces>();
     std::vector<ContactMaterial> mats(model.num_bodies());
-    for (const auto& b : bodies_) mats[b.id] = ContactMaterial{b.E, b.nu};
+    for (const auto& b : bodies_) {
+      // contact_material: its E, nu where given, else the bulk material's.
+      ContactMaterial cm = b.contact;
+      if (!(cm.E > 0.0)) cm.E = b.E;
+      if (std::isnan(cm.nu)) cm.nu = b.nu;
+      mats[b.id] = cm;
+    }
     cf->setup(row_sum_lumped_mass(model.pattern(), model.mass_values()), mats, obst, pair);
+    if (has_pairs) add_contact_pairs(pairs, bodies, obstacle_names, *cf);
     if (body_mass)
       for (int b : bodies) cf->set_point_mass(bodies_[b].id, body_total_mass(model, bodies_[b].id));
     model.add_step_force([det, cf](Real t, const CoefView& q, const CoefView& v, Real h, const CoefView& f) {
@@ -1337,6 +1545,82 @@ class Builder {
     });
     s_.detection = det;
     s_.contact = cf;
+  }
+
+  // contact.pairs: per-pair overrides of the law's constants; keys absent
+  // keep what the pair has (the contact section's defaults combined with
+  // the partners' contact properties).
+  void add_contact_pairs(const YAML::Node& l, const std::vector<int>& bodies,
+                         const std::vector<std::string>& obstacle_names, ContactForces& cf) {
+    if (!l.IsSequence()) fail(c_, l, "contact.pairs: expected a list of pairs");
+    std::set<std::pair<int, int>> seen;
+    for (size_t i = 0; i < l.size(); ++i) {
+      Map pm(c_, l[i], "contact.pairs[" + std::to_string(i) + "]");
+      int a = 0, b = 0;  // ContactPoints ids (obstacle k: -1 - k)
+      if (pm.has("bodies")) {
+        if (pm.has("body") || pm.has("obstacle"))
+          fail(c_, pm.node(), pm.what() + ": give either bodies: [a, b] or body and obstacle");
+        const YAML::Node bl = pm.get("bodies");
+        if (!bl.IsSequence() || bl.size() != 2)
+          fail(c_, bl, pm.key("bodies") + ": expected a list of two body names");
+        a = pair_body(bl[0], pm.key("bodies"), bodies);
+        b = pair_body(bl[1], pm.key("bodies"), bodies);
+      } else {
+        if (!pm.has("body") || !pm.has("obstacle"))
+          fail(c_, pm.node(), pm.what() + ": give bodies: [a, b], or body and obstacle");
+        a = pair_body(pm.get("body"), pm.key("body"), bodies);
+        const YAML::Node on = pm.get("obstacle");
+        const std::string name = to_string(c_, on, pm.key("obstacle"));
+        int k = -1;
+        for (size_t j = 0; j < obstacle_names.size(); ++j)
+          if (!obstacle_names[j].empty() && obstacle_names[j] == name) k = static_cast<int>(j);
+        if (k < 0) {
+          const long idx =
+              name.find_first_not_of("0123456789") == std::string::npos && !name.empty()
+                  ? to_int(c_, on, pm.key("obstacle"))
+                  : -1;
+          if (idx < 0 || idx >= static_cast<long>(obstacle_names.size()))
+            fail(c_, on,
+                 pm.key("obstacle") + ": no obstacle '" + name +
+                     "' (an obstacle's name, or its index 0.." +
+                     std::to_string(static_cast<long>(obstacle_names.size()) - 1) +
+                     " in contact.obstacles)");
+          k = static_cast<int>(idx);
+        }
+        b = -1 - k;
+      }
+      if (!seen.insert({std::min(a, b), std::max(a, b)}).second)
+        fail(c_, pm.node(), pm.what() + ": this pair is listed twice in contact.pairs");
+      ContactPairSettings ps = cf.pair_settings(a, b);
+      ContactMaterial given{0.0, 0.0};
+      read_contact_properties(pm, given, false);
+      if (pm.has("restitution")) ps.restitution = given.restitution;
+      if (pm.has("mu_s")) ps.mu_s = given.mu_s;
+      if (pm.has("mu_k")) ps.mu_k = given.mu_k;
+      if (ps.mu_k > ps.mu_s)
+        fail(c_, pm.has("mu_k") ? pm.node()["mu_k"] : pm.node()["mu_s"],
+             pm.what() + ": mu_k = " + Map::fmt(ps.mu_k) + " exceeds mu_s = " + Map::fmt(ps.mu_s) +
+                 (pm.has("mu_k") && pm.has("mu_s")
+                      ? ""
+                      : " (the other one is the pair's inherited value)") +
+                 " (kinetic friction must not exceed static friction)");
+      if (pm.has("E_star")) ps.E_star = pm.positive("E_star", 0.0);
+      if (pm.has("G_star")) ps.G_star = pm.positive("G_star", 0.0);
+      if (pm.has("radius")) {
+        ps.radius = pm.num("radius", 0.0);
+        if (ps.radius < 0.0)
+          fail(c_, pm.node()["radius"],
+               pm.key("radius") + " must be >= 0 (0: from the detection), got " +
+                   Map::fmt(ps.radius));
+      }
+      if (pm.has("law")) ps.patch = pm.choice("law", {"point", "patch"}, "point") == "patch";
+      pm.done();
+      try {
+        cf.set_pair(a, b, ps);
+      } catch (const Error& e) {
+        fail(c_, pm.node(), pm.what() + ": " + e.what());
+      }
+    }
   }
 
  public:

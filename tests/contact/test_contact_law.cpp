@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "tlfea/contact/contact_forces.hpp"
+#include "tlfea/core/error.hpp"
 
 namespace tlfea {
 namespace {
@@ -212,6 +213,100 @@ TEST(ContactLaw, NormalForceIsHertzAtRestAndActionReaction) {
   auto mh = Kokkos::create_mirror_view_and_copy(HostSpace(), cf2.effective_mass());
   const Real mA = 1.0 / 0.625, mB = 3.0;
   EXPECT_NEAR(mh(0), mA * mB / (mA + mB), 1e-14);
+}
+
+// Contact material separate from the bulk material (issue 11, item 3;
+// docs/theory.md §7.4 "Contact material"). The law takes E, nu of each
+// partner's ContactMaterial, whatever the body's bulk material, and a pair
+// may set E* (and G*) itself. References: Hertz F = (4/3) E* sqrt(R) d^(3/2)
+// with E* from the closed forms of RefLaw / the pair's value; the
+// composition rule (given by both partners: the smaller, by one: that one,
+// by neither: the default; mu_k capped at mu_s) restated here.
+TEST(ContactLaw, ContactMaterialAndPairModulusSetTheHertzForce) {
+  const Real m = 2.0, delta = 1e-3, R = 0.05;
+  auto hertz = [&](Real E_star) {
+    return 4.0 / 3.0 * E_star * std::sqrt(R) * std::pow(delta, 1.5);
+  };
+  HandPoints hp(1, 1);
+  hp.upload({single_point(delta, R)});
+  CoefView v("v", 1);
+  // A body whose contact modulus is 2e9 Pa, nu = 0.25 (e.g. a steel-like
+  // skin on a soft bulk): E* = E / (1 - nu^2) against the rigid plane.
+  {
+    ContactForces cf;
+    cf.setup(masses({m}), {ContactMaterial{2e9, 0.25}}, {ContactMaterial{kInf, 0.0}},
+             ContactPairSettings{});
+    CoefView f("f", 1);
+    cf.compute(hp.cp, v, v, 1e-3, f);
+    const Real ref = hertz(2e9 / (1.0 - 0.0625));
+    EXPECT_NEAR(to_host(f)(0, 2), ref, 1e-12 * ref);
+    // G* = E / (2 (2 - nu) (1 + nu)) (rigid partner).
+    EXPECT_NEAR(cf.pair_law(0, -1).G_star, 2e9 / (2.0 * 1.75 * 1.25), 1e-3);
+  }
+  // A pair override of E* (and the G* it implies: the materials' ratio).
+  {
+    ContactForces cf = make_forces({m});
+    ContactPairSettings s = cf.pair_settings(0, -1);
+    EXPECT_EQ(s.E_star, 0.0);
+    s.E_star = 3.5e8;
+    cf.set_pair(0, -1, s);
+    CoefView f("f", 1);
+    cf.compute(hp.cp, v, v, 1e-3, f);
+    const Real ref = hertz(3.5e8);
+    EXPECT_NEAR(to_host(f)(0, 2), ref, 1e-12 * ref);
+    // G*/E* = (1 - nu) / (2 (2 - nu)) for nu = 0.3 against a rigid partner.
+    EXPECT_NEAR(cf.pair_law(-1, 0).G_star, 3.5e8 * 0.7 / (2.0 * 1.7), 1e-6);
+    s.G_star = 1e8;
+    cf.set_pair(-1, 0, s);
+    EXPECT_EQ(cf.pair_law(0, -1).G_star, 1e8);
+  }
+}
+
+TEST(ContactLaw, PartnerRestitutionAndFrictionCompose) {
+  ContactPairSettings d;  // e = 0.5, mu_s = 0.25, mu_k = 0.2
+  ContactMaterial a{1e7, 0.3}, b{2e7, 0.3}, rigid{kInf, 0.0};
+  a.restitution = 0.8;
+  a.mu_s = 0.6;
+  a.mu_k = 0.5;
+  b.restitution = 0.3;
+  b.mu_s = 0.4;  // b's mu_k: the default 0.2
+  rigid.mu_s = 0.1;
+  ContactForces cf;
+  cf.setup(masses({1.0}), {a, b}, {rigid, ContactMaterial{kInf, 0.0}}, d);
+  auto beta = [](Real e) {
+    return -std::log(e) / std::sqrt(std::log(e) * std::log(e) + kPi * kPi);
+  };
+  // (a, b): e = min(0.8, 0.3), mu_s = min(0.6, 0.4), mu_k = a's 0.5 (b gives
+  // none), capped at mu_s = 0.4.
+  EXPECT_NEAR(cf.pair_law(0, 1).beta, beta(0.3), 1e-15);
+  EXPECT_EQ(cf.pair_law(0, 1).mu_s, 0.4);
+  EXPECT_EQ(cf.pair_law(0, 1).mu_k, 0.4);
+  // (a, plane 0): e = a's 0.8, mu_s = min(0.6, 0.1), mu_k = a's 0.5 capped at 0.1.
+  EXPECT_NEAR(cf.pair_law(0, -1).beta, beta(0.8), 1e-15);
+  EXPECT_EQ(cf.pair_law(0, -1).mu_s, 0.1);
+  EXPECT_EQ(cf.pair_law(0, -1).mu_k, 0.1);
+  // (b, plane 1): e = b's 0.3, mu_s = b's 0.4, mu_k = the default 0.2.
+  EXPECT_NEAR(cf.pair_law(1, -2).beta, beta(0.3), 1e-15);
+  EXPECT_EQ(cf.pair_law(1, -2).mu_s, 0.4);
+  EXPECT_EQ(cf.pair_law(1, -2).mu_k, 0.2);
+  // Neither gives any: the defaults. E* = 1 / ((1 - 0.09) / 1e7 + (1 - 0.09) / 2e7).
+  ContactForces plain;
+  plain.setup(masses({1.0}), {ContactMaterial{1e7, 0.3}, ContactMaterial{2e7, 0.3}}, {}, d);
+  EXPECT_NEAR(plain.pair_law(0, 1).beta, beta(0.5), 1e-15);
+  EXPECT_EQ(plain.pair_law(0, 1).mu_s, 0.25);
+  EXPECT_EQ(plain.pair_law(0, 1).mu_k, 0.2);
+  EXPECT_NEAR(plain.pair_law(0, 1).E_star, 1.0 / (0.91 / 1e7 + 0.91 / 2e7), 1e-6);
+  // Out-of-range values are refused.
+  ContactMaterial bad{1e7, 0.3};
+  bad.mu_s = 0.1;
+  bad.mu_k = 0.2;
+  EXPECT_THROW(cf.setup(masses({1.0}), {bad}, {}, d), Error);
+  ContactPairSettings s = d;
+  s.mu_k = 0.3;
+  EXPECT_THROW(cf.set_pair(0, 1, s), Error);
+  s = d;
+  s.restitution = 0.0;
+  EXPECT_THROW(cf.set_pair(0, 1, s), Error);
 }
 
 TEST(ContactLaw, DampingOpposesApproachAndForceIsCompressiveOnly) {

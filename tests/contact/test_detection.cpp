@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <limits>
 #include <memory>
 #include <tuple>
 #include <vector>
@@ -306,6 +307,152 @@ TEST(ContactDetection, MovingPlaneAndRotatedBoxObstacles) {
       EXPECT_NEAR(c.n[2], 1.0, 1e-12);
     }
   }
+}
+
+// Rotating obstacles (issue 11, item 6). Closed form of a rigid motion at
+// constant v and omega about the point c(t) = c0 + v t (docs/theory.md §7.1):
+// x(t) = c(t) + R(t) (X - c0), R(t) = exp(t [omega]x), material velocity
+// v + omega x (x - c(t)). Here omega = w e_y, so R(t) is the rotation about y
+// by w t, written out by hand: [[cos, 0, sin], [0, 1, 0], [-sin, 0, cos]].
+TEST(ContactObstacleMotion, RotatingPlaneAndBoxPoseAndSurfaceVelocity) {
+  const Real w = 0.7, t = 1.3;
+  const P3 c0{0.2, -0.1, 0.4}, v{0.3, 0.05, -0.2}, p0{1.0, 0.5, 0.0};
+  const Real cs = std::cos(w * t), sn = std::sin(w * t);
+  auto Ry = [&](const P3& r) { return P3{cs * r[0] + sn * r[2], r[1], -sn * r[0] + cs * r[2]}; };
+  const P3 c{c0[0] + v[0] * t, c0[1] + v[1] * t, c0[2] + v[2] * t};
+  const P3 r = Ry(minus3(p0, c0));
+  const P3 p{c[0] + r[0], c[1] + r[1], c[2] + r[2]};  // the plane's point at t
+  const P3 omega{0.0, w, 0.0};
+  Obstacle plane = Obstacle::plane({{p0[0], p0[1], p0[2]}}, {{0.0, 0.0, 1.0}});
+  plane.with_motion(rigid_motion(plane.point, {{c0[0], c0[1], c0[2]}}, {{v[0], v[1], v[2]}},
+                                 {{omega[0], omega[1], omega[2]}}));
+  const ObstacleState st = evaluate_obstacle(plane, t);
+  const P3 n = Ry({0.0, 0.0, 1.0});
+  for (int a = 0; a < 3; ++a) {
+    EXPECT_NEAR(st.center[a], p[a], 1e-14);
+    EXPECT_NEAR(st.normal[a], n[a], 1e-14);
+    EXPECT_EQ(st.angular_velocity[a], omega[a]);
+  }
+  // Surface velocity at a point x of the plane: v + omega x (x - c(t)).
+  const P3 x{p[0] + 0.3 * cs, p[1] + 0.25, p[2] - 0.3 * sn};  // (x - p) . n = 0
+  EXPECT_NEAR(dot3(minus3(x, p), n), 0.0, 1e-15);
+  const P3 wr = cross3(omega, minus3(x, c));
+  Real vx[3];
+  const Real xx[3] = {x[0], x[1], x[2]};
+  obstacle_velocity_at(st, xx, vx);
+  for (int a = 0; a < 3; ++a) EXPECT_NEAR(vx[a], v[a] + wr[a], 1e-14);
+  // The surface velocity is the time derivative of the material point's
+  // position: central difference of x(s) = c(s) + R(s) (X - c0) for the
+  // material point X at x at time t (h = 1e-6: truncation ~ h^2 w^3 ~ 1e-13,
+  // round-off ~ 1e-16 / h = 1e-10).
+  {
+    const Real h = 1e-6;
+    const P3 d = minus3(x, c);  // X - c0 = R(t)^T (x - c(t))
+    const P3 X0{cs * d[0] - sn * d[2], d[1], sn * d[0] + cs * d[2]};
+    auto pos = [&](Real s) {
+      const Real C = std::cos(w * s), S = std::sin(w * s);
+      return P3{c0[0] + v[0] * s + C * X0[0] + S * X0[2], c0[1] + v[1] * s + X0[1],
+                c0[2] + v[2] * s - S * X0[0] + C * X0[2]};
+    };
+    const P3 xp = pos(t + h), xm = pos(t - h);
+    for (int a = 0; a < 3; ++a) EXPECT_NEAR((xp[a] - xm[a]) / (2 * h), vx[a], 1e-8);
+  }
+  // A box turning about its own centre: axes R(t), centre c0 + v t.
+  Obstacle box = Obstacle::box({{c0[0], c0[1], c0[2]}}, {{0.5, 0.4, 0.3}});
+  box.with_motion(
+      rigid_motion(box.point, box.point, {{v[0], v[1], v[2]}}, {{omega[0], omega[1], omega[2]}}));
+  const ObstacleState sb = evaluate_obstacle(box, t);
+  for (int a = 0; a < 3; ++a) {
+    EXPECT_NEAR(sb.center[a], c[a], 1e-14);
+    EXPECT_NEAR(sb.velocity[a], v[a], 1e-14);
+    for (int b = 0; b < 3; ++b) {
+      P3 e{0.0, 0.0, 0.0};
+      e[b] = 1.0;
+      EXPECT_NEAR(sb.axes(a, b), Ry(e)[a], 1e-14);
+    }
+  }
+}
+
+// A turntable: the plane z = 1e-3 turning about the z axis at w, pressed
+// 1 mm into the bottom face (z = 0) of a T10 box centred on the axis. Every
+// contact gets the surface velocity omega x (x_c - c) = w (-y, x, 0) at its
+// point x_c (closed form), depth 1 mm, normal +z (a rotation about the
+// normal leaves the plane in place).
+TEST(ContactObstacleMotion, TurntableContactsCarryTheSurfaceVelocity) {
+  Mesh mesh = generate_box(ElementType::T10, {1.0, 0.8, 0.6}, {2, 2, 1}, {-0.5, -0.4, 0.0});
+  CoefView q = reference_q({&mesh});
+  const Real w = 3.0;
+  ContactDetection det;
+  det.add_body(0, mesh, 0);
+  Obstacle o = Obstacle::plane({{0.0, 0.0, 1e-3}}, {{0.0, 0.0, 1.0}});
+  o.with_motion(rigid_motion(o.point, o.point, {{0.0, 0.0, 0.0}}, {{0.0, 0.0, w}}));
+  det.add_obstacle(o);
+  EXPECT_EQ(det.detect(q, 0.4), 25);
+  for (const Contact& c : read_contacts(det.points())) {
+    EXPECT_NEAR(c.delta, 1e-3, 1e-12);
+    EXPECT_NEAR(c.n[2], 1.0, 1e-12);
+    EXPECT_NEAR(c.vb[0], -w * c.x[1], 1e-12);
+    EXPECT_NEAR(c.vb[1], w * c.x[0], 1e-12);
+    EXPECT_NEAR(c.vb[2], 0.0, 1e-12);
+  }
+}
+
+// A table of a linear motion reproduces constant_velocity_motion (position
+// and velocity) at times between and on the rows; a table with angles
+// theta_i = w t_i about an axis reproduces rigid_motion with omega = w axis
+// about the reference point. After the last row the pose is held with
+// velocity 0.
+TEST(ContactObstacleMotion, TableMotionReproducesLinearMotions) {
+  const Vec3 p0{{0.1, 0.2, 0.3}}, v{{0.5, -0.25, 0.125}};
+  const Real w = 0.8;
+  const Vec3 axis{{0.0, 0.6, 0.8}};
+  MotionTable tab;
+  for (Real t : {0.0, 0.5, 1.25, 2.0}) {
+    tab.time.push_back(t);
+    tab.displacement.push_back(Vec3{{v[0] * t, v[1] * t, v[2] * t}});
+  }
+  Obstacle a = Obstacle::sphere(p0, 0.5), b = a;
+  a.with_motion(table_motion(p0, tab));
+  b.with_motion(constant_velocity_motion(p0, v));
+  for (Real t : {0.0, 0.3, 0.5, 1.0, 1.25, 1.9}) {
+    const ObstacleState sa = evaluate_obstacle(a, t), sb = evaluate_obstacle(b, t);
+    for (int k = 0; k < 3; ++k) {
+      EXPECT_NEAR(sa.center[k], p0[k] + v[k] * t, 1e-15) << t;
+      EXPECT_NEAR(sa.velocity[k], v[k], 1e-15) << t;
+      EXPECT_NEAR(sa.center[k], sb.center[k], 1e-15) << t;
+    }
+  }
+  const ObstacleState late = evaluate_obstacle(a, 3.0);
+  for (int k = 0; k < 3; ++k) {
+    EXPECT_NEAR(late.center[k], p0[k] + v[k] * 2.0, 1e-15);
+    EXPECT_EQ(late.velocity[k], 0.0);
+  }
+  // With angles: a box turning at w about `axis` through its moving centre.
+  for (Real t : tab.time) tab.angle.push_back(w * t);
+  tab.axis = axis;
+  Obstacle c = Obstacle::box(p0, {{0.3, 0.2, 0.1}}), d = c;
+  c.with_motion(table_motion(p0, tab));
+  d.with_motion(rigid_motion(p0, p0, v, {{w * axis[0], w * axis[1], w * axis[2]}}));
+  for (Real t : {0.2, 0.5, 1.7}) {
+    const ObstacleState sc = evaluate_obstacle(c, t), sd = evaluate_obstacle(d, t);
+    for (int k = 0; k < 3; ++k) {
+      EXPECT_NEAR(sc.center[k], sd.center[k], 1e-14) << t;
+      EXPECT_NEAR(sc.velocity[k], sd.velocity[k], 1e-14) << t;
+      EXPECT_NEAR(sc.angular_velocity[k], w * axis[k], 1e-14) << t;
+      for (int l = 0; l < 3; ++l) EXPECT_NEAR(sc.axes(k, l), sd.axes(k, l), 1e-14) << t;
+    }
+  }
+  // Malformed tables are refused.
+  MotionTable bad = tab;
+  bad.time[2] = bad.time[1];
+  EXPECT_THROW(table_motion(p0, bad), Error);
+  bad = tab;
+  bad.displacement[1][0] = std::numeric_limits<Real>::quiet_NaN();
+  EXPECT_THROW(table_motion(p0, bad), Error);
+  bad = tab;
+  bad.axis = Vec3{{0.0, 0.0, 0.0}};
+  EXPECT_THROW(table_motion(p0, bad), Error);
+  EXPECT_THROW(table_motion(p0, MotionTable{}), Error);
 }
 
 // Sphere obstacle of radius R touching the bottom face at (0.5, 0.4, 0) and

@@ -470,5 +470,54 @@ TEST(ContactValidation, ExplicitDashpotLimitKeepsAnUnresolvedDropFromGainingEner
     }
 }
 
+// Measurement, not a test (issue 11, item 3; docs/theory.md §7.4 "Contact
+// material"; run with --gtest_also_run_disabled_tests): a soft Q27 ball
+// (R = 0.05 m, 4 divisions, bulk E = 1e7 Pa, rho = 1000) dropped at 0.5 m/s
+// without gravity on a rigid plane, patch law, the ball's mass or the
+// nodes' as damping mass, e = 0.3, with the contact modulus equal to the
+// bulk one (the default) and separate, stiffer ones, at two steps (the
+// table of docs/theory.md §7.4 "Contact material"). Prints the rebound
+// v / v0 next to the 1-DOF law's (RK4, one_dof_restitution) for the same E*,
+// and the kinetic energy left in the ball's vibration. Nothing is asserted:
+// the deformable ball's rebound has no closed form to compare with (its
+// bulk compliance and vibration act in series with the contact law).
+TEST(ContactValidation, DISABLED_SoftBallReboundWithAContactModulus) {
+  const Real R = 0.05, Eb = 1e7, nu = 0.3, v0 = 0.5, e = 0.3;
+  for (bool body_mass : {true, false})
+    for (Real Ec : {1e7, 1e8, 1e9}) {
+      for (Real h : {1e-5, 2.5e-6}) {
+        BallOnPlane sc(R, 4, Eb, Ec, 1e-6, e, {{0.0, 0.0, 0.0}}, true);
+        if (body_mass) sc.cf->set_point_mass(0, sc.mass);
+        const Real ref = one_dof_restitution(sc.mass, Ec / (1 - nu * nu), R, e, v0);
+        StepperSettings s;
+        s.dt = h;
+        TimeStepper st(sc.model, s);
+        st.set_velocities(test::uniform_velocity_z(sc.model, -v0));
+        const Real ke0 = kinetic_energy(sc.model, st.velocities());
+        bool touched = false;
+        int i = 0, steps_in_contact = 0;
+        for (; i < 200000; ++i) {
+          st.step();
+          const bool c = sc.cf->active_contacts() > 0;
+          steps_in_contact += c;
+          if (c) touched = true;
+          // Separated for good: out of contact and the centre moving away.
+          if (touched && !c &&
+              com_velocity(sc.model, st.velocities(), 0, sc.model.num_coefficients())[2] > 0 &&
+              i > 2 * steps_in_contact)
+            break;
+        }
+        const Real vz = com_velocity(sc.model, st.velocities(), 0, sc.model.num_coefficients())[2];
+        const Real ke = kinetic_energy(sc.model, st.velocities());
+        const Real ke_com = 0.5 * sc.mass * vz * vz;
+        std::printf(
+            "soft ball E = %.0e, contact E = %.0e, damping mass %s, h = %.1e: rebound %.4f "
+            "(1-DOF law %.4f), vibration KE / KE0 %.4f, steps in contact %d\n",
+            Eb, Ec, body_mass ? "body" : "nodes", h, vz / v0, ref, (ke - ke_com) / ke0,
+            steps_in_contact);
+      }
+    }
+}
+
 }  // namespace
 }  // namespace tlfea

@@ -107,7 +107,28 @@ struct ContactPairSettings {
   Real mu_k = 0.2;         // kinetic friction
   Real radius = 0.0;       // R* [m]; <= 0: the detection's per-contact radius
   bool patch = false;      // the patch-level law (above) instead of the point law
+  // Effective moduli of the pair (docs/theory.md §7.4, "Contact material"):
+  // E_star > 0 [Pa] replaces the E* of the partners' ContactMaterials;
+  // G_star > 0 replaces G*, else G* = E_star (G*/E* of the partners'
+  // materials), or E_star / 4 (the ratio at nu = 0) when both are rigid.
+  // For two partners of one nu (or one rigid), G*/E* = (1 - nu) / (2 (2 - nu)).
+  Real E_star = 0.0;
+  Real G_star = 0.0;
 };
+
+// Pair settings of partners a and b from the default `d` (e, mu_s, mu_k of
+// a ContactMaterial < 0: not given). Per property: given by both, the
+// smaller (Chrono's default composition of friction and restitution); by
+// one, that one; by neither, d's. Then mu_k <= mu_s is enforced (mu_k is
+// capped at mu_s: one partner's mu_k may meet the other's smaller mu_s).
+// radius, patch, E_star, G_star are d's.
+ContactPairSettings combine_pair_settings(const ContactMaterial& a, const ContactMaterial& b,
+                                          const ContactPairSettings& d);
+// The law constants of a pair (E*, G* from the materials unless s overrides
+// them; throws Error for a restitution outside (0, 1], a negative friction
+// coefficient or mu_k > mu_s).
+ContactLawParams make_pair_law(const ContactMaterial& a, const ContactMaterial& b,
+                               const ContactPairSettings& s);
 
 // Lumped mass per coefficient: the row sums of the consistent mass
 // (sum_b M_ab, from scalar row 3a of the CRS values on `pattern`).
@@ -123,11 +144,17 @@ class ContactForces {
   // model's mass, or any positive lumping). bodies[b] and obstacles[k] give
   // E, nu of body b and of obstacle k (ContactPoints::body id -1 - k); a
   // rigid partner has E = inf. `defaults` sets e, mu_s, mu_k, R* for every
-  // pair; set_pair overrides one pair.
+  // pair, unless the partners' materials give e, mu_s, mu_k
+  // (combine_pair_settings); set_pair overrides one pair.
   void setup(const DeviceView<Real*>& lumped_mass, const std::vector<ContactMaterial>& bodies,
              const std::vector<ContactMaterial>& obstacles, const ContactPairSettings& defaults);
-  // Pair (a, b) in ContactPoints::body ids (obstacles -1 - k), symmetric.
+  // Pair (a, b) in ContactPoints::body ids (obstacles -1 - k), symmetric:
+  // replaces all of the pair's settings (start from pair_settings(a, b) to
+  // change some).
   void set_pair(int a, int b, const ContactPairSettings& settings);
+  // The settings and law constants pair (a, b) uses now (after setup).
+  const ContactPairSettings& pair_settings(int a, int b) const;
+  const ContactLawParams& pair_law(int a, int b) const;
   // A fixed point mass for every contact point on body b (e.g. the body's
   // mass for a rigid-like body); <= 0 restores the lumped-mass rule.
   void set_point_mass(int body, Real mass);
@@ -189,6 +216,8 @@ class ContactForces {
   int num_bodies_ = 0, num_obstacles_ = 0;
   std::vector<ContactMaterial> materials_;  // bodies then obstacles
   std::vector<ContactLawParams> law_host_;  // (np x np), row-major
+  std::vector<ContactPairSettings> pair_host_;  // (np x np), the settings law_host_ came from
+  int pair_index(int a, int b) const;
   std::vector<Real> point_mass_host_;       // per body
   bool dirty_ = true;
   DeviceView<Real*> lumped_mass_;

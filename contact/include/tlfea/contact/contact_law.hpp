@@ -29,11 +29,22 @@
 
 namespace tlfea {
 
-// Elastic constants of one contact partner; a rigid obstacle has E = inf
-// (or E <= 0), which removes its compliance from E* and G*.
+// Contact properties of one partner (docs/theory.md §7.4, "Contact
+// material"). E, nu are the moduli the Hertz-Mindlin law uses for this
+// partner's surface: by default the body's bulk material, or a separate
+// contact modulus (as Chrono's ChContactMaterialSMC, LIGGGHTS' per-type
+// youngsModulus or EDEM's material properties give), e.g. a stiff contact on
+// a soft, coarsely meshed body whose mesh compliance would otherwise add to
+// the contact's. A rigid obstacle has E = inf (or E <= 0), which removes its
+// compliance from E* and G*.
+// restitution, mu_s, mu_k < 0: not given, the pair default applies
+// (ContactForces::setup); combination of two partners: combine_pair_settings.
 struct ContactMaterial {
   Real E = 0.0;
   Real nu = 0.0;
+  Real restitution = -1.0;
+  Real mu_s = -1.0;
+  Real mu_k = -1.0;
 };
 
 // Constants of the law for one pair of partners (precomputed on the host).

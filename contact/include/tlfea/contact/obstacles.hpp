@@ -1,6 +1,9 @@
 // TLFEA: rigid obstacles for contact (docs/theory.md §7.1): an infinite plane,
 // a sphere and a box, each fixed or moved by a prescribed rigid motion, a host
-// function of time evaluated once per step.
+// function of time evaluated once per step: a translation at constant
+// velocity, a constant velocity and angular velocity (rigid_motion), a table
+// of positions and angles interpolated linearly (table_motion), or any
+// function.
 //
 // An obstacle is body B of its contacts (ContactPoints body id -1 - k for
 // obstacle k); the deformable vertex is body A, so the normal is the
@@ -9,6 +12,7 @@
 #pragma once
 
 #include <functional>
+#include <vector>
 
 #include "tlfea/core/tensor.hpp"
 #include "tlfea/core/types.hpp"
@@ -54,6 +58,37 @@ struct Obstacle {
 // A translation at constant velocity from the reference pose:
 // position(t) = start + velocity t.
 std::function<RigidMotion(Real)> constant_velocity_motion(const Vec3& start, const Vec3& velocity);
+
+// Rotation by `angle` [rad] about the unit vector along `axis` (Rodrigues:
+// R = I + sin(a) [k]x + (1 - cos(a)) [k]x^2); identity for a zero axis.
+Mat3 axis_angle_rotation(const Vec3& axis, Real angle);
+
+// A rigid motion at constant velocity v and constant angular velocity omega
+// (docs/theory.md §7.1): a material point X of the obstacle (reference pose)
+// is at x(t) = c(t) + R(t) (X - c0), c(t) = c0 + v t, R(t) = exp(t [omega]x)
+// (a rotation by |omega| t about omega), and moves at
+// v + omega x (x - c(t)). `reference_point` is the obstacle's point (plane
+// point / centre), c0 the point the obstacle turns about at t = 0.
+std::function<RigidMotion(Real)> rigid_motion(const Vec3& reference_point, const Vec3& c0,
+                                              const Vec3& velocity, const Vec3& omega);
+
+// A motion given as a table: at times t_0 < t_1 < ... the displacement u_i
+// of the obstacle's reference point and (optionally) an angle theta_i [rad]
+// about the fixed unit axis `axis` through the displaced reference point:
+// x(t) = p0 + u(t) + R(theta(t)) (X - p0). Between rows u and theta are
+// linear, so the velocity of the reference point is the row's slope
+// (u_{i+1} - u_i) / (t_{i+1} - t_i) and omega = axis (theta_{i+1} - theta_i) /
+// (t_{i+1} - t_i); at a row time the later segment's slope is used. Before
+// t_0 and after the last row the pose is held (velocity 0).
+struct MotionTable {
+  std::vector<Real> time;
+  std::vector<Vec3> displacement;
+  std::vector<Real> angle;  // empty: no rotation
+  Vec3 axis{{0.0, 0.0, 1.0}};
+};
+// Throws Error for an empty table, times that do not increase, rows of
+// unequal length, non-finite values or a zero axis with angles.
+std::function<RigidMotion(Real)> table_motion(const Vec3& reference_point, MotionTable table);
 
 // Device form of an obstacle at one time (trivially copyable).
 struct ObstacleState {
