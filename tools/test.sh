@@ -22,6 +22,9 @@ ROOT=${TLFEA_BUILD_ROOT:-build}
 PREFIX=${TLFEA_DEPS_PREFIX:-/opt/tlfea-deps}
 JOBS=${TLFEA_JOBS:-$(nproc)}
 export OMP_PROC_BIND=${OMP_PROC_BIND:-false}
+# Sleeping OpenMP waiters: robust when other processes share the cores
+# (tests/CMakeLists.txt has the measurement).
+export OMP_WAIT_POLICY=${OMP_WAIT_POLICY:-passive}
 
 step() { echo "== $* ==" >&2; }
 
