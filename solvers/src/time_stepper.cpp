@@ -90,39 +90,20 @@ struct UpdateLambda {
   KOKKOS_INLINE_FUNCTION void operator()(const Ordinal i) const { lambda(i) += rho * c(i); }
 };
 
-// |x|^2, |y|^2 and |z|^2 in one pass (one reduction, one host synchronisation).
-struct ThreeSquaredNorms {
-  using value_type = Real[];
-  using size_type = Ordinal;
-  CoefView x, y, z;
-  unsigned value_count = 3;
-  KOKKOS_INLINE_FUNCTION void operator()(const Ordinal k, value_type s) const {
-    s[0] += x(k, 0) * x(k, 0) + x(k, 1) * x(k, 1) + x(k, 2) * x(k, 2);
-    s[1] += y(k, 0) * y(k, 0) + y(k, 1) * y(k, 1) + y(k, 2) * y(k, 2);
-    s[2] += z(k, 0) * z(k, 0) + z(k, 1) * z(k, 1) + z(k, 2) * z(k, 2);
-  }
-  KOKKOS_INLINE_FUNCTION void init(value_type s) const { s[0] = s[1] = s[2] = 0.0; }
-  // Kokkos 3 joins through volatile references, Kokkos 4 through plain ones.
-  KOKKOS_INLINE_FUNCTION void join(volatile value_type d, const volatile value_type s) const {
-    for (int i = 0; i < 3; ++i) d[i] += s[i];
-  }
-  KOKKOS_INLINE_FUNCTION void join(value_type d, const value_type s) const {
-    for (int i = 0; i < 3; ++i) d[i] += s[i];
-  }
-};
-
 // The residual from its terms, at free dofs (0 at clamped and prescribed
 // ones):  g = [M (v - v_n) / h] + f_int - f_ext - f_step + f_c,
 // with, in the same pass, |g|^2, the squared norms of the five terms (over
-// all dofs: at a clamped dof f_int is the reaction, part of the force level)
-// and dv . g (the directional derivative of the static line search).
+// all dofs: at a clamped dof f_int is the reaction, part of the force level),
+// dv . g (the directional derivative of the static line search) and the
+// squared norms of dv, v and q for the update tests: everything the Newton
+// iteration decides on, in one reduction (one host synchronisation).
 struct CombineResidual {
   using value_type = Real[];
   using size_type = Ordinal;
-  CoefView g, inertia, fint, fext, fstep, fc, dv;
+  CoefView g, inertia, fint, fext, fstep, fc, dv, v, q;
   DeviceView<unsigned char*> free;
   bool dynamic, has_step, has_c;
-  unsigned value_count = 7;
+  unsigned value_count = 10;
   KOKKOS_INLINE_FUNCTION void operator()(const Ordinal k, value_type s) const {
     for (int a = 0; a < 3; ++a) {
       const Real in = dynamic ? inertia(k, a) : 0.0;
@@ -138,16 +119,19 @@ struct CombineResidual {
       s[4] += fs * fs;
       s[5] += c * c;
       s[6] += dv(k, a) * gi;
+      s[7] += dv(k, a) * dv(k, a);
+      s[8] += v(k, a) * v(k, a);
+      s[9] += q(k, a) * q(k, a);
     }
   }
   KOKKOS_INLINE_FUNCTION void init(value_type s) const {
-    for (int i = 0; i < 7; ++i) s[i] = 0.0;
+    for (int i = 0; i < 10; ++i) s[i] = 0.0;
   }
   KOKKOS_INLINE_FUNCTION void join(volatile value_type d, const volatile value_type s) const {
-    for (int i = 0; i < 7; ++i) d[i] += s[i];
+    for (int i = 0; i < 10; ++i) d[i] += s[i];
   }
   KOKKOS_INLINE_FUNCTION void join(value_type d, const value_type s) const {
-    for (int i = 0; i < 7; ++i) d[i] += s[i];
+    for (int i = 0; i < 10; ++i) d[i] += s[i];
   }
 };
 
@@ -409,15 +393,19 @@ Real TimeStepper::residual(Real h, Real t1) {
     Kokkos::deep_copy(fc_, 0.0);
     cs.apply_jacobian_transpose(qt_, t1, y_, fc_);
   }
-  Real sums[7] = {0, 0, 0, 0, 0, 0, 0};
-  Kokkos::parallel_reduce("tlfea::solvers::residual", Range(0, q_.extent(0)),
-                          CombineResidual{gt_, inertia_, fint_, fext_, fstep_, fc_, dv_, free_,
-                                          !static_, !model_.step_forces().empty(), m_ > 0},
-                          sums);  // the reduction fences
+  Real sums[10] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
+  Kokkos::parallel_reduce(
+      "tlfea::solvers::residual", Range(0, q_.extent(0)),
+      CombineResidual{gt_, inertia_, fint_, fext_, fstep_, fc_, dv_, vt_, qt_, free_, !static_,
+                      !model_.step_forces().empty(), m_ > 0},
+      sums);  // the reduction fences
   Real f2 = 0.0;
   for (int i = 1; i <= 5; ++i) f2 = std::max(f2, sums[i]);
   force_scale_ = std::sqrt(f2);
   slope_ = sums[6];
+  dv_norm_ = std::sqrt(sums[7]);
+  v_norm_ = std::sqrt(sums[8]);
+  q_norm_ = std::sqrt(sums[9]);
   residual_time_ += wall() - t0;
   return std::sqrt(sums[0]);
 }
@@ -562,10 +550,9 @@ bool TimeStepper::inner_newton(Real h, Real t1, StepReport& rep, bool& reuse_ok,
     ++rep.newton_iterations;
     rep.residual_history.push_back(r_new);
     rep.force_scale = force_scale_;
-    Real sq[3] = {0.0, 0.0, 0.0};
-    Kokkos::parallel_reduce("tlfea::solvers::step_norms", Range(0, dv_.extent(0)),
-                            ThreeSquaredNorms{dv_, vt_, qt_}, sq);
-    const Real dvnorm = std::sqrt(sq[0]), vnorm = std::sqrt(sq[1]), qnorm = std::sqrt(sq[2]);
+    // The norms of the last residual evaluation, which was at the iterate
+    // taken (every branch above ends with residual() there).
+    const Real dvnorm = dv_norm_, vnorm = v_norm_, qnorm = q_norm_;
     // The velocity criterion only counts for a step that reduced |g| (a
     // failed line search takes tiny steps without converging); the position
     // criterion takes the full Newton correction, whatever the line search

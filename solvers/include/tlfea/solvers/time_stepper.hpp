@@ -158,6 +158,7 @@ class TimeStepper {
   bool static_ = false;
   Real force_scale_ = 0.0;            // F at the last residual() call
   Real slope_ = 0.0;                  // dv . g at the last residual() call
+  Real dv_norm_ = 0.0, v_norm_ = 0.0, q_norm_ = 0.0;  // |dv|, |v|, |q| there
   DeviceView<Offset*> mass_row_map_;  // node-level scalar mass, for M (v - v_n)
   DeviceView<Ordinal*> mass_cols_;
   DeviceView<Real*> mass_block_;
