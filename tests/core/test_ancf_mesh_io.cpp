@@ -111,15 +111,15 @@ void expect_beam_frames(const Mesh& m) {
   }
 }
 
-// Quarter circle of radius 1 from (0,0,0) along +x turning toward +y, 16
+// Quarter circle of radius 1 from (0,0,0) along +x turning toward +y, 32
 // two-node lines: positions on the circle, r_u its exact tangent, element
-// length its exact arc length R pi / 32, r_w = up = e_z.
+// length its exact arc length R pi / 64, r_w = up = e_z.
 TEST(AncfGmsh, QuarterRingTangentsAndArcLengthsAreExact) {
   const Mesh m = tlfea::read_gmsh_ancf(kData + "/quarter_ring.msh", ElementType::ANCF3243,
                                        beam_options(0.02, 0.03));
   ASSERT_EQ(m.type, ElementType::ANCF3243);
-  ASSERT_EQ(m.num_nodes(), 17);
-  ASSERT_EQ(m.num_elements(), 16);
+  ASSERT_EQ(m.num_nodes(), 33);
+  ASSERT_EQ(m.num_elements(), 32);
   Real worst_t = 0, worst_l = 0;
   for (Ordinal n = 0; n < m.num_nodes(); ++n) {
     const Vec3& x = m.node_position(n);
@@ -129,7 +129,7 @@ TEST(AncfGmsh, QuarterRingTangentsAndArcLengthsAreExact) {
     EXPECT_NEAR(dist(m.coefficients[4 * n + 3], {0, 0, 1}), 0, 1e-14);
   }
   for (Ordinal e = 0; e < m.num_elements(); ++e) {
-    worst_l = std::max(worst_l, std::fabs(m.element_size[e][0] - kPi / 32));
+    worst_l = std::max(worst_l, std::fabs(m.element_size[e][0] - kPi / 64));
     EXPECT_EQ(m.element_size[e][1], 0.02);  // width along r_v
     EXPECT_EQ(m.element_size[e][2], 0.03);  // height along r_w = up
   }
@@ -139,12 +139,12 @@ TEST(AncfGmsh, QuarterRingTangentsAndArcLengthsAreExact) {
   EXPECT_LT(worst_l, 1e-13);
   expect_beam_frames(m);
   EXPECT_EQ(m.node_sets.at("clamp"), std::vector<Ordinal>{0});
-  EXPECT_EQ(m.node_sets.at("tip"), std::vector<Ordinal>{16});
-  EXPECT_EQ(m.node_sets.at("ring").size(), 17u);
-  EXPECT_EQ(m.node_sets.at("all").size(), 17u);
+  EXPECT_EQ(m.node_sets.at("tip"), std::vector<Ordinal>{32});
+  EXPECT_EQ(m.node_sets.at("ring").size(), 33u);
+  EXPECT_EQ(m.node_sets.at("all").size(), 33u);
   ASSERT_EQ(m.face_sets.at("tip").size(), 1u);
   const tlfea::FaceRef tip = m.face_sets.at("tip")[0];
-  EXPECT_EQ(m.coefficient(tip.element, tip.face == 0 ? 0 : 4), 4 * 16);
+  EXPECT_EQ(m.coefficient(tip.element, tip.face == 0 ? 0 : 4), 4 * 32);
 }
 
 // A 3 x 3 cell net of straight beams in the x-y plane: every interior grid

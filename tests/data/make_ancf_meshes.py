@@ -106,8 +106,8 @@ def half_cylinder(path, radius, length, nc, nl):
 
 def main():
     here = os.path.dirname(os.path.abspath(__file__))
-    arc(os.path.join(here, "quarter_ring.msh"), 1.0, math.pi / 2, 16, "ring")
-    arc(os.path.join(here, "bathe_bend.msh"), 100.0, math.pi / 4, 8, "bend")
+    arc(os.path.join(here, "quarter_ring.msh"), 1.0, math.pi / 2, 32, "ring")
+    arc(os.path.join(here, "bathe_bend.msh"), 100.0, math.pi / 4, 32, "bend")
     net(os.path.join(here, "beam_net.msh"), 3, 1.0)
     half_cylinder(os.path.join(here, "half_cylinder_quads.msh"), 1.0, 2.0, 8, 4)
 
