@@ -1,4 +1,5 @@
-// TLFEA: mesh readers (TetGen .node/.ele, Gmsh MSH 4.1 ASCII).
+// TLFEA: mesh readers (TetGen .node/.ele, Gmsh MSH 4.1 ASCII; ANCF meshes from
+// Gmsh line / quadrangle meshes and the .ancf text format, docs/ancf_mesh.md).
 //
 // Both readers map the file's local node order to TLFEA's (mesh.hpp), check
 // every element's orientation (vertex tetrahedron volume for T10, Jacobian of
