@@ -559,11 +559,14 @@ void physical_node_sets(const GmshRaw& g, int max_dim, const std::vector<Ordinal
     if (el.dim > max_dim) continue;
     for (const std::string& name : g.groups_of(el)) {
       std::vector<Ordinal>& set = mesh.node_sets[name];
-      for (Ordinal n : el.nodes) {
+      // Corner nodes only: the mid nodes of 3-node lines and 9-node
+      // quadrangles shape the geometry but are no ANCF nodes.
+      const size_t corners = el.type == 8 ? 2 : el.type == 10 ? 4 : el.nodes.size();
+      for (size_t k = 0; k < corners; ++k) {
+        const Ordinal n = el.nodes[k];
         if (renumber[n] < 0) {
-          throw_error(g.element_where(el), " of physical group '", name, "' uses ",
-                      g.node_where(n).substr(g.node_where(n).rfind("node ")),
-                      ", which no ", to_string(mesh.type), " element uses");
+          throw_error(g.element_where(el), " of physical group '", name, "' uses node ",
+                      g.node_tags_[n], ", which no ", to_string(mesh.type), " element uses");
         }
         set.push_back(renumber[n]);
       }

@@ -255,6 +255,44 @@ std::string msh(const std::vector<Vec3>& nodes, int dim, int type,
   return o.str();
 }
 
+// Three-node lines (type 8): the mid node shapes the end tangents (the
+// quadratic's X'(0), X'(1)) and is no ANCF node. A quarter circle in 8
+// three-node lines (Gmsh order: ends, then mid node): 9 nodes; the interior
+// tangents average two symmetric quadratic end tangents and are exact to
+// rounding; the two end tangents are the quadratic's: with h = theta / 2 and
+// the circle as e^{ia}, X'(0) = 4 e^{ih} - 3 - e^{2ih} = 2ih + (2/3) i h^3 -
+// h^4 / 2 + O(h^5), off the tangent i by the angle h^3 / 4 = theta^3 / 32
+// (theta = pi / 16 per element: 2.4e-4, measured 2.35e-4); bound theta^3 / 16.
+TEST(AncfGmsh, ThreeNodeLinesGiveTangentsFromTheQuadratic) {
+  TempDir dir;
+  const int n = 8;
+  std::vector<Vec3> nodes;
+  std::vector<std::vector<int>> lines;
+  for (int i = 0; i <= n; ++i) {
+    const Real a = kPi / 2 * i / n;
+    nodes.push_back({std::sin(a), 1 - std::cos(a), 0});
+  }
+  for (int i = 0; i < n; ++i) {
+    const Real a = kPi / 2 * (i + 0.5) / n;
+    nodes.push_back({std::sin(a), 1 - std::cos(a), 0});
+    lines.push_back({i + 1, i + 2, n + 2 + i});
+  }
+  const Mesh m = tlfea::read_gmsh_ancf(dir.write("arc3.msh", msh(nodes, 1, 8, lines)),
+                                       ElementType::ANCF3243, beam_options(0.02, 0.02));
+  ASSERT_EQ(m.num_nodes(), n + 1);
+  ASSERT_EQ(m.num_elements(), n);
+  expect_beam_frames(m);
+  Real interior = 0, ends = 0;
+  for (Ordinal k = 0; k <= n; ++k) {
+    const Real a = kPi / 2 * k / n;
+    const Real err = dist(m.coefficients[4 * k + 1], {std::cos(a), std::sin(a), 0});
+    (k == 0 || k == n ? ends : interior) = std::max(k == 0 || k == n ? ends : interior, err);
+  }
+  std::printf("[ 3-node arc ] tangent error: interior %.2e, ends %.2e\n", interior, ends);
+  EXPECT_LT(interior, 1e-13);
+  EXPECT_LT(ends, std::pow(kPi / 16, 3) / 16);
+}
+
 TEST(AncfGmsh, KinksBranchesAndBadInputAreRefusedWithFileAndLine) {
   TempDir dir;
   const auto beams = [&](const std::string& name, const std::string& text,

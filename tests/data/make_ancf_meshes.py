@@ -104,12 +104,28 @@ def half_cylinder(path, radius, length, nc, nl):
     write_msh(path, nodes, [(2, "shell", quads), (1, "edge0", e0), (1, "edge1", e1)])
 
 
+def quarter_strip(path, radius, width, nc):
+    """Quarter cylinder strip: x = R cos a, z = R sin a, a in [0, pi/2], y in
+    [0, width] (axis y), nc quadrangles around and one across; physical
+    surface "strip", physical curves "clamp" (a = 0) and "tip" (a = pi/2)."""
+    nodes = []
+    for j in range(2):
+        for i in range(nc + 1):
+            a = 0.5 * math.pi * i / nc
+            nodes.append((radius * math.cos(a), width * j, radius * math.sin(a)))
+    idx = lambda i, j: 1 + i + (nc + 1) * j
+    quads = [(3, [idx(i, 0), idx(i + 1, 0), idx(i + 1, 1), idx(i, 1)]) for i in range(nc)]
+    write_msh(path, nodes, [(2, "strip", quads), (1, "clamp", [(1, [idx(0, 0), idx(0, 1)])]),
+                            (1, "tip", [(1, [idx(nc, 0), idx(nc, 1)])])])
+
+
 def main():
     here = os.path.dirname(os.path.abspath(__file__))
     arc(os.path.join(here, "quarter_ring.msh"), 1.0, math.pi / 2, 32, "ring")
     arc(os.path.join(here, "bathe_bend.msh"), 100.0, math.pi / 4, 32, "bend")
     net(os.path.join(here, "beam_net.msh"), 3, 1.0)
     half_cylinder(os.path.join(here, "half_cylinder_quads.msh"), 1.0, 2.0, 8, 4)
+    quarter_strip(os.path.join(here, "quarter_strip_quads.msh"), 1.0, 0.05, 32)
 
 
 if __name__ == "__main__":
