@@ -736,29 +736,35 @@ Mesh build_beams(const GmshRaw& g, const AncfGmshOptions& opt) {
   // (circular-arc continuation) when that node is interior, else the chord.
   // tan[(chain, node)] = tangent.
   std::map<std::pair<int, Ordinal>, Vec3> tan;
+  auto set_tan = [&](int c, Ordinal n, const Vec3& t) {
+    if (!tan.emplace(std::make_pair(c, n), t).second) {
+      throw_error(g.node_where(n),
+                  ": a beam line passes through this node twice (it crosses itself, or closes with "
+                  "a kink); split it there");
+    }
+  };
   for (size_t c = 0; c < chains.size(); ++c) {
     const std::vector<int>& ch = chains[c];
     const bool loop = beams[ch.front()].a == beams[ch.back()].b && partner[ch.front()][0].first >= 0;
+    const int ci = static_cast<int>(c);
     for (size_t i = 0; i + 1 < ch.size(); ++i) {
-      tan[{static_cast<int>(c), beams[ch[i]].b}] = unit(add(beams[ch[i]].tb, beams[ch[i + 1]].ta));
+      set_tan(ci, beams[ch[i]].b, unit(add(beams[ch[i]].tb, beams[ch[i + 1]].ta)));
     }
     if (loop) {
-      tan[{static_cast<int>(c), beams[ch.front()].a}] = unit(add(beams[ch.back()].tb, beams[ch.front()].ta));
+      set_tan(ci, beams[ch.front()].a, unit(add(beams[ch.back()].tb, beams[ch.front()].ta)));
       continue;
     }
     const BeamElement& f = beams[ch.front()];
     const BeamElement& l = beams[ch.back()];
     if (f.curved || ch.size() == 1) {
-      tan[{static_cast<int>(c), f.a}] = f.ta;
+      set_tan(ci, f.a, f.ta);
     } else {
-      tan[{static_cast<int>(c), f.a}] =
-          reflect(tan.at({static_cast<int>(c), f.b}), unit(mesh_text::sub(g.positions_[f.b], g.positions_[f.a])));
+      set_tan(ci, f.a, reflect(tan.at({ci, f.b}), unit(mesh_text::sub(g.positions_[f.b], g.positions_[f.a]))));
     }
     if (l.curved || ch.size() == 1) {
-      tan[{static_cast<int>(c), l.b}] = l.tb;
+      set_tan(ci, l.b, l.tb);
     } else {
-      tan[{static_cast<int>(c), l.b}] =
-          reflect(tan.at({static_cast<int>(c), l.a}), unit(mesh_text::sub(g.positions_[l.b], g.positions_[l.a])));
+      set_tan(ci, l.b, reflect(tan.at({ci, l.a}), unit(mesh_text::sub(g.positions_[l.b], g.positions_[l.a]))));
     }
   }
 
@@ -806,9 +812,10 @@ Mesh build_beams(const GmshRaw& g, const AncfGmshOptions& opt) {
     }
     const int c1 = nc[0], c2 = nc[1];
     const Vec3 t1 = tan.at({c1, static_cast<Ordinal>(n)}), t2 = tan.at({c2, static_cast<Ordinal>(n)});
-    const Real angle = std::acos(std::clamp(dot(t1, t2), -1.0, 1.0)) * 180 / kPi;
+    // The acute angle between the two lines (independent of their directions).
+    const Real angle = std::acos(std::clamp(std::fabs(dot(t1, t2)), 0.0, 1.0)) * 180 / kPi;
     if (std::fabs(dot(t1, t2)) > 1e-6) {
-      throw_error(g.node_where(static_cast<Ordinal>(n)), ": beam elements meet at a kink of ", angle,
+      throw_error(g.node_where(static_cast<Ordinal>(n)), ": a kink: beam lines meet here at ", angle,
                   " degrees; a shared node joins beams rigidly only where they continue smoothly (within ",
                   opt.smooth_angle_deg, " degrees: raise smooth_angle for a coarse curve) or meet at a right "
                   "angle; model other kinks with separate nodes and a joint");
@@ -961,6 +968,9 @@ Mesh build_shells(const GmshRaw& g, const AncfGmshOptions& opt) {
                   " is not supported for ANCF3443 (4-node quadrangles 3 or 9-node 10; recombine the mesh)");
     }
     Quad q{&el, {el.nodes[0], el.nodes[1], el.nodes[2], el.nodes[3]}};
+    for (int a = 0; a < 4; ++a)
+      for (int b = a + 1; b < 4; ++b)
+        if (q.n[a] == q.n[b]) throw_error(g.element_where(el), ": a corner node is repeated (degenerate quadrangle)");
     const std::vector<std::string> groups = g.groups_of(el);
     for (const ShellSection& s : opt.shells) {
       if (!s.group.empty() && std::find(groups.begin(), groups.end(), s.group) == groups.end()) continue;

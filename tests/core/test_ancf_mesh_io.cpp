@@ -303,11 +303,36 @@ TEST(AncfGmsh, KinksBranchesAndBadInputAreRefusedWithFileAndLine) {
   // A 60-degree kink at node 2 (line 16 of the file: its tag).
   const Real c = std::cos(kPi / 3), s = std::sin(kPi / 3);
   const std::string kink = msh({{0, 0, 0}, {1, 0, 0}, {1 + c, s, 0}}, 1, 1, {{1, 2}, {2, 3}});
-  expect_error(beams("kink.msh", kink), {"kink.msh:16: node 2", "kink of 60", "joint"});
+  expect_error(beams("kink.msh", kink), {"kink.msh:16: node 2", "kink", "at 60 degrees", "joint"});
   // Allowed as a smooth (coarse) curve when the smooth angle exceeds it.
   tlfea::AncfGmshOptions wide = beam_options(0.1, 0.1);
   wide.smooth_angle_deg = 70;
   EXPECT_NO_THROW(beams("kink70.msh", kink, wide)());
+  // A closed square frame: four right-angle corners, each a rigid junction
+  // (an even cycle of junctions: consistent frames exist); a closed
+  // triangle has 60-degree kinks.
+  const Mesh square = tlfea::read_gmsh_ancf(
+      dir.write("square.msh", msh({{0, 0, 0}, {1, 0, 0}, {1, 1, 0}, {0, 1, 0}}, 1, 1,
+                                  {{1, 2}, {2, 3}, {3, 4}, {4, 1}})),
+      ElementType::ANCF3243, beam_options(0.1, 0.1));
+  EXPECT_EQ(square.num_nodes(), 4);
+  expect_beam_frames(square);
+  expect_error(beams("triangle.msh", msh({{0, 0, 0}, {1, 0, 0}, {0.5, s, 0}}, 1, 1, {{1, 2}, {2, 3}, {3, 1}})),
+               {"triangle.msh:15: node 1", "at 60 degrees"});
+  // A smooth line through the same node twice: a figure eight (x, y) =
+  // (sin a, sin a cos a) in 32 chords (turning at most 33 degrees: smooth at
+  // 70), its
+  // crossing a = 0, pi one node (tag 1; tag 17, at the same place, unused).
+  std::vector<Vec3> eight;
+  std::vector<std::vector<int>> eight_lines;
+  for (int k = 0; k < 32; ++k) {
+    const Real a = 2 * kPi * k / 32;
+    eight.push_back({std::sin(a), std::sin(a) * std::cos(a), 0});
+  }
+  for (int k = 0; k < 32; ++k) eight_lines.push_back({k + 1, (k + 1) % 32 + 1});
+  eight_lines[15][1] = 1;
+  eight_lines[16][0] = 1;
+  expect_error(beams("eight.msh", msh(eight, 1, 1, eight_lines), wide), {"eight.msh:15: node 1", "twice"});
   // Three lines at node 1.
   expect_error(beams("branch.msh", msh({{0, 0, 0}, {1, 0, 0}, {0, 1, 0}, {0, 0, 1}}, 1, 1,
                                        {{1, 2}, {1, 3}, {1, 4}})),
