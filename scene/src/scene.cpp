@@ -670,6 +670,9 @@ class Builder {
     const bool exists = fs::is_regular_file(p) || fs::is_regular_file(ps + ".node");
     if (!exists) fail(c_, fn, what + ".file: mesh file '" + ps + "' not found");
     const bool ancf_msh = (elem == "ANCF3243" || elem == "ANCF3443") && p.extension() == ".msh";
+    if (!ancf_msh && (mm.has("sections") || mm.has("thickness") || mm.has("smooth_angle")))
+      fail(c_, mm.node(), what + ": sections, thickness and smooth_angle are for a Gmsh (.msh) file "
+                          "read as ANCF beams or shells: give element: ANCF3243 or ANCF3443");
     AncfGmshOptions ancf;
     if (ancf_msh) ancf = ancf_options(mm, what, elem);
     try {

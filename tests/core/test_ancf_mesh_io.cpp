@@ -293,6 +293,40 @@ TEST(AncfGmsh, ThreeNodeLinesGiveTangentsFromTheQuadratic) {
   EXPECT_LT(ends, std::pow(kPi / 16, 3) / 16);
 }
 
+// Nine-node quadrangles (type 10): the corners are the ANCF nodes, the
+// midside and centre nodes are ignored (also in physical groups). Two flat
+// 1 x 0.5 quadrangles side by side, the second numbered from another corner
+// (same winding): the reader rotates its numbering to agree with the first.
+TEST(AncfGmsh, NineNodeQuadranglesUseTheirCornersAndAreReoriented) {
+  TempDir dir;
+  // Corner grid 3 x 2: nodes 1..6 at x = 0, 1, 2 and y = 0, 0.5; the
+  // remaining nodes midside / centre points (positions irrelevant to the
+  // reader but on the flat plate).
+  std::vector<Vec3> nodes = {{0, 0, 0}, {1, 0, 0}, {2, 0, 0}, {0, 0.5, 0}, {1, 0.5, 0}, {2, 0.5, 0}};
+  for (int k = 0; k < 10; ++k) nodes.push_back({0.1 * k, 0.25, 0});
+  const std::vector<std::vector<int>> quads = {{1, 2, 5, 4, 7, 8, 9, 10, 11},
+                                               {6, 5, 2, 3, 12, 13, 14, 15, 16}};
+  tlfea::AncfGmshOptions o;
+  o.shells.push_back({"g", 0.02});
+  const Mesh m = tlfea::read_gmsh_ancf(dir.write("q9.msh", msh(nodes, 2, 10, quads)),
+                                       ElementType::ANCF3443, o);
+  ASSERT_EQ(m.num_nodes(), 6);
+  ASSERT_EQ(m.num_elements(), 2);
+  EXPECT_EQ(m.node_sets.at("g").size(), 6u);
+  for (Ordinal e = 0; e < 2; ++e) {
+    EXPECT_NEAR(m.element_size[e][0], 1.0, 1e-15);
+    EXPECT_NEAR(m.element_size[e][1], 0.5, 1e-15);
+    // Local node 0 -> 1 along +x, 0 -> 3 along +y, as the first element.
+    EXPECT_NEAR(C(m, e, 4)[0] - C(m, e, 0)[0], 1.0, 1e-15);
+    EXPECT_NEAR(C(m, e, 12)[1] - C(m, e, 0)[1], 0.5, 1e-15);
+  }
+  for (Ordinal n = 0; n < 6; ++n) {
+    EXPECT_EQ(m.coefficients[4 * n + 1], (Vec3{1, 0, 0}));
+    EXPECT_EQ(m.coefficients[4 * n + 2], (Vec3{0, 1, 0}));
+    EXPECT_EQ(m.coefficients[4 * n + 3], (Vec3{0, 0, 1}));
+  }
+}
+
 TEST(AncfGmsh, KinksBranchesAndBadInputAreRefusedWithFileAndLine) {
   TempDir dir;
   const auto beams = [&](const std::string& name, const std::string& text,

@@ -94,6 +94,10 @@ TEST(SceneAncfMesh, MissingOrBadSectionsAndBadFilesNameTheirPlace) {
   // thickness is a shell key.
   expect_error(replace(net, sections, "      thickness: 0.01\n" + sections), "ancf.yaml:",
                "unknown key 'thickness'");
+  // Sections without an ANCF element: the .msh file would be read as a
+  // volume mesh.
+  expect_error(replace(net, "    element: ANCF3243\n", ""), "ancf.yaml:4:7:",
+               "give element: ANCF3243 or ANCF3443");
   // An ANCF3443 Gmsh mesh needs a thickness.
   expect_error(R"(bodies:
   - name: shell
