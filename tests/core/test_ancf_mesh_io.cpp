@@ -327,6 +327,24 @@ TEST(AncfGmsh, NineNodeQuadranglesUseTheirCornersAndAreReoriented) {
   }
 }
 
+// A quadrangle wound the other way than its neighbour (its file normal is
+// -e_z): the reader reflects its numbering so that both share the first
+// element's parametrisation and normal +e_z.
+TEST(AncfGmsh, OppositelyWoundQuadrangleIsReflected) {
+  TempDir dir;
+  const std::vector<Vec3> nodes = {{0, 0, 0}, {1, 0, 0}, {2, 0, 0}, {0, 0.5, 0}, {1, 0.5, 0}, {2, 0.5, 0}};
+  tlfea::AncfGmshOptions o;
+  o.shells.push_back({"", 0.02});
+  const Mesh m = tlfea::read_gmsh_ancf(dir.write("wound.msh", msh(nodes, 2, 3, {{1, 2, 5, 4}, {2, 5, 6, 3}})),
+                                       ElementType::ANCF3443, o);
+  ASSERT_EQ(m.num_elements(), 2);
+  for (Ordinal n = 0; n < 6; ++n) EXPECT_EQ(m.coefficients[4 * n + 3], (Vec3{0, 0, 1}));
+  for (Ordinal e = 0; e < 2; ++e) {
+    EXPECT_NEAR(C(m, e, 4)[0] - C(m, e, 0)[0], 1.0, 1e-15);
+    EXPECT_NEAR(C(m, e, 12)[1] - C(m, e, 0)[1], 0.5, 1e-15);
+  }
+}
+
 TEST(AncfGmsh, KinksBranchesAndBadInputAreRefusedWithFileAndLine) {
   TempDir dir;
   const auto beams = [&](const std::string& name, const std::string& text,
