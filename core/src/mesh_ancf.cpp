@@ -68,7 +68,9 @@ Real arc_length(Real c, const Vec3& t0, const Vec3& t1) {
 // Reflection of the unit tangent t about the unit chord d: for a circular arc
 // the chord bisects the end tangents, so the tangent at one end follows from
 // the other's.
-Vec3 reflect(const Vec3& t, const Vec3& d) { return unit(add(scale(2 * dot(d, t), d), scale(-1, t))); }
+Vec3 reflect(const Vec3& t, const Vec3& d) {
+  return unit(add(scale(2 * dot(d, t), d), scale(-1, t)));
+}
 
 // ---------------------------------------------------------------------------
 // Plain text format.
@@ -80,7 +82,8 @@ Mesh read_text(const std::string& path) {
   Line line;
   Mesh mesh;
   mesh.source = path;
-  if (!f.next(line)) throw_error(path, ": empty ANCF mesh file (expected 'ancf3243' or 'ancf3443')");
+  if (!f.next(line))
+    throw_error(path, ": empty ANCF mesh file (expected 'ancf3243' or 'ancf3443')");
   mesh_text::require_tokens(f, line, 1, 1, "format line");
   if (line.tokens[0] == "ancf3243") {
     mesh.type = ElementType::ANCF3243;
@@ -103,10 +106,12 @@ Mesh read_text(const std::string& path) {
     mesh_text::require_tokens(f, line, 13, 13, "node (id x y z, r_u, r_v, r_w)");
     const long long id = mesh_text::to_int(f, line, 0, "node id");
     if (i == 0) {
-      if (id != 0 && id != 1) throw_error(where(f, line), "the first node id must be 0 or 1, found ", id);
+      if (id != 0 && id != 1)
+        throw_error(where(f, line), "the first node id must be 0 or 1, found ", id);
       base = id;
     } else if (id != base + i) {
-      throw_error(where(f, line), "node ids must be consecutive: expected ", base + i, ", found ", id);
+      throw_error(where(f, line), "node ids must be consecutive: expected ", base + i, ", found ",
+                  id);
     }
     static const char* kWhat[4] = {"position", "r_u", "r_v", "r_w"};
     for (int j = 0; j < 4; ++j) {
@@ -120,8 +125,8 @@ Mesh read_text(const std::string& path) {
     const Vec3& ru = mesh.coefficients[4 * i + 1];
     const Vec3& rv = mesh.coefficients[4 * i + 2];
     const Vec3& rw = mesh.coefficients[4 * i + 3];
-    if (!(mesh_text::det3(ru, rv, rw) > 1e-12 * mesh_text::norm(ru) * mesh_text::norm(rv) *
-                                             mesh_text::norm(rw))) {
+    if (!(mesh_text::det3(ru, rv, rw) >
+          1e-12 * mesh_text::norm(ru) * mesh_text::norm(rv) * mesh_text::norm(rw))) {
       throw_error(where(f, line), "node ", id,
                   ": gradients r_u, r_v, r_w must form a right-handed frame (det > 0)");
     }
@@ -133,8 +138,9 @@ Mesh read_text(const std::string& path) {
   const long long ne = mesh_text::to_count(f, line, 1, "elements", 1, 1);
   for (long long e = 0; e < ne; ++e) {
     f.require(line, "element");
-    mesh_text::require_tokens(f, line, static_cast<size_t>(npe + 4), static_cast<size_t>(npe + 4),
-                              npe == 2 ? "element (id n0 n1 L W H)" : "element (id n0 n1 n2 n3 L W H)");
+    mesh_text::require_tokens(
+        f, line, static_cast<size_t>(npe + 4), static_cast<size_t>(npe + 4),
+        npe == 2 ? "element (id n0 n1 L W H)" : "element (id n0 n1 n2 n3 L W H)");
     const long long id = mesh_text::to_int(f, line, 0, "element id");
     if (id != base + e) {
       throw_error(where(f, line), "element ids must be consecutive from ", base, ": expected ",
@@ -153,7 +159,8 @@ Mesh read_text(const std::string& path) {
       } else {
         tmp.tokens = {t};
       }
-      const long long node = mesh_text::to_int_in(f, tmp, 0, "element node", base, base + nn - 1) - base;
+      const long long node =
+          mesh_text::to_int_in(f, tmp, 0, "element node", base, base + nn - 1) - base;
       mesh.connectivity.push_back(static_cast<Ordinal>(4 * node));
       for (int j = 0; j < 3; ++j) {
         mesh.connectivity.push_back(static_cast<Ordinal>(4 * node + 1 + (j + shift) % 3));
@@ -163,7 +170,8 @@ Mesh read_text(const std::string& path) {
     static const char* kSize[3] = {"L", "W", "H"};
     for (int d = 0; d < 3; ++d) {
       size[d] = mesh_text::to_real(f, line, 1 + npe + d, std::string("element size ") + kSize[d]);
-      if (!(size[d] > 0)) throw_error(where(f, line), "element size ", kSize[d], " must be positive");
+      if (!(size[d] > 0))
+        throw_error(where(f, line), "element size ", kSize[d], " must be positive");
     }
     mesh.element_size.push_back(size);
   }
@@ -177,7 +185,8 @@ Mesh read_text(const std::string& path) {
     const bool nodes = line.tokens[0] == "nodeset";
     const std::string name(line.tokens[1]);
     if ((nodes && mesh.node_sets.count(name)) || (!nodes && mesh.face_sets.count(name))) {
-      throw_error(where(f, line), line.tokens[0], " '", mesh_text::printable(name), "' given twice");
+      throw_error(where(f, line), line.tokens[0], " '", mesh_text::printable(name),
+                  "' given twice");
     }
     if (nodes) {
       const long long k = mesh_text::to_int_in(f, line, 2, "set size", 0, nn);
@@ -198,8 +207,8 @@ Mesh read_text(const std::string& path) {
       for (long long i = 0; i < k; ++i) {
         f.require(line, "face of set '" + name + "'");
         mesh_text::require_tokens(f, line, 2, 2, "face (element face)");
-        const Ordinal e =
-            static_cast<Ordinal>(mesh_text::to_int_in(f, line, 0, "element id", base, base + ne - 1) - base);
+        const Ordinal e = static_cast<Ordinal>(
+            mesh_text::to_int_in(f, line, 0, "element id", base, base + ne - 1) - base);
         const int fa = static_cast<int>(mesh_text::to_int_in(f, line, 1, "face", 0, 5));
         set.push_back({e, fa});
       }
@@ -226,7 +235,8 @@ void write_ancf_text(const Mesh& mesh, const std::string& path) {
   for (Ordinal n = 0; n < mesh.num_nodes(); ++n) {
     out << n;
     for (int j = 0; j < 4; ++j)
-      for (int d = 0; d < 3; ++d) out << ' ' << mesh.coefficients[4 * static_cast<size_t>(n) + j][d];
+      for (int d = 0; d < 3; ++d)
+        out << ' ' << mesh.coefficients[4 * static_cast<size_t>(n) + j][d];
     out << "\n";
   }
   out << "elements " << mesh.num_elements() << "\n";
@@ -237,7 +247,8 @@ void write_ancf_text(const Mesh& mesh, const std::string& path) {
       const Ordinal c0 = mesh.coefficient(e, 4 * k);
       const int shift = (mesh.coefficient(e, 4 * k + 1) - c0 + 2) % 3;
       bool ok = c0 % 4 == 0;
-      for (int j = 0; j < 3 && ok; ++j) ok = mesh.coefficient(e, 4 * k + 1 + j) == c0 + 1 + (j + shift) % 3;
+      for (int j = 0; j < 3 && ok; ++j)
+        ok = mesh.coefficient(e, 4 * k + 1 + j) == c0 + 1 + (j + shift) % 3;
       if (!ok) {
         throw_error(mesh.source, ": element ", e,
                     " does not use a node's coefficients as one block (cannot be written)");
@@ -251,7 +262,8 @@ void write_ancf_text(const Mesh& mesh, const std::string& path) {
   for (const auto& [name, set] : mesh.node_sets) {
     if (name.empty() || name.find_first_of(" \t\r\n#") != std::string::npos) continue;
     out << "nodeset " << name << ' ' << set.size() << "\n";
-    for (size_t i = 0; i < set.size(); ++i) out << set[i] << ((i % 10 == 9 || i + 1 == set.size()) ? "\n" : " ");
+    for (size_t i = 0; i < set.size(); ++i)
+      out << set[i] << ((i % 10 == 9 || i + 1 == set.size()) ? "\n" : " ");
   }
   for (const auto& [name, set] : mesh.face_sets) {
     if (name.empty() || name.find_first_of(" \t\r\n#") != std::string::npos) continue;
@@ -280,7 +292,7 @@ class GmshRaw {
  public:
   explicit GmshRaw(const std::string& path) : f_(path, 0) {}
   TextFile f_;
-  std::map<std::pair<int, long long>, std::string> names_;                   // (dim, tag)
+  std::map<std::pair<int, long long>, std::string> names_;                 // (dim, tag)
   std::map<std::pair<int, long long>, std::vector<long long>> physicals_;  // (dim, entity)
   std::vector<Vec3> positions_;
   std::vector<long long> node_tags_;
@@ -298,7 +310,8 @@ class GmshRaw {
       }
       const std::string name(line.tokens[0].substr(1));
       if (!have_format && name != "MeshFormat") {
-        throw_error(where(f_, line), "the file does not start with $MeshFormat (not a Gmsh MSH file?)");
+        throw_error(where(f_, line),
+                    "the file does not start with $MeshFormat (not a Gmsh MSH file?)");
       }
       if (name == "MeshFormat") {
         if (have_format) throw_error(where(f_, line), "second $MeshFormat section");
@@ -350,7 +363,8 @@ class GmshRaw {
     return out;
   }
   std::string node_where(Ordinal i) const {
-    return f_.path() + ":" + std::to_string(node_lines_[i]) + ": node " + std::to_string(node_tags_[i]);
+    return f_.path() + ":" + std::to_string(node_lines_[i]) + ": node " +
+           std::to_string(node_tags_[i]);
   }
   std::string element_where(const GmshElement& el) const {
     return f_.path() + ":" + std::to_string(el.line) + ": element " + std::to_string(el.tag);
@@ -361,7 +375,8 @@ class GmshRaw {
     Line line;
     f_.require(line, "$End" + name);
     if (line.tokens.size() != 1 || line.tokens[0] != "$End" + name) {
-      throw_error(where(f_, line), "expected $End", name, ", found '", mesh_text::printable(line.text), "'");
+      throw_error(where(f_, line), "expected $End", name, ", found '",
+                  mesh_text::printable(line.text), "'");
     }
   }
   void read_format() {
@@ -373,7 +388,8 @@ class GmshRaw {
                   " is not supported; write MSH 4.1 ASCII (gmsh -format msh41)");
     }
     const long long file_type = mesh_text::to_int(f_, line, 1, "file type");
-    if (file_type == 1) throw_error(where(f_, line), "binary MSH files are not supported; write MSH 4.1 ASCII");
+    if (file_type == 1)
+      throw_error(where(f_, line), "binary MSH files are not supported; write MSH 4.1 ASCII");
     if (file_type != 0) throw_error(where(f_, line), "unknown MSH file type ", file_type);
     mesh_text::to_int(f_, line, 2, "data size");
     end_section("MeshFormat");
@@ -386,7 +402,8 @@ class GmshRaw {
     for (long long i = 0; i < n; ++i) {
       f_.require(line, "physical name");
       if (line.tokens.size() < 3) throw_error(where(f_, line), "expected 'dimension tag \"name\"'");
-      const int dim = static_cast<int>(mesh_text::to_int_in(f_, line, 0, "physical dimension", 0, 3));
+      const int dim =
+          static_cast<int>(mesh_text::to_int_in(f_, line, 0, "physical dimension", 0, 3));
       const long long tag = mesh_text::to_int(f_, line, 1, "physical tag");
       const size_t open = line.text.find('"');
       const size_t close = line.text.rfind('"');
@@ -408,8 +425,8 @@ class GmshRaw {
       total += count[d];
     }
     if (total > static_cast<long long>(f_.remaining_lines())) {
-      throw_error(where(f_, line), "header says ", total, " entities but only ", f_.remaining_lines(),
-                  " lines follow");
+      throw_error(where(f_, line), "header says ", total, " entities but only ",
+                  f_.remaining_lines(), " lines follow");
     }
     for (int d = 0; d < 4; ++d) {
       for (long long i = 0; i < count[d]; ++i) {
@@ -448,14 +465,16 @@ class GmshRaw {
       const long long parametric = mesh_text::to_int_in(f_, line, 2, "parametric flag", 0, 1);
       const long long m = mesh_text::to_count(f_, line, 3, "nodes in block", 2);
       if (read + m > n) {
-        throw_error(where(f_, line), "node blocks hold more than the ", n, " nodes the $Nodes header declares");
+        throw_error(where(f_, line), "node blocks hold more than the ", n,
+                    " nodes the $Nodes header declares");
       }
       tags.assign(static_cast<size_t>(m), 0);
       lines.assign(static_cast<size_t>(m), 0);
       for (long long i = 0; i < m; ++i) {
         f_.require(line, "node tag");
         mesh_text::require_tokens(f_, line, 1, 1, "node tag");
-        tags[i] = mesh_text::to_int_in(f_, line, 0, "node tag", 1, std::numeric_limits<long long>::max());
+        tags[i] =
+            mesh_text::to_int_in(f_, line, 0, "node tag", 1, std::numeric_limits<long long>::max());
         lines[i] = line.number;
       }
       const size_t ncoord = 3 + (parametric ? static_cast<size_t>(dim) : 0);
@@ -464,13 +483,15 @@ class GmshRaw {
         mesh_text::require_tokens(f_, line, ncoord, ncoord, "node coordinates");
         Vec3 x;
         for (int d = 0; d < 3; ++d) {
-          x[d] = mesh_text::to_real(f_, line, d, "coordinate " + std::to_string(d) + " of node " +
-                                                    std::to_string(tags[i]));
+          x[d] = mesh_text::to_real(
+              f_, line, d,
+              "coordinate " + std::to_string(d) + " of node " + std::to_string(tags[i]));
         }
-        const auto [it, inserted] = node_index_.emplace(tags[i], static_cast<Ordinal>(positions_.size()));
+        const auto [it, inserted] =
+            node_index_.emplace(tags[i], static_cast<Ordinal>(positions_.size()));
         if (!inserted) {
-          throw_error(f_.path(), ":", lines[i], ": duplicate node tag ", tags[i], " (first defined on line ",
-                      node_lines_[it->second], ")");
+          throw_error(f_.path(), ":", lines[i], ": duplicate node tag ", tags[i],
+                      " (first defined on line ", node_lines_[it->second], ")");
         }
         positions_.push_back(x);
         node_tags_.push_back(tags[i]);
@@ -479,25 +500,39 @@ class GmshRaw {
       read += m;
     }
     if (read != n) {
-      throw_error(f_.path(), ":", header_line, ": the $Nodes header declares ", n, " nodes but its blocks hold ", read);
+      throw_error(f_.path(), ":", header_line, ": the $Nodes header declares ", n,
+                  " nodes but its blocks hold ", read);
     }
     end_section("Nodes");
   }
   static int type_nodes(long long type) {
     switch (type) {
-      case 1: return 2;
-      case 2: return 3;
-      case 3: return 4;
-      case 4: return 4;
-      case 5: return 8;
-      case 8: return 3;
-      case 9: return 6;
-      case 10: return 9;
-      case 11: return 10;
-      case 12: return 27;
-      case 15: return 1;
-      case 16: return 8;
-      default: return 0;
+      case 1:
+        return 2;
+      case 2:
+        return 3;
+      case 3:
+        return 4;
+      case 4:
+        return 4;
+      case 5:
+        return 8;
+      case 8:
+        return 3;
+      case 9:
+        return 6;
+      case 10:
+        return 9;
+      case 11:
+        return 10;
+      case 12:
+        return 27;
+      case 15:
+        return 1;
+      case 16:
+        return 8;
+      default:
+        return 0;
     }
   }
   void read_elements() {
@@ -516,16 +551,19 @@ class GmshRaw {
       const long long type = mesh_text::to_int(f_, line, 2, "element type");
       const long long m = mesh_text::to_count(f_, line, 3, "elements in block", 1);
       if (read + m > n) {
-        throw_error(where(f_, line), "element blocks hold more than the ", n, " elements the $Elements header declares");
+        throw_error(where(f_, line), "element blocks hold more than the ", n,
+                    " elements the $Elements header declares");
       }
       const int npe = type_nodes(type);
       for (long long i = 0; i < m; ++i) {
         f_.require(line, "element");
         if (npe == 0) {
-          if (line.tokens.size() < 2) throw_error(where(f_, line), "element record needs a tag and nodes");
+          if (line.tokens.size() < 2)
+            throw_error(where(f_, line), "element record needs a tag and nodes");
           continue;  // a type no ANCF builder uses; its dimension decides below
         }
-        mesh_text::require_tokens(f_, line, 1 + npe, 1 + npe, "element of type " + std::to_string(type));
+        mesh_text::require_tokens(f_, line, 1 + npe, 1 + npe,
+                                  "element of type " + std::to_string(type));
         GmshElement el;
         el.dim = dim;
         el.type = type;
@@ -546,7 +584,8 @@ class GmshRaw {
       read += m;
     }
     if (read != n) {
-      throw_error(f_.path(), ":", header_line, ": the $Elements header declares ", n, " elements but its blocks hold ", read);
+      throw_error(f_.path(), ":", header_line, ": the $Elements header declares ", n,
+                  " elements but its blocks hold ", read);
     }
     end_section("Elements");
   }
@@ -554,7 +593,8 @@ class GmshRaw {
 
 // Node sets from physical groups of dimension <= max_dim over the kept
 // nodes (renumber: file index -> mesh node, -1 for nodes no element uses).
-void physical_node_sets(const GmshRaw& g, int max_dim, const std::vector<Ordinal>& renumber, Mesh& mesh) {
+void physical_node_sets(const GmshRaw& g, int max_dim, const std::vector<Ordinal>& renumber,
+                        Mesh& mesh) {
   for (const GmshElement& el : g.elements_) {
     if (el.dim > max_dim) continue;
     for (const std::string& name : g.groups_of(el)) {
@@ -597,7 +637,8 @@ Mesh build_beams(const GmshRaw& g, const AncfGmshOptions& opt) {
     if (!(s.width > 0) || !(s.height > 0)) {
       throw_error(path, ": section '", s.group, "': width and height must be positive");
     }
-    if (!(mesh_text::norm(s.up) > 0)) throw_error(path, ": section '", s.group, "': up vector is zero");
+    if (!(mesh_text::norm(s.up) > 0))
+      throw_error(path, ": section '", s.group, "': up vector is zero");
   }
   if (!(opt.smooth_angle_deg >= 0) || !(opt.smooth_angle_deg < 90)) {
     throw_error(path, ": smooth angle must be in [0, 90) degrees, got ", opt.smooth_angle_deg);
@@ -610,7 +651,8 @@ Mesh build_beams(const GmshRaw& g, const AncfGmshOptions& opt) {
     }
     if (el.dim != 1) continue;
     if (el.type != 1 && el.type != 8) {
-      throw_error(g.element_where(el), ": line element type ", el.type, " is not supported (2-node 1 or 3-node 8)");
+      throw_error(g.element_where(el), ": line element type ", el.type,
+                  " is not supported (2-node 1 or 3-node 8)");
     }
     BeamElement be;
     be.src = &el;
@@ -621,20 +663,24 @@ Mesh build_beams(const GmshRaw& g, const AncfGmshOptions& opt) {
     const Vec3 d = mesh_text::sub(xb, xa);
     if (!(mesh_text::norm(d) > 0)) throw_error(g.element_where(el), ": zero length");
     if (el.type == 8) {
-      // X(s) = xa (1-s)(1-2s) + 4 xm s(1-s) + xb s(2s-1): X'(0) = 4xm - 3xa - xb, X'(1) = 3xb + xa - 4xm.
+      // X(s) = xa (1-s)(1-2s) + 4 xm s(1-s) + xb s(2s-1): X'(0) = 4xm - 3xa - xb, X'(1) = 3xb + xa
+      // - 4xm.
       const Vec3 xm = g.positions_[el.nodes[2]];
       be.ta = unit(add(mesh_text::sub(scale(4, xm), scale(3, xa)), scale(-1, xb)));
       be.tb = unit(add(mesh_text::sub(scale(3, xb), scale(4, xm)), xa));
       be.curved = true;
-      if (!is_unit(be.ta) || !is_unit(be.tb) || dot(be.ta, unit(d)) <= 0 || dot(be.tb, unit(d)) <= 0) {
-        throw_error(g.element_where(el), ": degenerate 3-node line (its mid node turns it back on itself)");
+      if (!is_unit(be.ta) || !is_unit(be.tb) || dot(be.ta, unit(d)) <= 0 ||
+          dot(be.tb, unit(d)) <= 0) {
+        throw_error(g.element_where(el),
+                    ": degenerate 3-node line (its mid node turns it back on itself)");
       }
     } else {
       be.ta = be.tb = unit(d);
     }
     const std::vector<std::string> groups = g.groups_of(el);
     for (const BeamSection& s : opt.beams) {
-      if (!s.group.empty() && std::find(groups.begin(), groups.end(), s.group) == groups.end()) continue;
+      if (!s.group.empty() && std::find(groups.begin(), groups.end(), s.group) == groups.end())
+        continue;
       be.section = &s;
       break;
     }
@@ -642,7 +688,8 @@ Mesh build_beams(const GmshRaw& g, const AncfGmshOptions& opt) {
       std::string list;
       for (const std::string& n : groups) list += (list.empty() ? "" : ", ") + n;
       throw_error(g.element_where(el), ": no beam section for its physical group(s) (",
-                  list.empty() ? "none" : list, "); add a section for one of them or one without a group");
+                  list.empty() ? "none" : list,
+                  "); add a section for one of them or one without a group");
     }
     beams.push_back(be);
   }
@@ -663,8 +710,8 @@ Mesh build_beams(const GmshRaw& g, const AncfGmshOptions& opt) {
   // Pair element ends that continue each other smoothly: outgoing directions
   // within smooth_angle of opposite, best pairs first.
   const Real cos_smooth = std::cos(opt.smooth_angle_deg * kPi / 180);
-  std::vector<std::array<std::pair<int, int>, 2>> partner(beams.size(),
-      {{{-1, -1}, {-1, -1}}});  // partner[e][end] = (element, end) or (-1, -1)
+  std::vector<std::array<std::pair<int, int>, 2>> partner(
+      beams.size(), {{{-1, -1}, {-1, -1}}});  // partner[e][end] = (element, end) or (-1, -1)
   for (size_t n = 0; n < nfile; ++n) {
     const auto& es = ends[n];
     std::vector<std::tuple<Real, int, int>> cand;
@@ -710,8 +757,10 @@ Mesh build_beams(const GmshRaw& g, const AncfGmshOptions& opt) {
   };
   for (size_t e = 0; e < beams.size(); ++e) {
     if (beams[e].chain >= 0) continue;
-    if (partner[e][0].first < 0) walk(static_cast<int>(e), 0);
-    else if (partner[e][1].first < 0) walk(static_cast<int>(e), 1);
+    if (partner[e][0].first < 0)
+      walk(static_cast<int>(e), 0);
+    else if (partner[e][1].first < 0)
+      walk(static_cast<int>(e), 1);
   }
   for (size_t e = 0; e < beams.size(); ++e) {
     if (beams[e].chain < 0) walk(static_cast<int>(e), 0);  // closed loop
@@ -722,9 +771,10 @@ Mesh build_beams(const GmshRaw& g, const AncfGmshOptions& opt) {
     chain_up[c] = unit(beams[chains[c][0]].section->up);
     for (int e : chains[c]) {
       if (dot(unit(beams[e].section->up), chain_up[c]) < 1 - 1e-9) {
-        throw_error(g.element_where(*beams[e].src),
-                    ": its section's up vector differs from that of the beam line it continues smoothly "
-                    "(one up vector per smooth line)");
+        throw_error(
+            g.element_where(*beams[e].src),
+            ": its section's up vector differs from that of the beam line it continues smoothly "
+            "(one up vector per smooth line)");
       }
     }
   }
@@ -745,7 +795,8 @@ Mesh build_beams(const GmshRaw& g, const AncfGmshOptions& opt) {
   };
   for (size_t c = 0; c < chains.size(); ++c) {
     const std::vector<int>& ch = chains[c];
-    const bool loop = beams[ch.front()].a == beams[ch.back()].b && partner[ch.front()][0].first >= 0;
+    const bool loop =
+        beams[ch.front()].a == beams[ch.back()].b && partner[ch.front()][0].first >= 0;
     const int ci = static_cast<int>(c);
     for (size_t i = 0; i + 1 < ch.size(); ++i) {
       set_tan(ci, beams[ch[i]].b, unit(add(beams[ch[i]].tb, beams[ch[i + 1]].ta)));
@@ -759,12 +810,16 @@ Mesh build_beams(const GmshRaw& g, const AncfGmshOptions& opt) {
     if (f.curved || ch.size() == 1) {
       set_tan(ci, f.a, f.ta);
     } else {
-      set_tan(ci, f.a, reflect(tan.at({ci, f.b}), unit(mesh_text::sub(g.positions_[f.b], g.positions_[f.a]))));
+      set_tan(
+          ci, f.a,
+          reflect(tan.at({ci, f.b}), unit(mesh_text::sub(g.positions_[f.b], g.positions_[f.a]))));
     }
     if (l.curved || ch.size() == 1) {
       set_tan(ci, l.b, l.tb);
     } else {
-      set_tan(ci, l.b, reflect(tan.at({ci, l.a}), unit(mesh_text::sub(g.positions_[l.b], g.positions_[l.a]))));
+      set_tan(
+          ci, l.b,
+          reflect(tan.at({ci, l.a}), unit(mesh_text::sub(g.positions_[l.b], g.positions_[l.a]))));
     }
   }
 
@@ -778,7 +833,8 @@ Mesh build_beams(const GmshRaw& g, const AncfGmshOptions& opt) {
     for (int e : chains[c]) {
       for (Ordinal n : {beams[e].a, beams[e].b}) {
         auto& nc = node_chains[n];
-        if (std::find(nc.begin(), nc.end(), static_cast<int>(c)) == nc.end()) nc.push_back(static_cast<int>(c));
+        if (std::find(nc.begin(), nc.end(), static_cast<int>(c)) == nc.end())
+          nc.push_back(static_cast<int>(c));
       }
     }
   struct Junction {
@@ -806,25 +862,31 @@ Mesh build_beams(const GmshRaw& g, const AncfGmshOptions& opt) {
     }
     if (nc.size() > 2) {
       throw_error(g.node_where(static_cast<Ordinal>(n)), ": ", nc.size(),
-                  " beam lines meet here; supported are smooth lines (elements within ", opt.smooth_angle_deg,
+                  " beam lines meet here; supported are smooth lines (elements within ",
+                  opt.smooth_angle_deg,
                   " degrees of each other) and two lines crossing or ending at a right angle "
                   "(docs/ancf_mesh.md)");
     }
     const int c1 = nc[0], c2 = nc[1];
-    const Vec3 t1 = tan.at({c1, static_cast<Ordinal>(n)}), t2 = tan.at({c2, static_cast<Ordinal>(n)});
+    const Vec3 t1 = tan.at({c1, static_cast<Ordinal>(n)}),
+               t2 = tan.at({c2, static_cast<Ordinal>(n)});
     // The acute angle between the two lines (independent of their directions).
     const Real angle = std::acos(std::clamp(std::fabs(dot(t1, t2)), 0.0, 1.0)) * 180 / kPi;
     if (std::fabs(dot(t1, t2)) > 1e-6) {
-      throw_error(g.node_where(static_cast<Ordinal>(n)), ": a kink: beam lines meet here at ", angle,
-                  " degrees; a shared node joins beams rigidly only where they continue smoothly (within ",
-                  opt.smooth_angle_deg, " degrees: raise smooth_angle for a coarse curve) or meet at a right "
-                  "angle; model other kinks with separate nodes and a joint");
+      throw_error(
+          g.node_where(static_cast<Ordinal>(n)), ": a kink: beam lines meet here at ", angle,
+          " degrees; a shared node joins beams rigidly only where they continue smoothly (within ",
+          opt.smooth_angle_deg,
+          " degrees: raise smooth_angle for a coarse curve) or meet at a right "
+          "angle; model other kinks with separate nodes and a joint");
     }
     const Vec3 up = chain_up[c1];
-    if (dot(up, chain_up[c2]) < 1 - 1e-9 || std::fabs(dot(up, t1)) > 1e-6 || std::fabs(dot(up, t2)) > 1e-6) {
-      throw_error(g.node_where(static_cast<Ordinal>(n)),
-                  ": at a right-angle beam junction both sections need the same up vector, normal to "
-                  "both beams");
+    if (dot(up, chain_up[c2]) < 1 - 1e-9 || std::fabs(dot(up, t1)) > 1e-6 ||
+        std::fabs(dot(up, t2)) > 1e-6) {
+      throw_error(
+          g.node_where(static_cast<Ordinal>(n)),
+          ": at a right-angle beam junction both sections need the same up vector, normal to "
+          "both beams");
     }
     junctions.push_back({static_cast<Ordinal>(n), c1, c2, dot(t2, cross(up, t1)) > 0 ? 1.0 : -1.0});
     chain_junctions[c1].push_back(static_cast<int>(junctions.size()) - 1);
@@ -853,9 +915,10 @@ Mesh build_beams(const GmshRaw& g, const AncfGmshOptions& opt) {
           orient[other] = want_orient;
           queue.push_back(other);
         } else if (role[other] != want_role || orient[other] != want_orient) {
-          throw_error(g.node_where(J.node),
-                      ": the right-angle beam junctions cannot be given consistent gradient frames here "
-                      "(a junction cycle of odd length, or a line crossing itself); split the lines");
+          throw_error(
+              g.node_where(J.node),
+              ": the right-angle beam junctions cannot be given consistent gradient frames here "
+              "(a junction cycle of odd length, or a line crossing itself); split the lines");
         }
       }
     }
@@ -892,7 +955,8 @@ Mesh build_beams(const GmshRaw& g, const AncfGmshOptions& opt) {
     const Vec3& up = chain_up[c];
     const Vec3 h = unit(mesh_text::sub(up, scale(dot(up, t), t)));  // height direction
     if (!(mesh_text::norm(cross(up, t)) > 1e-6)) {
-      throw_error(g.node_where(static_cast<Ordinal>(n)), ": the section up vector is parallel to the beam axis");
+      throw_error(g.node_where(static_cast<Ordinal>(n)),
+                  ": the section up vector is parallel to the beam axis");
     }
     mesh.coefficients.push_back(g.positions_[n]);
     mesh.coefficients.push_back(t);
@@ -917,7 +981,8 @@ Mesh build_beams(const GmshRaw& g, const AncfGmshOptions& opt) {
         for (int j = 0; j < 3; ++j) mesh.connectivity.push_back(4 * k + 1 + (j + shift) % 3);
       }
       const Real chord = mesh_text::norm(mesh_text::sub(g.positions_[be.b], g.positions_[be.a]));
-      const Real L = arc_length(chord, tan.at({static_cast<int>(c), be.a}), tan.at({static_cast<int>(c), be.b}));
+      const Real L = arc_length(chord, tan.at({static_cast<int>(c), be.a}),
+                                tan.at({static_cast<int>(c), be.b}));
       const Real W = role[c] == 0 ? be.section->width : be.section->height;
       const Real H = role[c] == 0 ? be.section->height : be.section->width;
       mesh.element_size.push_back({L, W, H});
@@ -932,7 +997,8 @@ Mesh build_beams(const GmshRaw& g, const AncfGmshOptions& opt) {
     if (ends[n].size() != 1) continue;
     const int e = ends[n][0].first;
     const int face = beams[e].a == n ? 0 : 1;
-    for (const std::string& name : g.groups_of(el)) mesh.face_sets[name].push_back({element_of[e], face});
+    for (const std::string& name : g.groups_of(el))
+      mesh.face_sets[name].push_back({element_of[e], face});
   }
   mesh.node_sets["all"] = mesh_text::iota_set(mesh.num_nodes());
   check_mesh(mesh);
@@ -949,31 +1015,37 @@ Mesh build_beams(const GmshRaw& g, const AncfGmshOptions& opt) {
 
 Mesh build_shells(const GmshRaw& g, const AncfGmshOptions& opt) {
   const std::string& path = g.f_.path();
-  if (opt.shells.empty()) throw_error(path, ": ANCF3443 needs at least one shell section (thickness)");
+  if (opt.shells.empty())
+    throw_error(path, ": ANCF3443 needs at least one shell section (thickness)");
   for (const ShellSection& s : opt.shells) {
-    if (!(s.thickness > 0)) throw_error(path, ": section '", s.group, "': thickness must be positive");
+    if (!(s.thickness > 0))
+      throw_error(path, ": section '", s.group, "': thickness must be positive");
   }
   struct Quad {
     const GmshElement* src;
-    std::array<Ordinal, 4> n;  // corners, file order
+    std::array<Ordinal, 4> n;                    // corners, file order
     std::array<Ordinal, 4> o{{-1, -1, -1, -1}};  // TLFEA order after orientation
     const ShellSection* section = nullptr;
   };
   std::vector<Quad> quads;
   for (const GmshElement& el : g.elements_) {
-    if (el.dim == 3) throw_error(g.element_where(el), ": a volume element in a shell (ANCF3443) mesh");
+    if (el.dim == 3)
+      throw_error(g.element_where(el), ": a volume element in a shell (ANCF3443) mesh");
     if (el.dim != 2) continue;
     if (el.type != 3 && el.type != 10) {
-      throw_error(g.element_where(el), ": surface element type ", el.type,
-                  " is not supported for ANCF3443 (4-node quadrangles 3 or 9-node 10; recombine the mesh)");
+      throw_error(
+          g.element_where(el), ": surface element type ", el.type,
+          " is not supported for ANCF3443 (4-node quadrangles 3 or 9-node 10; recombine the mesh)");
     }
     Quad q{&el, {el.nodes[0], el.nodes[1], el.nodes[2], el.nodes[3]}};
     for (int a = 0; a < 4; ++a)
       for (int b = a + 1; b < 4; ++b)
-        if (q.n[a] == q.n[b]) throw_error(g.element_where(el), ": a corner node is repeated (degenerate quadrangle)");
+        if (q.n[a] == q.n[b])
+          throw_error(g.element_where(el), ": a corner node is repeated (degenerate quadrangle)");
     const std::vector<std::string> groups = g.groups_of(el);
     for (const ShellSection& s : opt.shells) {
-      if (!s.group.empty() && std::find(groups.begin(), groups.end(), s.group) == groups.end()) continue;
+      if (!s.group.empty() && std::find(groups.begin(), groups.end(), s.group) == groups.end())
+        continue;
       q.section = &s;
       break;
     }
@@ -987,10 +1059,12 @@ Mesh build_shells(const GmshRaw& g, const AncfGmshOptions& opt) {
   std::map<std::pair<Ordinal, Ordinal>, std::vector<int>> edge_quads;
   auto key = [](Ordinal a, Ordinal b) { return std::make_pair(std::min(a, b), std::max(a, b)); };
   for (size_t q = 0; q < quads.size(); ++q)
-    for (int k = 0; k < 4; ++k) edge_quads[key(quads[q].n[k], quads[q].n[(k + 1) % 4])].push_back(static_cast<int>(q));
+    for (int k = 0; k < 4; ++k)
+      edge_quads[key(quads[q].n[k], quads[q].n[(k + 1) % 4])].push_back(static_cast<int>(q));
   for (const auto& [edge, qs] : edge_quads) {
     if (qs.size() > 2) {
-      throw_error(g.element_where(*quads[qs[2]].src), ": an edge shared by more than two quadrangles");
+      throw_error(g.element_where(*quads[qs[2]].src),
+                  ": an edge shared by more than two quadrangles");
     }
   }
   // Orientation by breadth-first search.
@@ -1023,10 +1097,11 @@ Mesh build_shells(const GmshRaw& g, const AncfGmshOptions& opt) {
             B.o = want;
             queue.push_back(bi);
           } else if (B.o != want) {
-            throw_error(g.element_where(*B.src),
-                        ": the quadrangle mesh cannot be oriented consistently here (ANCF3443 needs a "
-                        "structured mesh: every interior node shared by four quadrangles, one parametric "
-                        "direction per grid line; docs/ancf_mesh.md)");
+            throw_error(
+                g.element_where(*B.src),
+                ": the quadrangle mesh cannot be oriented consistently here (ANCF3443 needs a "
+                "structured mesh: every interior node shared by four quadrangles, one parametric "
+                "direction per grid line; docs/ancf_mesh.md)");
           }
         }
       }
@@ -1036,7 +1111,8 @@ Mesh build_shells(const GmshRaw& g, const AncfGmshOptions& opt) {
   const size_t nfile = g.positions_.size();
   std::vector<std::vector<std::pair<Ordinal, Ordinal>>> uedges(nfile), vedges(nfile);
   auto add_edge = [](std::vector<std::pair<Ordinal, Ordinal>>& list, Ordinal a, Ordinal b) {
-    if (std::find(list.begin(), list.end(), std::make_pair(a, b)) == list.end()) list.push_back({a, b});
+    if (std::find(list.begin(), list.end(), std::make_pair(a, b)) == list.end())
+      list.push_back({a, b});
   };
   for (const Quad& q : quads) {
     for (auto [a, b] : {std::make_pair(q.o[0], q.o[1]), std::make_pair(q.o[3], q.o[2])}) {
@@ -1048,11 +1124,14 @@ Mesh build_shells(const GmshRaw& g, const AncfGmshOptions& opt) {
       add_edge(vedges[b], a, b);
     }
   }
-  auto chord = [&](Ordinal a, Ordinal b) { return unit(mesh_text::sub(g.positions_[b], g.positions_[a])); };
+  auto chord = [&](Ordinal a, Ordinal b) {
+    return unit(mesh_text::sub(g.positions_[b], g.positions_[a]));
+  };
   // Tangent of a direction family at node n: mean of the unit edges if the
   // node has an incoming and an outgoing one; else the reflection of the
   // neighbour's mean (if it has two) about the chord; else the chord.
-  auto tangents = [&](const std::vector<std::vector<std::pair<Ordinal, Ordinal>>>& edges, const char* which) {
+  auto tangents = [&](const std::vector<std::vector<std::pair<Ordinal, Ordinal>>>& edges,
+                      const char* which) {
     std::vector<Vec3> t(nfile, Vec3{0, 0, 0});
     std::vector<bool> interior(nfile, false);
     for (size_t n = 0; n < nfile; ++n) {
@@ -1094,7 +1173,8 @@ Mesh build_shells(const GmshRaw& g, const AncfGmshOptions& opt) {
     renumber[n] = next++;
     const Vec3 nrm = unit(cross(tu[n], tv[n]));
     if (!(mesh_text::norm(cross(tu[n], tv[n])) > 1e-6)) {
-      throw_error(g.node_where(static_cast<Ordinal>(n)), ": the quadrangle edges here are parallel (degenerate)");
+      throw_error(g.node_where(static_cast<Ordinal>(n)),
+                  ": the quadrangle edges here are parallel (degenerate)");
     }
     mesh.coefficients.push_back(g.positions_[n]);
     mesh.coefficients.push_back(tu[n]);
@@ -1115,13 +1195,16 @@ Mesh build_shells(const GmshRaw& g, const AncfGmshOptions& opt) {
     // Arc lengths of the two u-edges and the two v-edges; they must agree
     // (one L, one W per element) for the element edges to conform.
     auto len = [&](Ordinal a, Ordinal b, const std::vector<Vec3>& t) {
-      return arc_length(mesh_text::norm(mesh_text::sub(g.positions_[b], g.positions_[a])), t[a], t[b]);
+      return arc_length(mesh_text::norm(mesh_text::sub(g.positions_[b], g.positions_[a])), t[a],
+                        t[b]);
     };
     const Real L0 = len(q.o[0], q.o[1], tu), L1 = len(q.o[3], q.o[2], tu);
     const Real W0 = len(q.o[0], q.o[3], tv), W1 = len(q.o[1], q.o[2], tv);
-    if (std::fabs(L0 - L1) > 1e-3 * std::max(L0, L1) || std::fabs(W0 - W1) > 1e-3 * std::max(W0, W1)) {
-      throw_error(g.element_where(*q.src), ": opposite edges differ in length (", L0, " vs ", L1, ", ", W0,
-                  " vs ", W1, "); ANCF3443 has one length and one width per element, so the edges of "
+    if (std::fabs(L0 - L1) > 1e-3 * std::max(L0, L1) ||
+        std::fabs(W0 - W1) > 1e-3 * std::max(W0, W1)) {
+      throw_error(g.element_where(*q.src), ": opposite edges differ in length (", L0, " vs ", L1,
+                  ", ", W0, " vs ", W1,
+                  "); ANCF3443 has one length and one width per element, so the edges of "
                   "neighbours would not conform (docs/ancf_mesh.md)");
     }
     mesh.element_size.push_back({(L0 + L1) / 2, (W0 + W1) / 2, q.section->thickness});
@@ -1139,7 +1222,8 @@ Mesh build_shells(const GmshRaw& g, const AncfGmshOptions& opt) {
     if (groups.empty()) continue;
     const auto it = edge_faces.find(key(el.nodes[0], el.nodes[1]));
     if (it == edge_faces.end()) {
-      throw_error(g.element_where(el), " of physical curve '", groups[0], "' is no quadrangle edge");
+      throw_error(g.element_where(el), " of physical curve '", groups[0],
+                  "' is no quadrangle edge");
     }
     for (const std::string& name : groups)
       for (const auto& [e, fa] : it->second) mesh.face_sets[name].push_back({e, fa});

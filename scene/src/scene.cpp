@@ -655,9 +655,11 @@ class Builder {
       }
     }
     if (beam && o.beams.empty())
-      fail(c_, mm.node(), what + ": an ANCF3243 Gmsh mesh needs sections: [{group, width, height, up}]");
+      fail(c_, mm.node(),
+           what + ": an ANCF3243 Gmsh mesh needs sections: [{group, width, height, up}]");
     if (!beam && o.shells.empty())
-      fail(c_, mm.node(), what + ": an ANCF3443 Gmsh mesh needs thickness (or sections: [{group, thickness}])");
+      fail(c_, mm.node(),
+           what + ": an ANCF3443 Gmsh mesh needs thickness (or sections: [{group, thickness}])");
     return o;
   }
 
@@ -671,8 +673,9 @@ class Builder {
     if (!exists) fail(c_, fn, what + ".file: mesh file '" + ps + "' not found");
     const bool ancf_msh = (elem == "ANCF3243" || elem == "ANCF3443") && p.extension() == ".msh";
     if (!ancf_msh && (mm.has("sections") || mm.has("thickness") || mm.has("smooth_angle")))
-      fail(c_, mm.node(), what + ": sections, thickness and smooth_angle are for a Gmsh (.msh) file "
-                          "read as ANCF beams or shells: give element: ANCF3243 or ANCF3443");
+      fail(c_, mm.node(),
+           what + ": sections, thickness and smooth_angle are for a Gmsh (.msh) file read as ANCF "
+                  "beams or shells: give element: ANCF3243 or ANCF3443");
     AncfGmshOptions ancf;
     if (ancf_msh) ancf = ancf_options(mm, what, elem);
     try {

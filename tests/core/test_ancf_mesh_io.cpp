@@ -42,7 +42,9 @@ Real dist(const Vec3& a, const Vec3& b) {
   const Vec3 d = {a[0] - b[0], a[1] - b[1], a[2] - b[2]};
   return std::sqrt(dot(d, d));
 }
-const Vec3& C(const Mesh& m, Ordinal e, int local) { return m.coefficients[m.coefficient(e, local)]; }
+const Vec3& C(const Mesh& m, Ordinal e, int local) {
+  return m.coefficients[m.coefficient(e, local)];
+}
 
 class TempDir {
  public:
@@ -198,7 +200,8 @@ TEST(AncfGmsh, BeamNetSharesNodesAtRightAngleCrossings) {
 TEST(AncfGmsh, HalfCylinderShellGradientsAreExact) {
   tlfea::AncfGmshOptions o;
   o.shells.push_back({"", 0.01});
-  const Mesh m = tlfea::read_gmsh_ancf(kData + "/half_cylinder_quads.msh", ElementType::ANCF3443, o);
+  const Mesh m =
+      tlfea::read_gmsh_ancf(kData + "/half_cylinder_quads.msh", ElementType::ANCF3443, o);
   ASSERT_EQ(m.type, ElementType::ANCF3443);
   ASSERT_EQ(m.num_nodes(), 45);
   ASSERT_EQ(m.num_elements(), 32);
@@ -238,8 +241,10 @@ TEST(AncfGmsh, HalfCylinderShellGradientsAreExact) {
 std::string msh(const std::vector<Vec3>& nodes, int dim, int type,
                 const std::vector<std::vector<int>>& elements) {
   std::ostringstream o;
-  o << "$MeshFormat\n4.1 0 8\n$EndMeshFormat\n$PhysicalNames\n1\n" << dim << " 1 \"g\"\n$EndPhysicalNames\n";
-  o << "$Entities\n0 " << (dim == 1 ? 1 : 0) << ' ' << (dim == 2 ? 1 : 0) << " 0\n1 0 0 0 1 1 1 1 1 0\n$EndEntities\n";
+  o << "$MeshFormat\n4.1 0 8\n$EndMeshFormat\n$PhysicalNames\n1\n"
+    << dim << " 1 \"g\"\n$EndPhysicalNames\n";
+  o << "$Entities\n0 " << (dim == 1 ? 1 : 0) << ' ' << (dim == 2 ? 1 : 0)
+    << " 0\n1 0 0 0 1 1 1 1 1 0\n$EndEntities\n";
   o << "$Nodes\n1 " << nodes.size() << " 1 " << nodes.size() << "\n3 1 0 " << nodes.size() << "\n";
   for (size_t i = 0; i < nodes.size(); ++i) o << i + 1 << "\n";
   o.precision(17);
@@ -302,7 +307,8 @@ TEST(AncfGmsh, NineNodeQuadranglesUseTheirCornersAndAreReoriented) {
   // Corner grid 3 x 2: nodes 1..6 at x = 0, 1, 2 and y = 0, 0.5; the
   // remaining nodes midside / centre points (positions irrelevant to the
   // reader but on the flat plate).
-  std::vector<Vec3> nodes = {{0, 0, 0}, {1, 0, 0}, {2, 0, 0}, {0, 0.5, 0}, {1, 0.5, 0}, {2, 0.5, 0}};
+  std::vector<Vec3> nodes = {{0, 0, 0},   {1, 0, 0},   {2, 0, 0},
+                             {0, 0.5, 0}, {1, 0.5, 0}, {2, 0.5, 0}};
   for (int k = 0; k < 10; ++k) nodes.push_back({0.1 * k, 0.25, 0});
   const std::vector<std::vector<int>> quads = {{1, 2, 5, 4, 7, 8, 9, 10, 11},
                                                {6, 5, 2, 3, 12, 13, 14, 15, 16}};
@@ -332,11 +338,13 @@ TEST(AncfGmsh, NineNodeQuadranglesUseTheirCornersAndAreReoriented) {
 // element's parametrisation and normal +e_z.
 TEST(AncfGmsh, OppositelyWoundQuadrangleIsReflected) {
   TempDir dir;
-  const std::vector<Vec3> nodes = {{0, 0, 0}, {1, 0, 0}, {2, 0, 0}, {0, 0.5, 0}, {1, 0.5, 0}, {2, 0.5, 0}};
+  const std::vector<Vec3> nodes = {{0, 0, 0},   {1, 0, 0},   {2, 0, 0},
+                                   {0, 0.5, 0}, {1, 0.5, 0}, {2, 0.5, 0}};
   tlfea::AncfGmshOptions o;
   o.shells.push_back({"", 0.02});
-  const Mesh m = tlfea::read_gmsh_ancf(dir.write("wound.msh", msh(nodes, 2, 3, {{1, 2, 5, 4}, {2, 5, 6, 3}})),
-                                       ElementType::ANCF3443, o);
+  const Mesh m =
+      tlfea::read_gmsh_ancf(dir.write("wound.msh", msh(nodes, 2, 3, {{1, 2, 5, 4}, {2, 5, 6, 3}})),
+                            ElementType::ANCF3443, o);
   ASSERT_EQ(m.num_elements(), 2);
   for (Ordinal n = 0; n < 6; ++n) EXPECT_EQ(m.coefficients[4 * n + 3], (Vec3{0, 0, 1}));
   for (Ordinal e = 0; e < 2; ++e) {
@@ -369,7 +377,8 @@ TEST(AncfGmsh, KinksBranchesAndBadInputAreRefusedWithFileAndLine) {
       ElementType::ANCF3243, beam_options(0.1, 0.1));
   EXPECT_EQ(square.num_nodes(), 4);
   expect_beam_frames(square);
-  expect_error(beams("triangle.msh", msh({{0, 0, 0}, {1, 0, 0}, {0.5, s, 0}}, 1, 1, {{1, 2}, {2, 3}, {3, 1}})),
+  expect_error(beams("triangle.msh",
+                     msh({{0, 0, 0}, {1, 0, 0}, {0.5, s, 0}}, 1, 1, {{1, 2}, {2, 3}, {3, 1}})),
                {"triangle.msh:15: node 1", "at 60 degrees"});
   // A smooth line through the same node twice: a figure eight (x, y) =
   // (sin a, sin a cos a) in 32 chords (turning at most 33 degrees: smooth at
@@ -384,7 +393,8 @@ TEST(AncfGmsh, KinksBranchesAndBadInputAreRefusedWithFileAndLine) {
   for (int k = 0; k < 32; ++k) eight_lines.push_back({k + 1, (k + 1) % 32 + 1});
   eight_lines[15][1] = 1;
   eight_lines[16][0] = 1;
-  expect_error(beams("eight.msh", msh(eight, 1, 1, eight_lines), wide), {"eight.msh:15: node 1", "twice"});
+  expect_error(beams("eight.msh", msh(eight, 1, 1, eight_lines), wide),
+               {"eight.msh:15: node 1", "twice"});
   // Three lines at node 1.
   expect_error(beams("branch.msh", msh({{0, 0, 0}, {1, 0, 0}, {0, 1, 0}, {0, 0, 1}}, 1, 1,
                                        {{1, 2}, {1, 3}, {1, 4}})),
@@ -406,9 +416,11 @@ TEST(AncfGmsh, KinksBranchesAndBadInputAreRefusedWithFileAndLine) {
                {"zero.msh:23: element 1", "zero length"});
   expect_error(beams("range.msh", msh({{0, 0, 0}, {1, 0, 0}}, 1, 1, {{1, 7}})),
                {"range.msh:23:", "node 7"});
-  expect_error(beams("quad.msh", msh({{0, 0, 0}, {1, 0, 0}, {1, 1, 0}, {0, 1, 0}}, 2, 3, {{1, 2, 3, 4}})),
-               {"quad.msh:27: element 1", "surface element"});
-  expect_error(beams("nolines.msh", msh({{0, 0, 0}}, 1, 15, {{1}})), {"nolines.msh:21: element 1", "type 15"});
+  expect_error(
+      beams("quad.msh", msh({{0, 0, 0}, {1, 0, 0}, {1, 1, 0}, {0, 1, 0}}, 2, 3, {{1, 2, 3, 4}})),
+      {"quad.msh:27: element 1", "surface element"});
+  expect_error(beams("nolines.msh", msh({{0, 0, 0}}, 1, 15, {{1}})),
+               {"nolines.msh:21: element 1", "type 15"});
 
   const auto shells = [&](const std::string& name, const std::string& text) {
     const std::string p = dir.write(name, text);
@@ -424,7 +436,8 @@ TEST(AncfGmsh, KinksBranchesAndBadInputAreRefusedWithFileAndLine) {
   // Triangles; a trapezoid whose opposite edges differ.
   expect_error(shells("tri.msh", msh({{0, 0, 0}, {1, 0, 0}, {0, 1, 0}}, 2, 2, {{1, 2, 3}})),
                {"tri.msh:25: element 1", "type 2"});
-  expect_error(shells("trap.msh", msh({{0, 0, 0}, {2, 0, 0}, {1.5, 1, 0}, {0.5, 1, 0}}, 2, 3, {{1, 2, 3, 4}})),
+  expect_error(shells("trap.msh",
+                      msh({{0, 0, 0}, {2, 0, 0}, {1.5, 1, 0}, {0.5, 1, 0}}, 2, 3, {{1, 2, 3, 4}})),
                {"trap.msh:27: element 1", "opposite edges differ"});
 }
 
@@ -467,17 +480,23 @@ TEST(AncfText, ReadsOneBasedFileAndRefusesBadInputWithFileAndLine) {
   expect_error(read("empty.ancf", "# nothing\n"), {"empty.ancf", "empty"});
   expect_error(read("kind.ancf", replace(t, "ancf3243", "ancf9999")), {"kind.ancf:2:", "ancf3243"});
   expect_error(read("count.ancf", replace(t, "nodes 3", "nodes 30")), {"count.ancf:3:", "30"});
-  expect_error(read("ids.ancf", replace(t, "\n3  2 0 0", "\n4  2 0 0")), {"ids.ancf:6:", "consecutive"});
+  expect_error(read("ids.ancf", replace(t, "\n3  2 0 0", "\n4  2 0 0")),
+               {"ids.ancf:6:", "consecutive"});
   expect_error(read("short.ancf", replace(t, "2  1 0 0  1 0 0  0 1 0  0 0 1", "2  1 0 0  1 0 0")),
                {"short.ancf:5:", "expected 13 values"});
   expect_error(read("nan.ancf", replace(t, "2  1 0 0  1 0 0", "2  1 0 nan  1 0 0")),
                {"nan.ancf:5:", "not finite"});
-  expect_error(read("left.ancf", replace(t, "2  1 0 0  1 0 0  0 1 0  0 0 1", "2  1 0 0  1 0 0  0 1 0  0 0 -1")),
+  expect_error(read("left.ancf",
+                    replace(t, "2  1 0 0  1 0 0  0 1 0  0 0 1", "2  1 0 0  1 0 0  0 1 0  0 0 -1")),
                {"left.ancf:5:", "right-handed"});
-  expect_error(read("node.ancf", replace(t, "2  2 3  1", "2  2 4  1")), {"node.ancf:9:", "element node 4"});
-  expect_error(read("shift.ancf", replace(t, "2  2 3  1", "2  2 3:3  1")), {"shift.ancf:9:", "shift"});
-  expect_error(read("size.ancf", replace(t, "2  2 3  1 0.1", "2  2 3  -1 0.1")), {"size.ancf:9:", "positive"});
-  expect_error(read("set.ancf", replace(t, "nodeset clamp 1", "nodeset clamp 2")), {"set.ancf:12:", "node id"});
+  expect_error(read("node.ancf", replace(t, "2  2 3  1", "2  2 4  1")),
+               {"node.ancf:9:", "element node 4"});
+  expect_error(read("shift.ancf", replace(t, "2  2 3  1", "2  2 3:3  1")),
+               {"shift.ancf:9:", "shift"});
+  expect_error(read("size.ancf", replace(t, "2  2 3  1 0.1", "2  2 3  -1 0.1")),
+               {"size.ancf:9:", "positive"});
+  expect_error(read("set.ancf", replace(t, "nodeset clamp 1", "nodeset clamp 2")),
+               {"set.ancf:12:", "node id"});
   expect_error(read("face.ancf", replace(t, "2 1\n", "2 6\n")), {"face.ancf:13:", "face 6"});
   expect_error(read("word.ancf", t + "edges 1\n"), {"word.ancf:14:", "nodeset"});
 }
@@ -513,17 +532,20 @@ TEST(AncfFuzz, TruncatedAndFlippedCopiesReadOrThrowError) {
     ASSERT_FALSE(in.text.empty());
     int ok = 0, error = 0;
     for (int i = 0; i < 300; ++i) {
-      const std::string p = dir.write(in.kind == 0 ? "f.ancf" : "f.msh", mutate(in.text, i % 2 == 0, rng));
+      const std::string p =
+          dir.write(in.kind == 0 ? "f.ancf" : "f.msh", mutate(in.text, i % 2 == 0, rng));
       try {
-        const Mesh m = in.kind == 0 ? tlfea::read_ancf_text(p)
-                                    : tlfea::read_gmsh_ancf(p, in.kind == 1 ? ElementType::ANCF3243
-                                                                            : ElementType::ANCF3443, o);
+        const Mesh m =
+            in.kind == 0 ? tlfea::read_ancf_text(p)
+                         : tlfea::read_gmsh_ancf(
+                               p, in.kind == 1 ? ElementType::ANCF3243 : ElementType::ANCF3443, o);
         EXPECT_NO_THROW(tlfea::check_mesh(m));
         ++ok;
       } catch (const tlfea::Error&) {
         ++error;
       } catch (const std::exception& e) {
-        ADD_FAILURE() << "input " << in.kind << " mutation " << i << ": non-tlfea exception " << e.what();
+        ADD_FAILURE() << "input " << in.kind << " mutation " << i << ": non-tlfea exception "
+                      << e.what();
       }
     }
     EXPECT_EQ(ok + error, 300);

@@ -84,20 +84,20 @@ TEST(SceneAncfMesh, MissingOrBadSectionsAndBadFilesNameTheirPlace) {
   const std::string sections =
       "      sections: [{group: beams, width: 0.05, height: 0.02, up: [0, 0, 1]}]\n";
   expect_error(replace(net, sections, ""), "ancf.yaml:5:7:", "needs sections");
-  expect_error(replace(net, "width: 0.05", "width: -1"), "ancf.yaml:6:40:", "width must be positive");
+  expect_error(replace(net, "width: 0.05", "width: -1"),
+               "ancf.yaml:6:40:", "width must be positive");
   expect_error(replace(net, "up: [0, 0, 1]", "up: [0, 0, 0]"), "ancf.yaml:6:64:", "zero vector");
-  expect_error(replace(net, "height: 0.02", "height: 0.02, colour: red"), "ancf.yaml:6:",
-               "unknown key 'colour'");
+  expect_error(replace(net, "height: 0.02", "height: 0.02, colour: red"),
+               "ancf.yaml:6:", "unknown key 'colour'");
   // A group the file does not have: the reader names the element.
-  expect_error(replace(net, "group: beams", "group: cables"), "ancf.yaml:5:13:",
-               "beam_net.msh:");
+  expect_error(replace(net, "group: beams", "group: cables"), "ancf.yaml:5:13:", "beam_net.msh:");
   // thickness is a shell key.
-  expect_error(replace(net, sections, "      thickness: 0.01\n" + sections), "ancf.yaml:",
-               "unknown key 'thickness'");
+  expect_error(replace(net, sections, "      thickness: 0.01\n" + sections),
+               "ancf.yaml:", "unknown key 'thickness'");
   // Sections without an ANCF element: the .msh file would be read as a
   // volume mesh.
-  expect_error(replace(net, "    element: ANCF3243\n", ""), "ancf.yaml:4:7:",
-               "give element: ANCF3243 or ANCF3443");
+  expect_error(replace(net, "    element: ANCF3243\n", ""),
+               "ancf.yaml:4:7:", "give element: ANCF3243 or ANCF3443");
   // An ANCF3443 Gmsh mesh needs a thickness.
   expect_error(R"(bodies:
   - name: shell
@@ -105,7 +105,8 @@ TEST(SceneAncfMesh, MissingOrBadSectionsAndBadFilesNameTheirPlace) {
     mesh: {file: half_cylinder_quads.msh}
     material: {model: svk, E: 1.0e7, nu: 0.3}
     density: 1000
-)", "ancf.yaml:4:11:", "needs thickness");
+)",
+               "ancf.yaml:4:11:", "needs thickness");
 }
 
 }  // namespace

@@ -108,8 +108,10 @@ TEST(AncfCurvedBeam, QuarterRingTipLoadsMatchCastigliano) {
 TEST(AncfCurvedBeam, BatheBolourchi45DegreeBend) {
   const Mesh mesh = read_beams("bathe_bend.msh", 1.0, 1.0);
   const Vec3 u = tip_displacement(mesh, 1e7, {0, 0, 600}, 10);
-  std::printf("[ Bathe-Bolourchi bend, 32 elements ] tip u = (%.3f, %.3f, %.3f), published (-23.5, -13.4, 53.4)\n",
-              u[0], u[1], u[2]);
+  std::printf(
+      "[ Bathe-Bolourchi bend, 32 elements ] tip u = (%.3f, %.3f, %.3f), published (-23.5, -13.4, "
+      "53.4)\n",
+      u[0], u[1], u[2]);
   EXPECT_NEAR(u[0] / -23.5, 1.0, 0.02);
   EXPECT_NEAR(u[1] / -13.4, 1.0, 0.03);
   EXPECT_NEAR(u[2] / 53.4, 1.0, 0.02);
@@ -147,8 +149,9 @@ TEST(AncfCurvedShell, QuarterCylinderStripTipLoadMatchesCastigliano) {
     uz += (sol.q(c, 2) - mesh.coefficients[c][2]) / 2;
   }
   const Real unit = P * R * R * R / (E * I);
-  std::printf("[ quarter-cylinder strip, radial P ] u_z / closed form = %.5f, u_x / closed form = %.5f\n",
-              uz / (kPi / 4 * unit), ux / (0.5 * unit));
+  std::printf(
+      "[ quarter-cylinder strip, radial P ] u_z / closed form = %.5f, u_x / closed form = %.5f\n",
+      uz / (kPi / 4 * unit), ux / (0.5 * unit));
   EXPECT_NEAR(uz / (kPi / 4 * unit), 1.0, 0.005);
   EXPECT_NEAR(ux / (0.5 * unit), 1.0, 0.005);
 }
