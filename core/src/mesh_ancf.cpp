@@ -260,13 +260,19 @@ void write_ancf_text(const Mesh& mesh, const std::string& path) {
     out << "\n";
   }
   for (const auto& [name, set] : mesh.node_sets) {
-    if (name.empty() || name.find_first_of(" \t\r\n#") != std::string::npos) continue;
+    if (name.empty() || name.find_first_of(" \t\r\n#") != std::string::npos) {
+      throw_error(mesh.source, ": set name '", name,
+                  "' cannot be written (empty, or with blanks or '#')");
+    }
     out << "nodeset " << name << ' ' << set.size() << "\n";
     for (size_t i = 0; i < set.size(); ++i)
       out << set[i] << ((i % 10 == 9 || i + 1 == set.size()) ? "\n" : " ");
   }
   for (const auto& [name, set] : mesh.face_sets) {
-    if (name.empty() || name.find_first_of(" \t\r\n#") != std::string::npos) continue;
+    if (name.empty() || name.find_first_of(" \t\r\n#") != std::string::npos) {
+      throw_error(mesh.source, ": set name '", name,
+                  "' cannot be written (empty, or with blanks or '#')");
+    }
     out << "faceset " << name << ' ' << set.size() << "\n";
     for (const FaceRef& fr : set) out << fr.element << ' ' << fr.face << "\n";
   }

@@ -75,7 +75,8 @@ Mesh read_gmsh_ancf(const std::string& path, ElementType type, const AncfGmshOpt
 // position and gradients, elements with their size, node and face sets.
 Mesh read_ancf_text(const std::string& path);
 // Writes `mesh` (ANCF3243 or ANCF3443) in that format; read_ancf_text gives
-// it back bit for bit (17 significant digits). Throws Error on I/O failure.
+// it back bit for bit (17 significant digits). Throws Error on I/O failure
+// and for a set name that is empty or holds blanks or '#'.
 void write_ancf_text(const Mesh& mesh, const std::string& path);
 
 // Dispatches on the name: *.ancf -> read_ancf_text; *.msh -> read_gmsh; *.node, *.ele, or a TetGen
