@@ -5,8 +5,9 @@ the nodes directly, and the files use only what read_gmsh_ancf reads).
 
   python3 make_ancf_meshes.py          (from tests/data)
 
-writes quarter_ring.msh, bathe_bend.msh, beam_net.msh (also copied to
-examples/meshes/beam_net.msh by hand), half_cylinder_quads.msh.
+writes quarter_ring.msh, bathe_bend.msh, beam_net.msh (read by
+examples/ancf_beam_net.yaml), half_cylinder_quads.msh,
+quarter_strip_quads.msh, l_frame.msh.
 """
 import math
 import os
@@ -119,6 +120,17 @@ def quarter_strip(path, radius, width, nc):
                             (1, "tip", [(1, [idx(nc, 0), idx(nc, 1)])])])
 
 
+def l_frame(path, a, b, n):
+    """Right-angle frame: leg 1 from (0, 0, 0) to (a, 0, 0), leg 2 from
+    (a, 0, 0) to (a, b, 0), n two-node lines each (physical line "frame"),
+    physical points "clamp" (origin) and "tip" ((a, b, 0))."""
+    nodes = [(a * i / n, 0.0, 0.0) for i in range(n + 1)]
+    nodes += [(a, b * j / n, 0.0) for j in range(1, n + 1)]
+    lines = [(1, [k + 1, k + 2]) for k in range(2 * n)]
+    write_msh(path, nodes, [(1, "frame", lines), (0, "clamp", [(15, [1])]),
+                            (0, "tip", [(15, [2 * n + 1])])])
+
+
 def main():
     here = os.path.dirname(os.path.abspath(__file__))
     arc(os.path.join(here, "quarter_ring.msh"), 1.0, math.pi / 2, 32, "ring")
@@ -126,6 +138,7 @@ def main():
     net(os.path.join(here, "beam_net.msh"), 3, 1.0)
     half_cylinder(os.path.join(here, "half_cylinder_quads.msh"), 1.0, 2.0, 8, 4)
     quarter_strip(os.path.join(here, "quarter_strip_quads.msh"), 1.0, 0.05, 32)
+    l_frame(os.path.join(here, "l_frame.msh"), 1.0, 1.0, 16)
 
 
 if __name__ == "__main__":
