@@ -830,7 +830,10 @@ Mesh build_beams(const GmshRaw& g, const AncfGmshOptions& opt) {
   }
 
   // Junctions: nodes on two chains. Supported: two lines meeting at a right
-  // angle, both normal to the (common) up vector. Node frame from the chain
+  // angle, both normal to the (common) up vector: the slope-discontinuity
+  // junction of Shabana and Mikkola (J. Mech. Des. 125 (2), 2003), whose
+  // constant gradient transformation is here a permutation of the node's
+  // gradient coefficients. Node frame from the chain
   // with role 0 (up = r_w); the other chain (role 1, up = r_v) uses the
   // node's gradients cycled by one (its r_u, r_v, r_w = the node's r_v, r_w,
   // r_u), which needs its tangent to equal up x t0 (orientations below).
