@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Builds the libFuzzer targets (tests/fuzz: scene reader, Gmsh reader, TetGen
-# reader) in the clang ASan + UBSan tree of tools/sanitizer_tree.sh
+# reader, ANCF readers) in the clang ASan + UBSan tree of tools/sanitizer_tree.sh
 # (${TLFEA_BUILD_ROOT:-build}/fuzz, shared with tools/sanitize.sh) and runs each one for a bounded
 # time from seeds taken from the repository (examples/*.yaml,
 # tests/scene/data/*.yaml, tests/data/*). Exits non-zero on any finding: a
@@ -24,21 +24,22 @@ step() { echo "== $* ==" >&2; }
 
 step "configure + build: fuzz targets ($CXX, ASan + UBSan + libFuzzer)"
 configure_sanitizer_tree
-cmake --build "$BUILD" -j "$SAN_JOBS" --target fuzz_scene fuzz_gmsh fuzz_tetgen
+cmake --build "$BUILD" -j "$SAN_JOBS" --target fuzz_scene fuzz_gmsh fuzz_tetgen fuzz_ancf
 
 # Seeds, rebuilt every run from the repository's own inputs.
 SEEDS=$BUILD/seeds
 rm -rf "$SEEDS"
-mkdir -p "$SEEDS/fuzz_scene" "$SEEDS/fuzz_gmsh" "$SEEDS/fuzz_tetgen"
+mkdir -p "$SEEDS/fuzz_scene" "$SEEDS/fuzz_gmsh" "$SEEDS/fuzz_tetgen" "$SEEDS/fuzz_ancf"
 cp examples/*.yaml tests/scene/data/*.yaml "$SEEDS/fuzz_scene/"
 cp tests/data/*.msh "$SEEDS/fuzz_gmsh/"
+cp tests/data/*.ancf tests/data/quarter_ring.msh tests/data/beam_net.msh tests/data/half_cylinder_quads.msh "$SEEDS/fuzz_ancf/"
 for node in tests/data/*.node; do
   # fuzz_tetgen's input: "<node file>\0<ele file>".
   { cat "$node"; printf '\0'; cat "${node%.node}.ele"; } > "$SEEDS/fuzz_tetgen/$(basename "${node%.node}")"
 done
 
 status=0
-for t in fuzz_scene fuzz_gmsh fuzz_tetgen; do
+for t in fuzz_scene fuzz_gmsh fuzz_tetgen fuzz_ancf; do
   step "fuzz: $t for ${SECONDS_PER_TARGET} s"
   corpus=$BUILD/corpus/$t
   artifacts=$BUILD/artifacts/$t

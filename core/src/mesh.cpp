@@ -203,10 +203,19 @@ void check_mesh(const Mesh& mesh) {
         throw_error(src, ": element ", e, " local node ", a, " starts at coefficient ", first,
                     ", which is not the first coefficient of a node");
       }
+      // ANCF: the gradient slots may be the node's cycled by a shift s
+      // (local r_u, r_v, r_w = the node's coefficients first + 1 + (j + s)
+      // mod 3): two beams meeting at a right angle share a node that way
+      // (docs/ancf_mesh.md). s = 0 is the node's own order.
+      const int shift =
+          ancf ? static_cast<int>(((mesh.coefficient(e, a * cpn + 1) - first - 1) % 3 + 3) % 3)
+               : 0;
       for (int k = 1; k < cpn; ++k) {
-        if (mesh.coefficient(e, a * cpn + k) != first + k) {
+        const Ordinal want = ancf ? first + 1 + (k - 1 + shift) % 3 : first + k;
+        if (mesh.coefficient(e, a * cpn + k) != want) {
           throw_error(src, ": element ", e, " local node ", a,
-                      " does not own consecutive coefficients ", first, "..", first + cpn - 1);
+                      " does not own consecutive coefficients ", first, "..", first + cpn - 1,
+                      ancf ? " (or its gradients cycled)" : "");
         }
       }
       nodes[a] = first / cpn;

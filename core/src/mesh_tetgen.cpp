@@ -168,12 +168,13 @@ Mesh read_tetgen(const std::string& base_or_file) {
 }
 
 Mesh read_mesh(const std::string& path) {
+  if (ends_with(path, ".ancf")) return read_ancf_text(path);
   if (ends_with(path, ".msh")) return read_gmsh(path);
   if (ends_with(path, ".node") || ends_with(path, ".ele")) return read_tetgen(path);
   std::error_code ec;
   if (std::filesystem::exists(path + ".node", ec)) return read_tetgen(path);
   throw_error(path,
-              ": cannot tell the mesh format (expected .msh, .node, .ele or a TetGen "
+              ": cannot tell the mesh format (expected .ancf, .msh, .node, .ele or a TetGen "
               "basename with a .node file)");
 }
 

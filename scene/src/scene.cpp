@@ -651,7 +651,44 @@ class Builder {
     m.done();
   }
 
-  Mesh read_mesh_node(Map& mm, const std::string& what) {
+  // ANCF options of a Gmsh mesh file (docs/ancf_mesh.md): beams need
+  // sections: [{group, width, height, up}], shells thickness (or sections:
+  // [{group, thickness}]); smooth_angle (degrees) for beams.
+  AncfGmshOptions ancf_options(Map& mm, const std::string& what, const std::string& elem) {
+    AncfGmshOptions o;
+    const bool beam = elem == "ANCF3243";
+    if (beam) o.smooth_angle_deg = mm.num("smooth_angle", o.smooth_angle_deg);
+    if (beam && !(o.smooth_angle_deg >= 0 && o.smooth_angle_deg < 90))
+      fail(c_, mm.node()["smooth_angle"], what + ".smooth_angle must be in [0, 90) degrees");
+    if (!beam && mm.has("thickness")) o.shells.push_back({"", mm.positive_req("thickness")});
+    if (mm.has("sections")) {
+      const YAML::Node sn = mm.get("sections");
+      if (!sn.IsSequence() || sn.size() == 0)
+        fail(c_, sn, what + ".sections: expected a non-empty list of sections");
+      for (size_t i = 0; i < sn.size(); ++i) {
+        Map sm(c_, sn[i], what + ".sections[" + std::to_string(i) + "]");
+        const std::string group = sm.str("group", "");
+        if (beam) {
+          const Vec3 up = sm.vec3("up", Vec3{{0, 0, 1}});
+          if (dot3(up, up) == 0.0) fail(c_, sm.node()["up"], sm.key("up") + ": zero vector");
+          o.beams.push_back({group, sm.positive_req("width"), sm.positive_req("height"),
+                             {up[0], up[1], up[2]}});
+        } else {
+          o.shells.push_back({group, sm.positive_req("thickness")});
+        }
+        sm.done();
+      }
+    }
+    if (beam && o.beams.empty())
+      fail(c_, mm.node(),
+           what + ": an ANCF3243 Gmsh mesh needs sections: [{group, width, height, up}]");
+    if (!beam && o.shells.empty())
+      fail(c_, mm.node(),
+           what + ": an ANCF3443 Gmsh mesh needs thickness (or sections: [{group, thickness}])");
+    return o;
+  }
+
+  Mesh read_mesh_node(Map& mm, const std::string& what, const std::string& elem) {
     const YAML::Node fn = mm.get("file");
     const std::string rel = to_string(c_, fn, what + ".file");
     fs::path p(rel);
@@ -659,7 +696,15 @@ class Builder {
     const std::string ps = p.string();
     const bool exists = fs::is_regular_file(p) || fs::is_regular_file(ps + ".node");
     if (!exists) fail(c_, fn, what + ".file: mesh file '" + ps + "' not found");
+    const bool ancf_msh = (elem == "ANCF3243" || elem == "ANCF3443") && p.extension() == ".msh";
+    if (!ancf_msh && (mm.has("sections") || mm.has("thickness") || mm.has("smooth_angle")))
+      fail(c_, mm.node(),
+           what + ": sections, thickness and smooth_angle are for a Gmsh (.msh) file read as ANCF "
+                  "beams or shells: give element: ANCF3243 or ANCF3443");
+    AncfGmshOptions ancf;
+    if (ancf_msh) ancf = ancf_options(mm, what, elem);
     try {
+      if (ancf_msh) return read_gmsh_ancf(ps, element_type_from_string(elem), ancf);
       return read_mesh(ps);
     } catch (const Error& e) {
       fail(c_, fn, what + ".file: " + e.what());
@@ -692,7 +737,7 @@ class Builder {
     if (mm.has("file") && mm.has("generator"))
       fail(c_, mm.node(), what + ".mesh: give either file or generator, not both");
     if (mm.has("file")) {
-      b.mesh = read_mesh_node(mm, what + ".mesh");
+      b.mesh = read_mesh_node(mm, what + ".mesh", elem);
       if (!elem.empty() && elem != tlfea::to_string(b.mesh.type))
         fail(c_, m.node()["element"], what + ": element " + elem + " does not match the mesh file's " +
                                           tlfea::to_string(b.mesh.type));

@@ -3,7 +3,10 @@
 // Coefficients are node-major. For T10 and Q27 a node has one coefficient
 // (its position); for ANCF 3243 / 3443 a node has four, in the order of
 // docs/theory.md §1.2 (r, dr/du, dr/dv, dr/dw), so node k owns coefficients
-// 4k .. 4k+3 and its position is coefficient 4k.
+// 4k .. 4k+3 and its position is coefficient 4k. An ANCF element's local
+// gradients of node k are 4k+1, 4k+2, 4k+3 in that order or cycled
+// (4k+2, 4k+3, 4k+1 or 4k+3, 4k+1, 4k+2): the rigid right-angle beam
+// junctions of read_gmsh_ancf (docs/ancf_mesh.md).
 //
 // Local node orders (parent coordinates xi = (xi, eta, zeta)):
 //  T10  (docs/theory.md §3.1): vertices 0..3 at (0,0,0), (1,0,0), (0,1,0),
