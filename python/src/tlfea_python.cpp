@@ -109,6 +109,7 @@ struct Runtime {
   bool kokkos_ours = false;  // this module called Kokkos::initialize
   bool finalized = false;
   int threads = -1;          // as asked of initialize (-1: Kokkos' default)
+  int stepping = 0;          // steps in progress (finalize must wait for none)
   std::set<Resource*> live;
 };
 // Never destroyed: objects may unregister during interpreter teardown.
@@ -161,6 +162,7 @@ void ensure_initialized(int threads = -1) {
 void finalize_runtime() {
   Runtime& r = rt();
   if (r.finalized) return;
+  if (r.stepping > 0) fail("tlfea.finalize: a step is in progress (called from a callback?)");
   std::vector<Resource*> objs(r.live.begin(), r.live.end());
   std::stable_sort(objs.begin(), objs.end(),
                    [](const Resource* a, const Resource* b) { return a->rank() < b->rank(); });
@@ -428,12 +430,34 @@ class PyStepper : public Resource {
   tlfea::ContactForces* contact() const { return h_.scene ? h_.scene->contact.get() : nullptr; }
 
   tlfea::StepReport step() {
-    tlfea::TimeStepper& s = get();
+    tlfea::TimeStepper& s = mutable_stepper("step");
+    Busy busy(*this);
     py::gil_scoped_release nogil;
     return s.step();
   }
+  // For calls that change the state: refused while this stepper is inside
+  // step() (a Python callback called from the step, or another thread).
+  tlfea::TimeStepper& mutable_stepper(const char* what) {
+    tlfea::TimeStepper& s = get();
+    if (busy_)
+      fail(std::string("Stepper.") + what +
+           ": this stepper is inside step() (called from a load function or another thread)");
+    return s;
+  }
 
  private:
+  struct Busy {  // constructed and destroyed with the GIL held
+    PyStepper& p;
+    explicit Busy(PyStepper& ps) : p(ps) {
+      p.busy_ = true;
+      ++rt().stepping;
+    }
+    ~Busy() {
+      p.busy_ = false;
+      --rt().stepping;
+    }
+  };
+  bool busy_ = false;
   ModelHandle h_;
   std::shared_ptr<tlfea::TimeStepper> stepper_;
 };
@@ -1267,7 +1291,7 @@ PYBIND11_MODULE(tlfea, m) {
       .def_property(
           "velocities", [](const PyStepper& s) { return coef_to_numpy(s.get().velocities()); },
           [](PyStepper& s, const CArray& v) {
-            tlfea::TimeStepper& st = s.get();
+            tlfea::TimeStepper& st = s.mutable_stepper("velocities");
             st.set_velocities(numpy_to_coef(v, st.model().num_coefficients(), "Stepper.velocities"));
           },
           "(num_coefficients, 3) copy of the velocities; assigning sets them for the next step "
@@ -1275,7 +1299,7 @@ PYBIND11_MODULE(tlfea, m) {
       .def(
           "set_velocities",
           [](PyStepper& s, const CArray& v) {
-            tlfea::TimeStepper& st = s.get();
+            tlfea::TimeStepper& st = s.mutable_stepper("set_velocities");
             st.set_velocities(numpy_to_coef(v, st.model().num_coefficients(), "set_velocities"));
           },
           py::arg("v"))
@@ -1326,7 +1350,7 @@ PYBIND11_MODULE(tlfea, m) {
           "load_checkpoint",
           [](PyStepper& s, const std::string& path) {
             if (!std::filesystem::is_regular_file(path)) fail("load_checkpoint: no file '" + path + "'");
-            tlfea::io::load_checkpoint(path, s.get(), s.contact());
+            tlfea::io::load_checkpoint(path, s.mutable_stepper("load_checkpoint"), s.contact());
           },
           py::arg("path"),
           "Restores a checkpoint into this stepper (same model layout; continues bit-identically "

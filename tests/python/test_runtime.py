@@ -101,3 +101,32 @@ def test_objects_are_unregistered_when_dropped():
         del s
     gc.collect()
     assert rss_bytes() - before < 4 * 2**20
+
+
+def test_callbacks_cannot_reenter_the_stepper_or_finalize():
+    holder = {}
+
+    def amp(t):
+        if "what" in holder:
+            what = holder.pop("what")
+            if what == "step":
+                holder["stepper"].step()
+            elif what == "velocities":
+                s = holder["stepper"]
+                s.velocities = s.velocities
+            else:
+                tlfea.finalize()
+        return 1.0
+
+    stepper = tlfea.Stepper(small_beam(amp), tlfea.StepperSettings(dt=1e-3))
+    holder["stepper"] = stepper
+    stepper.step()
+    for what, message in [("step", "inside step()"), ("velocities", "inside step()"),
+                          ("finalize", "a step is in progress")]:
+        holder["what"] = what
+        with pytest.raises(tlfea.Error, match=message):
+            stepper.step()
+    assert tlfea.is_initialized()
+    assert stepper.steps_taken == 1
+    stepper.step()  # reading the state from a callback is fine; stepping goes on
+    assert stepper.steps_taken == 2
