@@ -35,6 +35,7 @@ PKGS=(
   libopenblas-dev libmetis-dev
   clang-14 libclang-rt-14-dev libomp-14-dev
   python3 python3-numpy python3-h5py python3-meshio python3-matplotlib
+  python3-dev pybind11-dev python3-pybind11 python3-pytest
 )
 
 need_install=0

@@ -1,0 +1,158 @@
+# Scenes from Python against the tlfea command on the same scene: the same
+# final state (the CLI's checkpoint.h5, read with h5py), the same histories
+# (history.csv), and the same FILE:LINE:COLUMN messages for bad input.
+import csv
+import subprocess
+
+import numpy as np
+import pytest
+
+import tlfea
+
+STEPS = 20
+
+
+def run_cli(exe, *args):
+    return subprocess.run([exe, *map(str, args)], capture_output=True, text=True, timeout=300)
+
+
+def read_history(path):
+    with open(path, newline="") as f:
+        rows = list(csv.reader(f))
+    return rows[0], np.array([[float(x) for x in r] for r in rows[1:]])
+
+
+@pytest.fixture(scope="module")
+def cli_pendulum(tlfea_exe, source_dir, tmp_path_factory):
+    out = tmp_path_factory.mktemp("cli_pendulum")
+    r = run_cli(tlfea_exe, "run", source_dir / "examples" / "ancf_pendulum.yaml", "--steps", STEPS,
+                "--output", out)
+    assert r.returncode == 0, r.stderr
+    return out
+
+
+def test_pendulum_matches_the_cli(cli_pendulum, source_dir, tmp_path, assert_same_run):
+    h5py = pytest.importorskip("h5py")
+    scene = tlfea.load_scene(str(source_dir / "examples" / "ancf_pendulum.yaml"))
+    assert scene.name == "ancf_pendulum" and scene.steps == 1000
+    assert [j[0] for j in scene.joints] == ["hinge"] and scene.joints[0][1].count == 5
+    stepper = scene.stepper()
+    writer = tlfea.OutputWriter(stepper, str(tmp_path / "py"))
+    assert writer.directory == str(tmp_path / "py")
+    reports = stepper.run(STEPS, output=writer)
+    writer.finish()
+    assert len(reports) == STEPS and all(r.converged for r in reports)
+    n = scene.model.num_coefficients
+    q, v, lam = stepper.positions, stepper.velocities, stepper.multipliers
+    assert q.shape == (n, 3) and v.shape == (n, 3) and lam.shape == (scene.constraint_rows,)
+    with h5py.File(cli_pendulum / "checkpoint.h5", "r") as f:
+        q_cli = np.asarray(f["q"]).reshape(-1, 3)
+        v_cli = np.asarray(f["v"]).reshape(-1, 3)
+        lam_cli = np.asarray(f["lambda"]).ravel()
+        t_cli = float(np.asarray(f["t"]))
+        steps_cli = int(np.asarray(f["steps"]))
+    assert steps_cli == stepper.steps_taken == STEPS
+    assert t_cli == stepper.time
+    # The same library calls in the same order: bit for bit (Serial, one
+    # OpenMP thread), else to the round-off of atomic assembly.
+    assert_same_run(q, q_cli, 1.0)  # a 1 m beam
+    assert_same_run(v, v_cli, 1.0)  # about 1 m/s
+    assert_same_run(lam, lam_cli, np.abs(lam_cli).max())
+    # The pendulum has moved: the hinge end stays, the free end falls.
+    beam = scene.model.mesh(0)
+    tip = stepper.node_positions(0)[-1]
+    assert tip[2] < -1e-4 and np.linalg.norm(stepper.node_positions(0)[0]) < 1e-6
+    assert np.allclose(q[::4][-1], tip) and beam.num_nodes == 9
+    # Histories written by the Python OutputWriter equal the CLI's (all
+    # columns but the wall time).
+    head_py, hist_py = read_history(tmp_path / "py" / "history.csv")
+    head_cli, hist_cli = read_history(cli_pendulum / "history.csv")
+    assert head_py == head_cli
+    keep = [i for i, h in enumerate(head_cli) if "wall" not in h]
+    assert hist_py.shape == hist_cli.shape == (STEPS + 1, len(head_cli))  # step 0 too
+    for col in keep:
+        assert_same_run(hist_py[:, col], hist_cli[:, col], max(1.0, np.abs(hist_cli[:, col]).max()))
+    for name in ("output.h5", "output.xdmf"):
+        assert (tmp_path / "py" / name).is_file()
+
+
+def test_overrides_as_the_cli_set(source_dir):
+    scene = tlfea.load_scene(str(source_dir / "examples" / "ancf_pendulum.yaml"),
+                             overrides=["time.dt=5.0e-4", "bodies.0.density=1000"])
+    assert scene.settings.dt == 5e-4 and scene.steps == 2000
+    assert scene.bodies[0].mass == pytest.approx(1000 * 1.0 * 0.02 * 0.02, rel=1e-12)
+    with pytest.raises(tlfea.Error, match="bogus"):
+        tlfea.load_scene(str(source_dir / "examples" / "ancf_pendulum.yaml"),
+                         overrides=["bogus.key=1"])
+
+
+BAD_SCENE = """name: bad
+time: {dt: 1.0e-3, end_time: 0.01}
+bodies:
+  - name: beam
+    element: ANCF3243
+    mesh: {generator: beam, length: 1.0, width: 0.02, height: 0.02, elements: 4}
+    material: {model: svk, E: -7.0e9, nu: 0.33}
+    density: 2700
+"""
+
+
+@pytest.mark.parametrize("text", [
+    BAD_SCENE,
+    BAD_SCENE.replace("density: 2700", "density: 2700\n    colour: red"),
+    BAD_SCENE.replace("elements: 4}", "elements: 4"),  # YAML syntax
+    BAD_SCENE.replace("E: -7.0e9", "E: 7.0e9") + "joints:\n  - {type: revolute, body_i: bem, point: [0, 0, 0], axis: [0, 1, 0]}\n",
+])
+def test_bad_scene_message_is_the_clis(text, tlfea_exe, tmp_path):
+    path = tmp_path / "bad.yaml"
+    path.write_text(text)
+    r = run_cli(tlfea_exe, "check", path)
+    assert r.returncode == 2
+    cli_message = r.stderr.strip()
+    assert cli_message.startswith(f"{path}:")
+    with pytest.raises(tlfea.Error) as e:
+        tlfea.load_scene(str(path))
+    assert str(e.value) == cli_message
+    # FILE:LINE:COLUMN
+    line, col = str(e.value)[len(str(path)) + 1:].split(":")[:2]
+    assert int(line) >= 1 and int(col) >= 1
+    # The same text from a string names the given file.
+    with pytest.raises(tlfea.Error) as e2:
+        tlfea.load_scene_text(text, file="scene.yaml")
+    assert str(e2.value) == cli_message.replace(str(path), "scene.yaml", 1)
+
+
+def test_missing_scene_file(tmp_path):
+    with pytest.raises(tlfea.Error, match="nothere.yaml"):
+        tlfea.load_scene(str(tmp_path / "nothere.yaml"))
+
+
+def test_checkpoint_restart_continues_bit_identically(source_dir, tmp_path, assert_same_run):
+    path = str(source_dir / "examples" / "ancf_pendulum.yaml")
+    a = tlfea.load_scene(path).stepper()
+    a.run(10)
+    a.save_checkpoint(str(tmp_path / "ck.h5"))
+    a.run(10)
+    b = tlfea.load_scene(path).stepper()
+    b.load_checkpoint(str(tmp_path / "ck.h5"))
+    assert b.steps_taken == 10 and b.time == pytest.approx(0.01, abs=1e-15)
+    b.run(10)
+    assert_same_run(a.positions, b.positions, 1.0)
+    assert_same_run(a.velocities, b.velocities, 1.0)
+    with pytest.raises(tlfea.Error, match="no file"):
+        b.load_checkpoint(str(tmp_path / "none.h5"))
+
+
+def test_static_scene_runs_through_python(source_dir):
+    scene = tlfea.load_scene(str(source_dir / "examples" / "static_elastica.yaml"))
+    assert scene.settings.analysis == "static"
+    stepper = scene.stepper()
+    assert stepper.is_static
+    stepper.run(scene.steps)
+    assert stepper.time == pytest.approx(1.0, abs=1e-12)
+    # Bisshopp and Drucker (1945), k = 3: -u/L = 0.25442, w/L = 0.60325 (the
+    # scene's comment; 2 % at 32 ANCF 3243 elements, as the C++ test).
+    tip, L = stepper.node_positions(0)[-1], 2.0
+    assert -(tip[0] - L) / L == pytest.approx(0.25442, rel=0.02)
+    assert tip[2] / L == pytest.approx(0.60325, rel=0.02)
+    np.testing.assert_array_equal(stepper.velocities, 0.0)
