@@ -118,7 +118,8 @@ void print_summary(const tlfea::scene::Scene& s, FILE* f) {
   std::fprintf(f, "bodies: %zu\n", s.bodies.size());
   for (const auto& b : s.bodies)
     std::fprintf(f, "  %-16s %-8s %6ld elements %7ld coefficients  %s  mass %.6g kg\n",
-                 b.name.c_str(), tlfea::to_string(b.element), static_cast<long>(b.elements),
+                 b.name.c_str(), b.rigid ? "rigid" : tlfea::to_string(b.element),
+                 static_cast<long>(b.elements),
                  static_cast<long>(b.coefficients), b.material.c_str(), b.mass);
   std::fprintf(f, "unknowns: %ld (of %ld coefficients x 3)\n", static_cast<long>(s.unknowns()),
                static_cast<long>(s.model->num_coefficients()));
