@@ -482,6 +482,19 @@ void OutputWriter::Impl::write_step() {
         }
     for (size_t i = 0; i < u.size(); ++i) u[i] = x[i] - o.reference[i];
     h5::write(grp, bg + "x", x, 3, h5path);
+    if (model.is_rigid(static_cast<int>(b))) {
+      // Pose of a rigid body (docs/theory.md §11.5): centre of mass,
+      // rotation R = [r_1 r_2 r_3] (row-major 3 x 3), centre velocity and
+      // angular velocity omega = 1/2 sum_k r_k x dr_k/dt (world axes).
+      const Model::RigidPose p = model.rigid_pose(static_cast<int>(b), qh, &vh);
+      const std::vector<Real> c(p.center.v, p.center.v + 3), R(p.rotation.m, p.rotation.m + 9);
+      const std::vector<Real> vc(p.velocity.v, p.velocity.v + 3),
+          w(p.angular_velocity.v, p.angular_velocity.v + 3);
+      h5::write(grp, bg + "center", c, 0, h5path);
+      h5::write(grp, bg + "rotation", R, 3, h5path);
+      h5::write(grp, bg + "center_velocity", vc, 0, h5path);
+      h5::write(grp, bg + "angular_velocity", w, 0, h5path);
+    }
     if (s.displacement) h5::write(grp, bg + "displacement", u, 3, h5path);
     if (s.velocity) h5::write(grp, bg + "velocity", vel, 3, h5path);
     if (s.stress && o.quadratic) {
