@@ -127,6 +127,10 @@ void print_summary(const tlfea::scene::Scene& s, FILE* f) {
                s.joints.size());
   for (const auto& j : s.joints)
     std::fprintf(f, "  %-16s %ld rows\n", j.first.c_str(), static_cast<long>(j.second.count));
+  int rigid = 0;
+  for (const auto& b : s.bodies) rigid += b.rigid ? 1 : 0;
+  if (rigid > 0)
+    std::fprintf(f, "  %-16s %d rows (6 per rigid body)\n", "rigidity", 6 * rigid);
   std::fprintf(f, "contact: %s\n",
                s.detection ? (std::to_string(s.detection->surface().num_triangles()) +
                               " surface triangles, " + std::to_string(s.detection->num_obstacles()) +

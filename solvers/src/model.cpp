@@ -199,9 +199,10 @@ void Model::add_point_force(int body, Ordinal element, const Real xi[3], const V
                             TimeFunction amplitude) {
   if (finalized_) throw_error("Model::add_point_force: the model is already finalized");
   const Body& b = bodies_.at(body);
-  if (element < 0 || element >= b.mesh.num_elements())
+  // The block's elements (a rigid body: one, its coefficient mesh has none).
+  if (element < 0 || element >= b.block->num_elements())
     throw_error(b.mesh.source, ": point force on element ", element, " out of range (",
-                b.mesh.num_elements(), " elements)");
+                b.block->num_elements(), " elements)");
   point_forces_.push_back({body, element, Vec3{{xi[0], xi[1], xi[2]}}, force, amplitude});
 }
 

@@ -60,7 +60,9 @@ struct RigidPointForces {
   Real L[3];
   Real scale;
   KOKKOS_INLINE_FUNCTION void operator()(const int i) const {
-    for (Ordinal k = 0; k < loads.size(); ++k) {
+    // element.extent(0), not PointLoads::size() (a host function).
+    const Ordinal n = static_cast<Ordinal>(loads.element.extent(0));
+    for (Ordinal k = 0; k < n; ++k) {
       const Real s = i == 0 ? 1.0 : L[i - 1] * loads.xi(k, i - 1);
       for (int a = 0; a < 3; ++a) f(off + i, a) += s * scale * loads.force(k, a);
     }

@@ -62,6 +62,9 @@ bodies:
     density: 1000
     velocity: [0, 1, 0]
     angular_velocity: [0.2, 0, 10]
+    loads:
+      - {type: point_force, position: [1.1, 0, 0], force: [0, 0, 1]}
+      - {type: nodal_force, set: all, force: [0, 0, -1]}
 joints:
   - name: crank_bearing
     type: revolute
