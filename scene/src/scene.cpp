@@ -917,14 +917,16 @@ class Builder {
     RigidBodySpec spec;
     const int kinds = (shape != nullptr) + m.has("shape") + m.has("mass");
     if (kinds != 1)
-      fail(c_, m.node(), what + ": a rigid body needs exactly one of mesh (with density), shape "
-                                "(with density) or mass (with inertia)");
+      fail(c_, m.node(),
+           what +
+               ": a rigid body needs exactly one of mesh (with density), shape "
+               "(with density) or mass (with inertia)");
     auto density = [&]() {
       const Real rho = m.positive_req("density");
       if (rho < kMinDensity || rho > kMaxDensity)
-        fail(c_, m.node()["density"], what + ".density " + Map::fmt(rho) + " kg/m^3 is outside [" +
-                                          Map::fmt(kMinDensity) + ", " + Map::fmt(kMaxDensity) +
-                                          "] kg/m^3 (SI units)");
+        fail(c_, m.node()["density"],
+             what + ".density " + Map::fmt(rho) + " kg/m^3 is outside [" + Map::fmt(kMinDensity) +
+                 ", " + Map::fmt(kMaxDensity) + "] kg/m^3 (SI units)");
       return rho;
     };
     if (shape) {
@@ -970,8 +972,10 @@ class Builder {
                 1e-12 * (std::fabs(spec.inertia(a, c)) + std::fabs(spec.inertia(c, a))))
               fail(c_, in, m.key("inertia") + ": the inertia tensor must be symmetric");
       } else {
-        fail(c_, in, m.key("inertia") + ": expected 3 principal moments [Ixx, Iyy, Izz] or a 3 x 3 "
-                                        "matrix [[...], [...], [...]] (kg m^2)");
+        fail(c_, in,
+             m.key("inertia") +
+                 ": expected 3 principal moments [Ixx, Iyy, Izz] or a 3 x 3 "
+                 "matrix [[...], [...], [...]] (kg m^2)");
       }
       for (int a = 0; a < 3; ++a)
         if (!(spec.inertia(a, a) >= 0))
@@ -980,7 +984,8 @@ class Builder {
     if (m.has("extent")) {
       spec.extent = m.vec3_req("extent");
       for (int a = 0; a < 3; ++a)
-        if (!(spec.extent[a] > 0)) fail(c_, m.node()["extent"], m.key("extent") + " must be positive");
+        if (!(spec.extent[a] > 0))
+          fail(c_, m.node()["extent"], m.key("extent") + " must be positive");
     }
     spec.name = b.name;
     try {
@@ -1533,8 +1538,9 @@ class Builder {
       for (size_t i = 0; i < l.size(); ++i) {
         const int b = body_index(l[i], "contact.bodies", false);
         if (bodies_[b].rigid)
-          fail(c_, l[i], "contact.bodies: body '" + bodies_[b].name +
-                             "' is rigid; contact of rigid surfaces is not supported yet");
+          fail(c_, l[i],
+               "contact.bodies: body '" + bodies_[b].name +
+                   "' is rigid; contact of rigid surfaces is not supported yet");
         if (std::find(bodies.begin(), bodies.end(), b) != bodies.end())
           fail(c_, l[i], "contact.bodies: body '" + bodies_[b].name + "' listed twice");
         bodies.push_back(b);

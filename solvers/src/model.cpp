@@ -85,8 +85,8 @@ Model::RigidPose Model::rigid_pose(int body, const CoefViewHost& q, const CoefVi
   return p;
 }
 
-void Model::set_rigid_velocity(int body, const Vec3& v_c, const Vec3& omega,
-                               const CoefViewHost& q, const CoefViewHost& v) const {
+void Model::set_rigid_velocity(int body, const Vec3& v_c, const Vec3& omega, const CoefViewHost& q,
+                               const CoefViewHost& v) const {
   const Body& b = bodies_.at(body);
   if (!b.rigid) throw_error("Model::set_rigid_velocity: body ", body, " is not rigid");
   const Ordinal o = b.offset;

@@ -44,8 +44,7 @@ class RigidBlock final : public ElementBlockBase {
   Real volume(const CoefView&) const override { return volume_; }
   DeviceView<Real** [9]> deformation_gradients(const CoefView&) const override {
     return DeviceView<Real** [9]>("tlfea::solvers::rigid_F", 1, 0);
-  }
-  std::vector<Real> shape_at(Ordinal element, const Real xi[3]) const override;
+  } std::vector<Real> shape_at(Ordinal element, const Real xi[3]) const override;
   std::vector<Ordinal> element_coefficients(Ordinal element) const override;
   std::vector<std::vector<Ordinal>> element_colours() const override { return {{0}}; }
   bool coloured_assembly() const override { return false; }

@@ -108,12 +108,14 @@ void rigid_mass_matrix(const RigidBodySpec& spec, Real M[16]) {
   M[0] = spec.mass;
   for (int a = 0; a < 3; ++a)
     for (int b = 0; b < 3; ++b)
-      M[4 * (a + 1) + (b + 1)] = (a == b ? half_trace : 0.0) - 0.5 * (spec.inertia(a, b) + spec.inertia(b, a));
+      M[4 * (a + 1) + (b + 1)] =
+          (a == b ? half_trace : 0.0) - 0.5 * (spec.inertia(a, b) + spec.inertia(b, a));
 }
 
 RigidBodySpec rigid_body_from_mesh(const Mesh& mesh, Real density) {
   if (mesh.type != ElementType::T10 && mesh.type != ElementType::Q27)
-    throw_error(mesh.source, ": a rigid body's mesh must be T10 or Q27, not ", to_string(mesh.type));
+    throw_error(mesh.source, ": a rigid body's mesh must be T10 or Q27, not ",
+                to_string(mesh.type));
   check_mesh(mesh);
   MaterialSpec mat;  // any material: only the mass integration is used
   mat.lambda = 1.0;
@@ -196,7 +198,8 @@ RigidBlock::RigidBlock(const RigidBodySpec& spec, Ordinal offset) : spec_(spec),
   // body: S = tr(I)/2 - I must be positive semi-definite (second moments).
   rigid_mass_matrix(spec, M_);
   for (int a = 0; a < 3; ++a) {
-    if (M_[5 * (a + 1)] < -1e-12 * (M_[5] + M_[10] + M_[15] + 1e-300) || !std::isfinite(M_[5 * (a + 1)]))
+    if (M_[5 * (a + 1)] < -1e-12 * (M_[5] + M_[10] + M_[15] + 1e-300) ||
+        !std::isfinite(M_[5 * (a + 1)]))
       throw_error("rigid body ", spec.name,
                   ": inertia tensor violates I_aa <= I_bb + I_cc (not a physical body)");
   }
@@ -280,10 +283,10 @@ void RigidBlock::torque(const CoefView& q, const Vec3& T, Real s, const CoefView
 
 void RigidBlock::torque_tangent(const Vec3& T, Real s, Real alpha,
                                 const DeviceView<Real*>& values) const {
-  RigidTorqueTangent k{offsets_, block_row_length_, values, offset_, {T[0], T[1], T[2]},
-                       0.5 * s * alpha};
-  Kokkos::parallel_for("tlfea::solvers::rigid_torque_tangent",
-                       Kokkos::RangePolicy<ExecSpace>(1, 4), k);
+  RigidTorqueTangent k{offsets_, block_row_length_,  values,
+                       offset_,  {T[0], T[1], T[2]}, 0.5 * s * alpha};
+  Kokkos::parallel_for("tlfea::solvers::rigid_torque_tangent", Kokkos::RangePolicy<ExecSpace>(1, 4),
+                       k);
 }
 
 }  // namespace tlfea

@@ -145,9 +145,10 @@ FreeSpin free_spin(Real h) {
 
 TEST(RigidBody, TorqueFreeMotionConservesMomentaToTheStepsOrder) {
   const FreeSpin a = free_spin(1e-3), b = free_spin(5e-4);
-  std::printf("[rigid free spin] |dL|/|L| over 1 s: %.3e (h = 1e-3), %.3e (h = 5e-4), ratio %.3f; "
-              "|dp|/|p| %.1e; T %.6f -> %.6f J; max |R^T R - 1| %.1e\n",
-              a.L_drift, b.L_drift, a.L_drift / b.L_drift, a.p_drift, a.ke0, a.ke1, a.ortho);
+  std::printf(
+      "[rigid free spin] |dL|/|L| over 1 s: %.3e (h = 1e-3), %.3e (h = 5e-4), ratio %.3f; "
+      "|dp|/|p| %.1e; T %.6f -> %.6f J; max |R^T R - 1| %.1e\n",
+      a.L_drift, b.L_drift, a.L_drift / b.L_drift, a.p_drift, a.ke0, a.ke1, a.ortho);
   EXPECT_LT(a.p_drift, 1e-10);
   EXPECT_LT(a.L_drift, 4e-2);
   EXPECT_GT(a.L_drift / b.L_drift, 1.8);
@@ -203,7 +204,8 @@ Real pendulum_half_period(Real theta0, Real h, Real& violation, Real* corrected 
     violation = std::max(violation, r.constraint_violation);
     const Model::RigidPose p = model.rigid_pose(b, host(stepper.positions()));
     const Real th = std::atan2(p.center[0], -p.center[2]);
-    if ((prev > 0) != (th > 0)) crossings[nc++] = t_prev + (stepper.time() - t_prev) * prev / (prev - th);
+    if ((prev > 0) != (th > 0))
+      crossings[nc++] = t_prev + (stepper.time() - t_prev) * prev / (prev - th);
     if (nc == 1) extreme = std::max(extreme, std::fabs(th));
     prev = th;
     t_prev = stepper.time();
@@ -220,10 +222,11 @@ TEST(RigidBody, CompoundPendulumPeriodSmallAndLargeAmplitude) {
   Real v1 = 0, v2 = 0, corrected = 0;
   const Real small = pendulum_half_period(0.05, 1e-3, v1);
   const Real large = pendulum_half_period(1.5, 1e-3, v2, &corrected);
-  std::printf("[rigid pendulum] half period / closed form: theta0 = 0.05: %.6f; theta0 = 1.5: "
-              "%.6f of T(theta0) (K(sin 0.75) = %.5f), %.6f of T(reached amplitude); max "
-              "violation %.1e, %.1e\n",
-              small, large, elliptic_k(std::sin(0.75)), corrected, v1, v2);
+  std::printf(
+      "[rigid pendulum] half period / closed form: theta0 = 0.05: %.6f; theta0 = 1.5: "
+      "%.6f of T(theta0) (K(sin 0.75) = %.5f), %.6f of T(reached amplitude); max "
+      "violation %.1e, %.1e\n",
+      small, large, elliptic_k(std::sin(0.75)), corrected, v1, v2);
   EXPECT_NEAR(small, 1.0, 1e-3);
   EXPECT_NEAR(large, 1.0, 1e-2);
   EXPECT_NEAR(corrected, 1.0, 1e-3);
@@ -243,7 +246,8 @@ TEST(RigidBody, CompoundPendulumPeriodSmallAndLargeAmplitude) {
 TEST(RigidBody, SliderCrankFollowsTheKinematicClosedForm) {
   Model model;
   const Real r = 0.1, l = 0.3, rho = 7850.0, omega = 2.0 * M_PI;
-  const int crank = model.add_rigid_body(rigid_box(Vec3{{0.05, 0, 0}}, Vec3{{0.1, 0.02, 0.02}}, rho));
+  const int crank =
+      model.add_rigid_body(rigid_box(Vec3{{0.05, 0, 0}}, Vec3{{0.1, 0.02, 0.02}}, rho));
   const int rod = model.add_rigid_body(rigid_box(Vec3{{0.25, 0, 0}}, Vec3{{0.3, 0.01, 0.01}}, rho));
   const int slider =
       model.add_rigid_body(rigid_box(Vec3{{0.42, 0, 0}}, Vec3{{0.04, 0.04, 0.04}}, rho));
@@ -276,9 +280,10 @@ TEST(RigidBody, SliderCrankFollowsTheKinematicClosedForm) {
     const Vec3 x = point_position(pin, host(stepper.positions()));
     worst = std::max({worst, std::fabs(x[0] - xb), std::fabs(x[1]), std::fabs(x[2])});
   }
-  std::printf("[rigid slider-crank] one revolution: max |x_B - closed form| %.2e m, max weighted "
-              "violation %.1e\n",
-              worst, violation);
+  std::printf(
+      "[rigid slider-crank] one revolution: max |x_B - closed form| %.2e m, max weighted "
+      "violation %.1e\n",
+      worst, violation);
   EXPECT_LT(worst, 1e-6);
 }
 
@@ -292,7 +297,8 @@ TEST(RigidBody, SliderCrankFollowsTheKinematicClosedForm) {
 // ~ 1 kHz: far from the swing (1.1 Hz). Compared: the angle of the centre
 // of mass over 0.6 s; tolerance 1e-4 rad against an amplitude of 0.45 rad.
 TEST(RigidBody, RigidPendulumMatchesAVeryStiffT10Pendulum) {
-  const Mesh bar = generate_box(ElementType::T10, {0.5, 0.05, 0.05}, {5, 1, 1}, {0.0, -0.025, -0.025});
+  const Mesh bar =
+      generate_box(ElementType::T10, {0.5, 0.05, 0.05}, {5, 1, 1}, {0.0, -0.025, -0.025});
   const Real rho = 7800.0, w0 = 2.0;
   const Vec3 O{{0, 0, 0}}, ey{{0, 1, 0}};
   auto run = [&](bool rigid, std::vector<Real>& angle) {
@@ -334,9 +340,10 @@ TEST(RigidBody, RigidPendulumMatchesAVeryStiffT10Pendulum) {
     worst = std::max(worst, std::fabs(ar[i] - ad[i]));
     amp = std::max(amp, std::fabs(ar[i]));
   }
-  std::printf("[rigid vs stiff T10 pendulum] amplitude %.4f rad, max |theta_rigid - theta_T10| "
-              "%.2e rad over 0.6 s\n",
-              amp, worst);
+  std::printf(
+      "[rigid vs stiff T10 pendulum] amplitude %.4f rad, max |theta_rigid - theta_T10| "
+      "%.2e rad over 0.6 s\n",
+      amp, worst);
   EXPECT_GT(amp, 0.3);
   EXPECT_LT(worst, 1e-4);
 }
@@ -373,9 +380,10 @@ TEST(RigidBody, TorqueSpinsUpABodyAsTheClosedForm) {
     EXPECT_LT(std::fabs(p.angular_velocity[0]) + std::fabs(p.angular_velocity[1]), 1e-9);
   }
   const Real w_end = Tz * stepper.time() / Izz;
-  std::printf("[rigid torque] omega_end %.4f rad/s; max |omega - T t / I| %.2e rad/s, max "
-              "|theta - T t^2 / 2I| %.2e rad\n",
-              w_end, worst_w, worst_th);
+  std::printf(
+      "[rigid torque] omega_end %.4f rad/s; max |omega - T t / I| %.2e rad/s, max "
+      "|theta - T t^2 / 2I| %.2e rad\n",
+      w_end, worst_w, worst_th);
   EXPECT_LT(worst_w, 2.5e-3 * w_end);
   EXPECT_LT(worst_th, 2.5e-3);
 }

@@ -201,25 +201,35 @@ void expect_error(const std::string& text, const std::string& part) {
 
 TEST(RigidScene, InputErrorsNameTheProblem) {
   const std::string head = "time: {dt: 1.0e-3, steps: 1}\nbodies:\n";
-  expect_error(head + "  - {name: a, type: rigid, mass: 1, inertia: [1, 1, 1], material: {model: svk}}\n",
-               "unknown key 'material'");
+  expect_error(
+      head + "  - {name: a, type: rigid, mass: 1, inertia: [1, 1, 1], material: {model: svk}}\n",
+      "unknown key 'material'");
   expect_error(head + "  - {name: a, type: rigid, mass: 1}\n", "missing required key 'inertia'");
-  expect_error(head + "  - {name: a, type: rigid, mass: 1, inertia: [1, 1, 3]}\n", "I_aa <= I_bb + I_cc");
+  expect_error(head + "  - {name: a, type: rigid, mass: 1, inertia: [1, 1, 3]}\n",
+               "I_aa <= I_bb + I_cc");
   expect_error(head + "  - {name: a, type: rigid, inertia: [1, 1, 1]}\n", "exactly one of");
-  expect_error(head + "  - {name: a, type: rigid, mass: 1, inertia: [[1, 0.1, 0], [0, 1, 0], [0, 0, 1]]}\n",
-               "symmetric");
-  expect_error(head + "  - {name: a, type: rigid, shape: {type: box, size: [1, 1, 1]}, density: 1000, "
-                      "loads: [{type: traction, faces: top, traction: [0, 0, 1]}]}\n",
+  expect_error(
+      head + "  - {name: a, type: rigid, mass: 1, inertia: [[1, 0.1, 0], [0, 1, 0], [0, 0, 1]]}\n",
+      "symmetric");
+  expect_error(head +
+                   "  - {name: a, type: rigid, shape: {type: box, size: [1, 1, 1]}, density: 1000, "
+                   "loads: [{type: traction, faces: top, traction: [0, 0, 1]}]}\n",
                "unknown face set");
-  expect_error(head + "  - {name: a, element: Q27, mesh: {generator: box, lengths: [1, 1, 1], divisions: [1, 1, 1]}, "
-                      "material: {model: svk, E: 1e6, nu: 0.3}, density: 1000, loads: [{type: torque, torque: [0, 0, 1]}]}\n",
+  expect_error(head +
+                   "  - {name: a, element: Q27, mesh: {generator: box, lengths: [1, 1, 1], "
+                   "divisions: [1, 1, 1]}, "
+                   "material: {model: svk, E: 1e6, nu: 0.3}, density: 1000, loads: [{type: torque, "
+                   "torque: [0, 0, 1]}]}\n",
                "rigid bodies only");
-  expect_error(head + "  - {name: a, type: rigid, shape: {type: sphere, radius: 0.1}, density: 1000}\n"
-                      "contact: {bodies: [a]}\n",
+  expect_error(head +
+                   "  - {name: a, type: rigid, shape: {type: sphere, radius: 0.1}, density: 1000}\n"
+                   "contact: {bodies: [a]}\n",
                "is rigid");
-  expect_error(head + "  - {name: a, type: rigid, mass: 1, inertia: [1, 1, 1], extent: [0.1, 0.1, 0.1]}\n"
-                      "joints: [{type: spherical, body_i: a, body_j: ground, point: [1, 0, 0]}]\n",
-               "outside body 'a'");
+  expect_error(
+      head +
+          "  - {name: a, type: rigid, mass: 1, inertia: [1, 1, 1], extent: [0.1, 0.1, 0.1]}\n"
+          "joints: [{type: spherical, body_i: a, body_j: ground, point: [1, 0, 0]}]\n",
+      "outside body 'a'");
 }
 
 }  // namespace

@@ -27,9 +27,9 @@
 namespace tlfea {
 
 struct RigidBodySpec {
-  Real mass = 0.0;                        // m > 0 [kg]
-  Vec3 center{{0.0, 0.0, 0.0}};           // centre of mass, reference configuration [m]
-  Mat3 inertia = zero3();                 // I_c about the centre, reference axes [kg m^2]
+  Real mass = 0.0;               // m > 0 [kg]
+  Vec3 center{{0.0, 0.0, 0.0}};  // centre of mass, reference configuration [m]
+  Mat3 inertia = zero3();        // I_c about the centre, reference axes [kg m^2]
   // Half-extents of the box around the centre that holds the body's
   // material points (joint frames and point loads are located in it; its
   // parent domain is [-1, 1]^3, x = c + 1.05 extent .* xi: a 5 % margin).
