@@ -118,14 +118,18 @@ void print_summary(const tlfea::scene::Scene& s, FILE* f) {
   std::fprintf(f, "bodies: %zu\n", s.bodies.size());
   for (const auto& b : s.bodies)
     std::fprintf(f, "  %-16s %-8s %6ld elements %7ld coefficients  %s  mass %.6g kg\n",
-                 b.name.c_str(), tlfea::to_string(b.element), static_cast<long>(b.elements),
-                 static_cast<long>(b.coefficients), b.material.c_str(), b.mass);
+                 b.name.c_str(), b.rigid ? "rigid" : tlfea::to_string(b.element),
+                 static_cast<long>(b.elements), static_cast<long>(b.coefficients),
+                 b.material.c_str(), b.mass);
   std::fprintf(f, "unknowns: %ld (of %ld coefficients x 3)\n", static_cast<long>(s.unknowns()),
                static_cast<long>(s.model->num_coefficients()));
   std::fprintf(f, "constraints: %ld rows in %zu joints\n", static_cast<long>(s.constraint_rows()),
                s.joints.size());
   for (const auto& j : s.joints)
     std::fprintf(f, "  %-16s %ld rows\n", j.first.c_str(), static_cast<long>(j.second.count));
+  int rigid = 0;
+  for (const auto& b : s.bodies) rigid += b.rigid ? 1 : 0;
+  if (rigid > 0) std::fprintf(f, "  %-16s %d rows (6 per rigid body)\n", "rigidity", 6 * rigid);
   std::fprintf(f, "contact: %s\n",
                s.detection ? (std::to_string(s.detection->surface().num_triangles()) +
                               " surface triangles, " + std::to_string(s.detection->num_obstacles()) +

@@ -205,7 +205,54 @@ void OutputWriter::Impl::build_bodies() {
     const Ordinal off = model.coefficient_offset(b);
     BodyOut o;
     o.start.push_back(0);
-    if (mesh.type == ElementType::T10 || mesh.type == ElementType::Q27) {
+    if (model.is_rigid(b)) {
+      // A rigid body (docs/theory.md §11.1): its shape (or, without one, the
+      // box of its extent, else the box of equal second moments, half-sides
+      // sqrt(3 S_aa / m)) moved rigidly, point X at r + sum_k (X - c)_k r_k.
+      const RigidBodySpec& rs = model.rigid_spec(b);
+      o.quadratic = false;  // no stress
+      auto add_point = [&](const std::array<Real, 3>& X) {
+        o.id.push_back(off);
+        o.weight.push_back(1.0);
+        for (int k = 0; k < 3; ++k) {
+          o.id.push_back(off + 1 + k);
+          o.weight.push_back(X[k] - rs.center[k]);
+        }
+        o.start.push_back(static_cast<Ordinal>(o.id.size()));
+      };
+      if (!rs.shape.connectivity.empty()) {
+        const bool tet = rs.shape.type == ElementType::T10;
+        o.topology_type = tet ? "Tetrahedron_10" : "Hexahedron_27";
+        o.nodes_per_cell = tet ? 10 : 27;
+        o.num_points = rs.shape.num_nodes();
+        o.num_cells = rs.shape.num_elements();
+        for (Ordinal k = 0; k < o.num_points; ++k) add_point(rs.shape.coefficients[k]);
+        for (Ordinal e = 0; e < o.num_cells; ++e)
+          for (int v = 0; v < o.nodes_per_cell; ++v) {
+            const int local =
+                tet ? v : kHex27Grid[v][0] + 3 * kHex27Grid[v][1] + 9 * kHex27Grid[v][2];
+            o.topology.push_back(rs.shape.coefficient(e, local));
+          }
+      } else {
+        Real M[16];
+        rigid_mass_matrix(rs, M);
+        Real hs[3];
+        for (int a = 0; a < 3; ++a) {
+          hs[a] = rs.extent[a] > 0 ? rs.extent[a] : std::sqrt(3.0 * M[5 * (a + 1)] / rs.mass);
+          if (!(hs[a] > 0)) hs[a] = 1e-3;
+        }
+        o.topology_type = "Hexahedron";
+        o.nodes_per_cell = 8;
+        o.num_points = 8;
+        o.num_cells = 1;
+        for (int c = 0; c < 8; ++c) {
+          std::array<Real, 3> X;
+          for (int a = 0; a < 3; ++a) X[a] = rs.center[a] + (kHex8[c][a] ? hs[a] : -hs[a]);
+          add_point(X);
+          o.topology.push_back(c);
+        }
+      }
+    } else if (mesh.type == ElementType::T10 || mesh.type == ElementType::Q27) {
       const bool tet = mesh.type == ElementType::T10;
       o.topology_type = tet ? "Tetrahedron_10" : "Hexahedron_27";
       o.nodes_per_cell = tet ? 10 : 27;
@@ -386,10 +433,17 @@ void OutputWriter::Impl::write_main_file(bool histories) {
     h5::write(f, g + "topology", o.topology, o.nodes_per_cell, tmp);
     h5::write(f, g + "reference", o.reference, 3, tmp);
     hid_t bg = H5Gopen2(f, g.c_str(), H5P_DEFAULT);
-    h5::write_string_attribute(bg, "element_type", to_string(model.mesh(static_cast<int>(b)).type),
+    h5::write_string_attribute(bg, "element_type",
+                               model.is_rigid(static_cast<int>(b))
+                                   ? "rigid"
+                                   : to_string(model.mesh(static_cast<int>(b)).type),
                                tmp);
     h5::write_string_attribute(bg, "cell_type", o.topology_type, tmp);
-    h5::write_string_attribute(bg, "material", model.material(static_cast<int>(b)).name(), tmp);
+    h5::write_string_attribute(bg, "material",
+                               model.is_rigid(static_cast<int>(b))
+                                   ? std::string("rigid")
+                                   : model.material(static_cast<int>(b)).name(),
+                               tmp);
     H5Gclose(bg);
   }
   if (histories) {
@@ -428,6 +482,19 @@ void OutputWriter::Impl::write_step() {
         }
     for (size_t i = 0; i < u.size(); ++i) u[i] = x[i] - o.reference[i];
     h5::write(grp, bg + "x", x, 3, h5path);
+    if (model.is_rigid(static_cast<int>(b))) {
+      // Pose of a rigid body (docs/theory.md §11.5): centre of mass,
+      // rotation R = [r_1 r_2 r_3] (row-major 3 x 3), centre velocity and
+      // angular velocity omega = 1/2 sum_k r_k x dr_k/dt (world axes).
+      const Model::RigidPose p = model.rigid_pose(static_cast<int>(b), qh, &vh);
+      const std::vector<Real> c(p.center.v, p.center.v + 3), R(p.rotation.m, p.rotation.m + 9);
+      const std::vector<Real> vc(p.velocity.v, p.velocity.v + 3),
+          w(p.angular_velocity.v, p.angular_velocity.v + 3);
+      h5::write(grp, bg + "center", c, 0, h5path);
+      h5::write(grp, bg + "rotation", R, 3, h5path);
+      h5::write(grp, bg + "center_velocity", vc, 0, h5path);
+      h5::write(grp, bg + "angular_velocity", w, 0, h5path);
+    }
     if (s.displacement) h5::write(grp, bg + "displacement", u, 3, h5path);
     if (s.velocity) h5::write(grp, bg + "velocity", vel, 3, h5path);
     if (s.stress && o.quadratic) {

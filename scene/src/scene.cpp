@@ -388,6 +388,8 @@ struct BodyData {
   Mesh mesh;
   Real E = 0.0, nu = 0.0;  // for contact
   Real min_size = 0.0;     // smallest body dimension (default joint fibers)
+  bool rigid = false;      // type: rigid (mesh: its one-node coefficient mesh)
+  Real rigid_mass = 0.0;
   // contact_material (docs/scene.md): E <= 0 / nu NaN: the bulk E, nu;
   // restitution, mu_s, mu_k < 0: the contact section's.
   ContactMaterial contact{0.0, std::numeric_limits<Real>::quiet_NaN()};
@@ -466,7 +468,10 @@ class Builder {
       info.elements = b.mesh.num_elements();
       info.coefficients = b.mesh.num_coefficients();
       info.material = s_.model->block(b.id).material_name();
-      info.mass = s_.model->block(b.id).density() * s_.model->block(b.id).volume(s_.model->reference());
+      info.rigid = b.rigid;
+      info.mass = b.rigid ? b.rigid_mass
+                          : s_.model->block(b.id).density() *
+                                s_.model->block(b.id).volume(s_.model->reference());
       s_.bodies.push_back(info);
     }
   }
@@ -730,6 +735,13 @@ class Builder {
                                      "': use letters, digits, '_' and '-' only (it names the "
                                      "body's history columns)");
     const std::string what = "body '" + b.name + "'";
+    // type: rigid (docs/theory.md §11): mass properties given (mass, inertia),
+    // of a primitive shape, or of a T10 / Q27 mesh with a density.
+    const bool rigid = m.choice("type", {"deformable", "rigid"}, "deformable") == "rigid";
+    if (rigid && !m.has("mesh")) {
+      add_rigid(m, b, what, nullptr);
+      return;
+    }
     const std::vector<std::string> elems = {"T10", "Q27", "ANCF3243", "ANCF3443"};
     std::string elem;
     if (m.has("element")) elem = m.choice("element", elems, "");
@@ -839,6 +851,11 @@ class Builder {
         for (int a = 0; a < 3; ++a) y[a] += trans[a];
       for (int a = 0; a < 3; ++a) b.mesh.coefficients[k][a] = y[a];
     }
+    if (rigid) {
+      const Mesh shape = b.mesh;
+      add_rigid(m, b, what, &shape);
+      return;
+    }
     // Material.
     Map mat(c_, m.req("material"), what + ".material");
     const std::string model = mat.choice("model", {"svk", "neo_hookean", "mooney_rivlin"}, "");
@@ -934,6 +951,127 @@ class Builder {
                ": a static analysis (analysis: static) has no initial velocity");
     if (m.has("contact_material"))
       b.contact = parse_contact_material(m.get("contact_material"), what);
+    bodies_.push_back(std::move(b));
+  }
+
+  // A rigid body (docs/scene.md, "Rigid bodies"): from `shape` (a T10 / Q27
+  // mesh, already placed, with `density`), a primitive `shape` with
+  // `density`, or `mass` + `inertia` (about the centre of mass, reference
+  // axes: a list of 3 principal moments or a 3 x 3 matrix) + `center`.
+  void add_rigid(Map& m, BodyData& b, const std::string& what, const Mesh* shape) {
+    RigidBodySpec spec;
+    const int kinds = (shape != nullptr) + m.has("shape") + m.has("mass");
+    if (kinds != 1)
+      fail(c_, m.node(),
+           what +
+               ": a rigid body needs exactly one of mesh (with density), shape "
+               "(with density) or mass (with inertia)");
+    auto density = [&]() {
+      const Real rho = m.positive_req("density");
+      if (rho < kMinDensity || rho > kMaxDensity)
+        fail(c_, m.node()["density"],
+             what + ".density " + Map::fmt(rho) + " kg/m^3 is outside [" + Map::fmt(kMinDensity) +
+                 ", " + Map::fmt(kMaxDensity) + "] kg/m^3 (SI units)");
+      return rho;
+    };
+    if (shape) {
+      if (shape->type != ElementType::T10 && shape->type != ElementType::Q27)
+        fail(c_, m.node()["mesh"], what + ": a rigid body's mesh must be T10 or Q27");
+      const Real rho = density();
+      try {
+        spec = rigid_body_from_mesh(*shape, rho);
+      } catch (const Error& e) {
+        fail(c_, m.node()["mesh"], what + ".mesh: " + e.what());
+      }
+    } else if (m.has("shape")) {
+      Map sm(c_, m.get("shape"), what + ".shape");
+      const std::string kind = sm.choice("type", {"box", "sphere", "cylinder"}, "");
+      const Real rho = density();
+      const Vec3 c = m.vec3("center", Vec3{{0, 0, 0}});
+      if (kind == "box") {
+        const Vec3 size = sm.vec3_req("size");
+        for (int a = 0; a < 3; ++a)
+          if (!(size[a] > 0)) fail(c_, sm.node()["size"], sm.key("size") + " must be positive");
+        spec = rigid_box(c, size, rho);
+      } else if (kind == "sphere") {
+        spec = rigid_sphere(c, sm.positive_req("radius"), rho);
+      } else {
+        spec = rigid_cylinder(c, sm.positive_req("radius"), sm.positive_req("length"), rho);
+      }
+      sm.done();
+    } else {
+      spec.mass = m.positive_req("mass");
+      spec.center = m.vec3("center", Vec3{{0, 0, 0}});
+      const YAML::Node in = m.req("inertia");
+      if (in.IsSequence() && in.size() == 3 && in[0].IsScalar()) {
+        const Vec3 d = to_vec3(c_, in, m.key("inertia"));
+        for (int a = 0; a < 3; ++a) spec.inertia(a, a) = d[a];
+      } else if (in.IsSequence() && in.size() == 3) {
+        for (int a = 0; a < 3; ++a) {
+          const Vec3 row = to_vec3(c_, in[a], m.key("inertia"));
+          for (int c = 0; c < 3; ++c) spec.inertia(a, c) = row[c];
+        }
+        for (int a = 0; a < 3; ++a)
+          for (int c = 0; c < a; ++c)
+            if (std::fabs(spec.inertia(a, c) - spec.inertia(c, a)) >
+                1e-12 * (std::fabs(spec.inertia(a, c)) + std::fabs(spec.inertia(c, a))))
+              fail(c_, in, m.key("inertia") + ": the inertia tensor must be symmetric");
+      } else {
+        fail(c_, in,
+             m.key("inertia") +
+                 ": expected 3 principal moments [Ixx, Iyy, Izz] or a 3 x 3 "
+                 "matrix [[...], [...], [...]] (kg m^2)");
+      }
+      for (int a = 0; a < 3; ++a)
+        if (!(spec.inertia(a, a) >= 0))
+          fail(c_, in, m.key("inertia") + ": moments of inertia must be >= 0");
+    }
+    if (m.has("extent")) {
+      spec.extent = m.vec3_req("extent");
+      for (int a = 0; a < 3; ++a)
+        if (!(spec.extent[a] > 0))
+          fail(c_, m.node()["extent"], m.key("extent") + " must be positive");
+    }
+    spec.name = b.name;
+    try {
+      b.id = s_.model->add_rigid_body(spec);
+    } catch (const Error& e) {
+      fail(c_, m.node(), what + ": " + e.what());
+    }
+    b.mesh = s_.model->mesh(b.id);
+    b.rigid = true;
+    // Default joint fibre: the smallest dimension of the shape or box; for
+    // mass properties only, the radius of gyration sqrt(tr(S) / m).
+    Real ext = std::numeric_limits<Real>::max();
+    for (int a = 0; a < 3; ++a)
+      if (spec.extent[a] > 0) ext = std::min(ext, 2 * spec.extent[a]);
+    if (shape) {
+      Real lo[3], hi[3];
+      for (int a = 0; a < 3; ++a) {
+        lo[a] = std::numeric_limits<Real>::max();
+        hi[a] = -lo[a];
+      }
+      for (const auto& x : shape->coefficients)
+        for (int a = 0; a < 3; ++a) {
+          lo[a] = std::min(lo[a], x[a]);
+          hi[a] = std::max(hi[a], x[a]);
+        }
+      ext = std::min({hi[0] - lo[0], hi[1] - lo[1], hi[2] - lo[2]});
+    }
+    if (ext == std::numeric_limits<Real>::max()) {
+      const Real tr = 0.5 * (spec.inertia(0, 0) + spec.inertia(1, 1) + spec.inertia(2, 2));
+      ext = tr > 0 ? std::sqrt(tr / spec.mass) : 0.1;
+    }
+    b.min_size = ext;
+    b.rigid_mass = spec.mass;
+    // Initial velocity of the centre and angular velocity about it.
+    const Vec3 v0 = m.vec3("velocity", Vec3{{0, 0, 0}});
+    const Vec3 w = m.vec3("angular_velocity", Vec3{{0, 0, 0}});
+    if (dot3(v0, v0) > 0 || dot3(w, w) > 0) init_v_.push_back({b.id, v0, w, spec.center});
+    if (s_.settings.analysis == "static" && (dot3(v0, v0) > 0 || dot3(w, w) > 0))
+      fail(c_, m.node()[dot3(v0, v0) > 0 ? "velocity" : "angular_velocity"],
+           m.key(dot3(v0, v0) > 0 ? "velocity" : "angular_velocity") +
+               ": a static analysis (analysis: static) has no initial velocity");
     bodies_.push_back(std::move(b));
   }
 
@@ -1086,13 +1224,18 @@ class Builder {
       for (size_t i = 0; i < l.size(); ++i) {
         Map lm(c_, l[i], what + ".loads[" + std::to_string(i) + "]");
         const std::string type =
-            lm.choice("type", {"point_force", "nodal_force", "traction", "pressure"}, "");
+            lm.choice("type", {"point_force", "nodal_force", "traction", "pressure", "torque"}, "");
         TimeFunction amp;
         if (lm.has("function")) {
           const TimeFunctionSpec f = parse_function(c_, lm.get("function"), lm.key("function"));
           amp = [f](Real t) { return f(t); };
         }
-        if (type == "nodal_force") {
+        if (type == "torque") {
+          // A torque (world axes) on a rigid body (docs/theory.md §11.4).
+          if (!b.rigid)
+            fail(c_, lm.node()["type"], lm.key("type") + ": a torque acts on rigid bodies only");
+          model.add_torque(b.id, lm.vec3_req("torque"), amp);
+        } else if (type == "nodal_force") {
           // On the position coefficient of every selected node: `force` each,
           // or `total_force` split equally.
           const std::vector<Ordinal> nodes = select(lm, b);
@@ -1439,12 +1582,18 @@ class Builder {
       if (!l.IsSequence()) fail(c_, l, "contact.bodies: expected a list of body names");
       for (size_t i = 0; i < l.size(); ++i) {
         const int b = body_index(l[i], "contact.bodies", false);
+        if (bodies_[b].rigid)
+          fail(c_, l[i],
+               "contact.bodies: body '" + bodies_[b].name +
+                   "' is rigid; contact of rigid surfaces is not supported yet");
         if (std::find(bodies.begin(), bodies.end(), b) != bodies.end())
           fail(c_, l[i], "contact.bodies: body '" + bodies_[b].name + "' listed twice");
         bodies.push_back(b);
       }
     } else {
-      for (size_t i = 0; i < bodies_.size(); ++i) bodies.push_back(static_cast<int>(i));
+      // Every deformable body (rigid bodies have no contact surface yet).
+      for (size_t i = 0; i < bodies_.size(); ++i)
+        if (!bodies_[i].rigid) bodies.push_back(static_cast<int>(i));
     }
     ContactPairSettings pair;
     pair.restitution = m.num("restitution", pair.restitution);

@@ -4,6 +4,7 @@
 #include <KokkosSparse_spmv.hpp>
 #include <algorithm>
 
+#include "rigid_block.hpp"
 #include "tlfea/core/error.hpp"
 #include "tlfea/core/sparse_matrix.hpp"
 
@@ -21,6 +22,85 @@ int Model::add_body(const Mesh& mesh, const MaterialSpec& material, Real density
   num_coefficients_ += mesh.num_coefficients();
   bodies_.push_back(std::move(b));
   return num_bodies() - 1;
+}
+
+int Model::add_rigid_body(const RigidBodySpec& spec) {
+  if (reference_built_)
+    throw_error("Model::add_rigid_body: bodies must be added before constraints or finalize");
+  if (!spec.shape.connectivity.empty() && spec.shape.type != ElementType::T10 &&
+      spec.shape.type != ElementType::Q27)
+    throw_error("rigid body ", spec.name, ": its shape must be a T10 or Q27 mesh");
+  Body b;
+  // The coefficient mesh: one node of four coefficients (r, r_1, r_2, r_3) at
+  // the reference pose (centre, world axes), no elements (§11.1).
+  b.mesh.type = ElementType::ANCF3243;
+  b.mesh.source = "rigid body " + spec.name;
+  b.mesh.coefficients = {{spec.center[0], spec.center[1], spec.center[2]},
+                         {1.0, 0.0, 0.0},
+                         {0.0, 1.0, 0.0},
+                         {0.0, 0.0, 1.0}};
+  b.mesh.node_sets["all"] = {0};
+  b.offset = num_coefficients_;
+  auto block = std::make_unique<RigidBlock>(spec, b.offset);
+  b.rigid = block.get();
+  b.block = std::move(block);
+  num_coefficients_ += 4;
+  bodies_.push_back(std::move(b));
+  return num_bodies() - 1;
+}
+
+const RigidBodySpec& Model::rigid_spec(int body) const {
+  const Body& b = bodies_.at(body);
+  if (!b.rigid) throw_error("Model::rigid_spec: body ", body, " is not rigid");
+  return b.rigid->spec();
+}
+
+RowRange Model::rigidity_rows(int body) const {
+  const Body& b = bodies_.at(body);
+  if (!b.rigid) throw_error("Model::rigidity_rows: body ", body, " is not rigid");
+  return b.rigidity;
+}
+
+Model::RigidPose Model::rigid_pose(int body, const CoefViewHost& q, const CoefViewHost* v) const {
+  const Body& b = bodies_.at(body);
+  if (!b.rigid) throw_error("Model::rigid_pose: body ", body, " is not rigid");
+  RigidPose p;
+  const Ordinal o = b.offset;
+  for (int a = 0; a < 3; ++a) {
+    p.center[a] = q(o, a);
+    for (int k = 0; k < 3; ++k) p.rotation(a, k) = q(o + 1 + k, a);
+  }
+  if (v) {
+    for (int a = 0; a < 3; ++a) {
+      p.velocity[a] = (*v)(o, a);
+      p.angular_velocity[a] = 0.0;
+    }
+    for (int k = 1; k <= 3; ++k) {
+      const Vec3 r{{q(o + k, 0), q(o + k, 1), q(o + k, 2)}};
+      const Vec3 w{{(*v)(o + k, 0), (*v)(o + k, 1), (*v)(o + k, 2)}};
+      const Vec3 c = cross(r, w);
+      for (int a = 0; a < 3; ++a) p.angular_velocity[a] += 0.5 * c[a];
+    }
+  }
+  return p;
+}
+
+void Model::set_rigid_velocity(int body, const Vec3& v_c, const Vec3& omega, const CoefViewHost& q,
+                               const CoefViewHost& v) const {
+  const Body& b = bodies_.at(body);
+  if (!b.rigid) throw_error("Model::set_rigid_velocity: body ", body, " is not rigid");
+  const Ordinal o = b.offset;
+  for (int a = 0; a < 3; ++a) v(o, a) = v_c[a];
+  for (int k = 1; k <= 3; ++k) {
+    const Vec3 w = cross(omega, Vec3{{q(o + k, 0), q(o + k, 1), q(o + k, 2)}});
+    for (int a = 0; a < 3; ++a) v(o + k, a) = w[a];
+  }
+}
+
+void Model::add_torque(int body, const Vec3& T, TimeFunction amplitude) {
+  if (finalized_) throw_error("Model::add_torque: the model is already finalized");
+  if (!bodies_.at(body).rigid) throw_error("Model::add_torque: body ", body, " is not rigid");
+  torques_.push_back({body, T, std::move(amplitude)});
 }
 
 void Model::clamp_nodes(int body, const std::vector<Ordinal>& nodes, bool gradients_too) {
@@ -119,9 +199,10 @@ void Model::add_point_force(int body, Ordinal element, const Real xi[3], const V
                             TimeFunction amplitude) {
   if (finalized_) throw_error("Model::add_point_force: the model is already finalized");
   const Body& b = bodies_.at(body);
-  if (element < 0 || element >= b.mesh.num_elements())
+  // The block's elements (a rigid body: one, its coefficient mesh has none).
+  if (element < 0 || element >= b.block->num_elements())
     throw_error(b.mesh.source, ": point force on element ", element, " out of range (",
-                b.mesh.num_elements(), " elements)");
+                b.block->num_elements(), " elements)");
   point_forces_.push_back({body, element, Vec3{{xi[0], xi[1], xi[2]}}, force, amplitude});
 }
 
@@ -211,6 +292,8 @@ void Model::external_load(Real t, const CoefView& q, const CoefView& f) const {
   for (const Pressure& p : pressures_)
     bodies_[p.body].block->follower_pressure(q, p.faces, p.amplitude ? p.p * p.amplitude(t) : p.p,
                                              f);
+  for (const Torque& tq : torques_)
+    bodies_[tq.body].rigid->torque(q, tq.T, tq.amplitude ? tq.amplitude(t) : 1.0, f);
 }
 
 void Model::external_load_tangent(Real t, const CoefView& q, Real alpha,
@@ -218,6 +301,9 @@ void Model::external_load_tangent(Real t, const CoefView& q, Real alpha,
   for (const Pressure& p : pressures_)
     bodies_[p.body].block->follower_pressure_tangent(
         q, p.faces, p.amplitude ? p.p * p.amplitude(t) : p.p, alpha, values);
+  for (const Torque& tq : torques_)
+    bodies_[tq.body].rigid->torque_tangent(tq.T, tq.amplitude ? tq.amplitude(t) : 1.0, alpha,
+                                           values);
 }
 
 void Model::build_reference() {
@@ -237,6 +323,28 @@ ConstraintSet& Model::constraints() {
 void Model::finalize() {
   if (finalized_) return;
   build_reference();
+  // Rigidity of each rigid body (§11.2), after the user's rows: with a
+  // ground point o at the origin and the director points r_k,
+  //   DIST (o, r_k, f = 1):          (r_k . r_k - 1) / 2 = 0,
+  //   DP1 (o, r_k, o, r_l, f = 0):   r_k . r_l = 0   (k < l);
+  // all reference lengths are 1, so every row weight is 1.
+  for (Body& b : bodies_) {
+    if (!b.rigid) continue;
+    ConstraintSet& cs = constraints();
+    const MaterialPoint o = ground_point(Vec3{{0.0, 0.0, 0.0}});
+    MaterialPoint d[3];
+    for (int k = 0; k < 3; ++k) {
+      d[k].num = 1;
+      d[k].id[0] = b.offset + 1 + k;
+      d[k].weight[0] = 1.0;
+    }
+    b.rigidity.first = cs.num_rows();
+    for (int k = 0; k < 3; ++k) cs.add_dist(o, d[k], DrivingFunction::constant(1.0));
+    cs.add_dp1(o, d[0], o, d[1], DrivingFunction::constant(0.0));
+    cs.add_dp1(o, d[1], o, d[2], DrivingFunction::constant(0.0));
+    cs.add_dp1(o, d[0], o, d[2], DrivingFunction::constant(0.0));
+    b.rigidity.count = 6;
+  }
   std::vector<CliqueSet> cliques;
   for (const Body& b : bodies_) cliques.push_back(b.block->cliques());
   const bool with_constraints = constraints_ && constraints_->num_rows() > 0;

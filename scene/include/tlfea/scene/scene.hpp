@@ -50,7 +50,8 @@ struct SceneBodyInfo {
   ElementType element = ElementType::T10;
   Ordinal elements = 0, coefficients = 0;
   std::string material;
-  Real mass = 0.0;  // rho * reference volume [kg]
+  Real mass = 0.0;     // rho * reference volume [kg]; a rigid body's mass
+  bool rigid = false;  // type: rigid (element: its ANCF-type coefficient node)
 };
 
 struct Scene {

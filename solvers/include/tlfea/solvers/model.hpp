@@ -13,8 +13,11 @@
 #include "tlfea/core/crs_pattern.hpp"
 #include "tlfea/core/mesh.hpp"
 #include "tlfea/elements/element_block.hpp"
+#include "tlfea/solvers/rigid_body.hpp"
 
 namespace tlfea {
+
+class RigidBlock;
 
 // A scalar function of time (load amplitude); empty means 1.
 using TimeFunction = std::function<Real(Real)>;
@@ -26,6 +29,36 @@ class Model {
   // Adds a body; returns its id. Bodies must all be added before
   // constraints() is first called.
   int add_body(const Mesh& mesh, const MaterialSpec& material, Real density);
+  // Adds a rigid body (docs/theory.md §11; rigid_body.hpp): one node of four
+  // coefficients (centre of mass r, directors r_1, r_2, r_3), mesh(body) a
+  // one-node, element-less ANCF-type coefficient mesh (4 per node), block(body)
+  // its RigidBlock; its six rigidity rows join the constraint set at
+  // finalize(). Returns its id.
+  int add_rigid_body(const RigidBodySpec& spec);
+  bool is_rigid(int body) const { return bodies_.at(body).rigid != nullptr; }
+  // The spec of a rigid body (throws Error for a deformable one).
+  const RigidBodySpec& rigid_spec(int body) const;
+  // Rows of the rigidity constraints of a rigid body (after finalize()).
+  RowRange rigidity_rows(int body) const;
+  // Pose and velocity of a rigid body from host copies of q (and v): centre
+  // of mass, rotation R = [r_1 r_2 r_3] (columns), centre velocity and the
+  // angular velocity omega = 1/2 sum_k r_k x v_k (v_k = omega x r_k for
+  // orthonormal r_k, §11.5).
+  struct RigidPose {
+    Vec3 center{{0.0, 0.0, 0.0}};
+    Mat3 rotation = identity3();
+    Vec3 velocity{{0.0, 0.0, 0.0}};
+    Vec3 angular_velocity{{0.0, 0.0, 0.0}};
+  };
+  RigidPose rigid_pose(int body, const CoefViewHost& q, const CoefViewHost* v = nullptr) const;
+  // Writes the rigid body's velocity coefficients into v (host): v_r = v_c,
+  // v_{r_k} = omega x r_k(q) (world axes).
+  void set_rigid_velocity(int body, const Vec3& v_c, const Vec3& omega, const CoefViewHost& q,
+                          const CoefViewHost& v) const;
+  // A torque T (world axes, N m) on a rigid body, times f(t) when timed:
+  // generalized forces (1/2) T x r_k on the directors (§11.4), with their
+  // load stiffness in external_load_tangent.
+  void add_torque(int body, const Vec3& T, TimeFunction amplitude = {});
   int num_bodies() const { return static_cast<int>(bodies_.size()); }
   const Mesh& mesh(int body) const { return bodies_.at(body).mesh; }
   ElementBlockBase& block(int body) { return *bodies_.at(body).block; }
@@ -67,7 +100,7 @@ class Model {
                     TimeFunction amplitude = {});
   // Follower pressure p (on the current faces, against their outward normal).
   void add_pressure(int body, const std::string& face_set, Real p, TimeFunction amplitude = {});
-  bool has_follower_loads() const { return !pressures_.empty(); }
+  bool has_follower_loads() const { return !pressures_.empty() || !torques_.empty(); }
 
   // f_ext(t, q) into f (overwritten): gravity and constant loads, timed loads
   // scaled by their amplitude at t, follower pressures on the configuration q.
@@ -141,6 +174,8 @@ class Model {
     std::unique_ptr<ElementBlockBase> block;
     Ordinal offset = 0;
     MaterialSpec material;
+    RigidBlock* rigid = nullptr;  // block, for a rigid body
+    RowRange rigidity;            // its rigidity rows
   };
   void build_reference();
   std::vector<Body> bodies_;
@@ -181,6 +216,12 @@ class Model {
   std::vector<Traction> tractions_;
   std::vector<Pressure> pressures_;
   std::vector<TimedLoad> timed_;
+  struct Torque {
+    int body;
+    Vec3 T;
+    TimeFunction amplitude;
+  };
+  std::vector<Torque> torques_;
   std::vector<Prescribed> prescribed_;
   std::unordered_set<Ordinal> prescribed_set_;  // the coefficients of prescribed_
   std::vector<StepForce> step_forces_;
