@@ -41,6 +41,11 @@
 # repaired in the section "Quirks" at the end and nowhere else; on an
 # install without them the repairs find nothing to do.
 
+# Own policy settings: a consumer's find_package(TLFEA) runs this module
+# under the consumer's cmake_minimum_required.
+cmake_policy(PUSH)
+cmake_policy(VERSION 3.15...3.25)
+
 set(_tlfea_tri_kokkos_packages Kokkos KokkosKernels)
 set(_tlfea_tri_solver_packages Tpetra Belos Amesos2 Ifpack2 MueLu ShyLU_NodeTacho Teuchos)
 set(_tlfea_tri_packages ${_tlfea_tri_kokkos_packages} ${_tlfea_tri_solver_packages})
@@ -262,3 +267,4 @@ else()
     REQUIRED_VARS Trilinos_DIR
     VERSION_VAR TLFEATrilinos_VERSION)
 endif()
+cmake_policy(POP)
