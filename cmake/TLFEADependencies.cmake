@@ -1,17 +1,25 @@
 # Finds Kokkos (+ Kokkos Kernels) and exposes it as the interface target
 # tlfea_kokkos (exported as TLFEA::kokkos).
 #
-# Trilinos build: Debian's exported Kokkos::kokkos target lists the
-# non-existent include directory /usr/lib/include, so it is not used; the
-# Trilinos package variables and its per-library imported targets are.
-set(TLFEA_TRILINOS_COMPONENTS KokkosCore KokkosContainers KokkosKernels)
+# Trilinos build: Kokkos, Kokkos Kernels and the solver packages from one
+# Trilinos (>= 13.2), found once through its exported package by
+# cmake/FindTLFEATrilinos.cmake (the only place that knows about particular
+# Trilinos installs, e.g. Debian's): TLFEATrilinos::kokkos here,
+# TLFEATrilinos::solvers in solvers/. Point at a Trilinos with
+# -DTrilinos_DIR=<prefix>/lib/cmake/Trilinos or CMAKE_PREFIX_PATH=<prefix>.
+#
+# Otherwise: a standalone Kokkos (-DKokkos_ROOT=<prefix>) and the Kokkos
+# Kernels installed with it (find_package(KokkosKernels), from the same prefix
+# unless KokkosKernels_ROOT says otherwise).
 add_library(tlfea_kokkos INTERFACE)
 if(TLFEA_ENABLE_TRILINOS)
-  find_package(Trilinos REQUIRED COMPONENTS ${TLFEA_TRILINOS_COMPONENTS})
-  message(STATUS "TLFEA: Kokkos from Trilinos ${Trilinos_VERSION} (${Trilinos_DIR})")
-  target_include_directories(tlfea_kokkos SYSTEM INTERFACE ${Trilinos_INCLUDE_DIRS})
-  target_link_libraries(tlfea_kokkos INTERFACE
-    trilinos_kokkoskernels trilinos_kokkoscontainers trilinos_kokkoscore)
+  find_package(TLFEATrilinos REQUIRED)
+  message(STATUS "TLFEA: Kokkos and solvers from Trilinos ${Trilinos_VERSION} (${Trilinos_DIR}), "
+    "Kokkos devices ${Kokkos_DEVICES}")
+  target_link_libraries(tlfea_kokkos INTERFACE TLFEATrilinos::kokkos)
+  # The installed TLFEAConfig.cmake looks here first (after the consumer's
+  # own Trilinos_DIR / CMAKE_PREFIX_PATH).
+  set(TLFEA_TRILINOS_DIR "${Trilinos_DIR}")
   set(TLFEA_KOKKOS_PROVIDER "Trilinos")
 else()
   find_package(Kokkos REQUIRED)
@@ -26,6 +34,8 @@ else()
   target_link_libraries(tlfea_kokkos INTERFACE Kokkos::kokkoskernels Kokkos::kokkos)
   set(TLFEA_KOKKOS_PROVIDER "Kokkos")
 endif()
+# Exported as TLFEA::kokkos (the name the build uses), not TLFEA::tlfea_kokkos.
+set_target_properties(tlfea_kokkos PROPERTIES EXPORT_NAME kokkos)
 install(TARGETS tlfea_kokkos EXPORT TLFEATargets)
 add_library(TLFEA::kokkos ALIAS tlfea_kokkos)
 

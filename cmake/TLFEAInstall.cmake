@@ -8,4 +8,5 @@ write_basic_package_version_file(${CMAKE_CURRENT_BINARY_DIR}/TLFEAConfigVersion.
   COMPATIBILITY SameMinorVersion)
 install(FILES ${CMAKE_CURRENT_BINARY_DIR}/TLFEAConfig.cmake
   ${CMAKE_CURRENT_BINARY_DIR}/TLFEAConfigVersion.cmake
+  ${CMAKE_CURRENT_LIST_DIR}/FindTLFEATrilinos.cmake
   DESTINATION ${TLFEA_INSTALL_CMAKEDIR})
