@@ -145,7 +145,7 @@ restart)
     fi
   }
   same_last_row "$work/a" "$work/c" "default scene"
-  a=$(tail -1 "$work/a/history.csv" | cut -d, -f1-11)  # (used below)
+  a=$(tail -1 "$work/a/history.csv" | cut -d, -f1-11,13-)  # (used below)
   # Moving obstacles (a belt moved by a motion table, a turning box) with
   # sliding and sticking contacts: the obstacles' motion is a function of
   # time (no checkpoint state), so a restart at step 200 continues like the
