@@ -190,6 +190,7 @@ struct ContactForceKernel : ContactKernelBase {
     ContactHistory h;
     h.delta_t[0] = h.delta_t[1] = h.delta_t[2] = 0.0;
     h.sliding = 0;
+    h.slip = 0.0;
     const auto idx = previous.find(cp.key(k));
     if (previous.valid_at(idx)) h = previous.value_at(idx);
     Real Fn = 0.0, m_star = 0.0, Ft[3];
@@ -311,7 +312,10 @@ ContactLawParams make_pair_law(const ContactMaterial& a, const ContactMaterial& 
         "ContactForces: E_star and G_star must be finite and >= 0 (0: from the "
         "materials), got ",
         s.E_star, ", ", s.G_star);
-  ContactLawParams p = make_contact_law(a, b, s.restitution, s.mu_s, s.mu_k, s.radius, s.patch);
+  if (!(s.slip_distance >= 0.0) || !std::isfinite(s.slip_distance))
+    throw_error("ContactForces: slip_distance must be finite and >= 0, got ", s.slip_distance);
+  ContactLawParams p = make_contact_law(a, b, s.restitution, s.mu_s, s.mu_k, s.radius, s.patch,
+                                        s.slip_distance);
   if (s.E_star > 0.0) {
     // G* = E_star (G*/E* of the materials); both rigid: nu = 0, G*/E* = 1/4.
     const Real ratio = p.E_star > 0.0 ? p.G_star / p.E_star : 0.25;

@@ -7,7 +7,9 @@
 namespace tlfea::io {
 
 namespace {
-constexpr int kCheckpointVersion = 1;
+// 2: the contact history carries the slip distance of the slip-weakening
+// friction law (contact/slip).
+constexpr int kCheckpointVersion = 2;
 }
 
 void save_checkpoint(const std::string& path, const TimeStepper& stepper,
@@ -42,13 +44,16 @@ void save_checkpoint(const std::string& path, const TimeStepper& stepper,
       contact->save_history(keys, values);
       std::vector<Real> dt(3 * values.size());
       std::vector<int> sliding(values.size());
+      std::vector<Real> slip(values.size());
       for (size_t k = 0; k < values.size(); ++k) {
         for (int a = 0; a < 3; ++a) dt[3 * k + a] = values[k].delta_t[a];
         sliding[k] = values[k].sliding;
+        slip[k] = values[k].slip;
       }
       h5::write(f, "contact/keys", keys, 0, path);
       h5::write(f, "contact/delta_t", dt, 3, path);
       h5::write(f, "contact/sliding", sliding, 0, path);
+      h5::write(f, "contact/slip", slip, 0, path);
       // The time of the last contact call: the start of the last step (any
       // value other than the next step's start time means "new step").
       h5::write_scalar(f, "contact/t_last", st.t - stepper.settings().dt, path);
@@ -98,12 +103,15 @@ void load_checkpoint(const std::string& path, TimeStepper& stepper, ContactForce
       const auto keys = h5::read<unsigned long long>(f, "contact/keys", path);
       const auto dts = h5::read<Real>(f, "contact/delta_t", path);
       const auto sliding = h5::read<int>(f, "contact/sliding", path);
-      if (dts.size() != 3 * keys.size() || sliding.size() != keys.size())
+      const auto slip = h5::read<Real>(f, "contact/slip", path);
+      if (dts.size() != 3 * keys.size() || sliding.size() != keys.size() ||
+          slip.size() != keys.size())
         throw_error("load_checkpoint: '", path, "' has inconsistent contact history sizes");
       std::vector<ContactHistory> values(keys.size());
       for (size_t k = 0; k < keys.size(); ++k) {
         for (int a = 0; a < 3; ++a) values[k].delta_t[a] = dts[3 * k + a];
         values[k].sliding = sliding[k];
+        values[k].slip = slip[k];
       }
       contact->restore_history(keys, values, h5::read_scalar<Real>(f, "contact/t_last", path));
     }

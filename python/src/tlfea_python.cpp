@@ -1384,6 +1384,9 @@ PYBIND11_MODULE(tlfea, m) {
                os.reactions = so.reactions;
                os.contact = so.contact;
                os.samples = so.samples;
+               // The per-body history columns carry the scene's body names,
+               // as in `tlfea run`.
+               for (const auto& b : h.scene->bodies) os.body_names.push_back(b.name);
              }
              if (directory) os.directory = *directory;
              if (os.directory.empty()) fail("OutputWriter: no directory given");

@@ -1613,6 +1613,13 @@ class Builder {
       fail(c_, m.has("mu_k") ? m.node()["mu_k"] : m.node()["mu_s"],
            "contact: mu_k = " + Map::fmt(pair.mu_k) + " exceeds mu_s = " + Map::fmt(pair.mu_s) +
                " (kinetic friction must not exceed static friction)");
+    // Slip-weakening distance D_c of the static-kinetic transition
+    // (docs/theory.md §7.4).
+    pair.slip_distance = m.num("slip_distance", pair.slip_distance);
+    if (!(pair.slip_distance >= 0.0 && std::isfinite(pair.slip_distance)))
+      fail(c_, m.node()["slip_distance"],
+           "contact.slip_distance must be finite and >= 0 (0: mu_k as soon as a contact "
+           "slips), got " + Map::fmt(pair.slip_distance));
     pair.radius = m.num("radius", 0.0);
     if (pair.radius < 0.0)
       fail(c_, m.node()["radius"], "contact.radius must be >= 0 (0: from the detection), got " +
@@ -1798,6 +1805,13 @@ class Builder {
                       ? ""
                       : " (the other one is the pair's inherited value)") +
                  " (kinetic friction must not exceed static friction)");
+      if (pm.has("slip_distance")) {
+        ps.slip_distance = pm.num("slip_distance", 0.0);
+        if (!(ps.slip_distance >= 0.0 && std::isfinite(ps.slip_distance)))
+          fail(c_, pm.node()["slip_distance"],
+               pm.key("slip_distance") + " must be finite and >= 0, got " +
+                   Map::fmt(ps.slip_distance));
+      }
       if (pm.has("E_star")) ps.E_star = pm.positive("E_star", 0.0);
       if (pm.has("G_star")) ps.G_star = pm.positive("G_star", 0.0);
       if (pm.has("radius")) {

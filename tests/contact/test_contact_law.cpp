@@ -153,9 +153,10 @@ struct RefLaw {
 const RefLaw kLaw{1e7, 0.3, 0.5, 0.05};
 
 ContactForces make_forces(const std::vector<Real>& m, Real mu_s = 0.25, Real mu_k = 0.2,
-                          Real e = 0.5) {
+                          Real e = 0.5, Real slip_distance = -1.0) {
   ContactForces cf;
   ContactPairSettings s;
+  if (slip_distance >= 0.0) s.slip_distance = slip_distance;
   s.restitution = e;
   s.mu_s = mu_s;
   s.mu_k = mu_k;
@@ -389,6 +390,56 @@ TEST(ContactLaw, CoulombCapRescalesHistoryAndSwitchesToKinetic) {
   EXPECT_NEAR(ft(0, 0), -S_t * (dt_slide + dt * vr) - gamma_t * vr, 1e-12 * Fn);
   EXPECT_LT(std::fabs(ft(0, 0)), mu_k * Fn);
   EXPECT_EQ(cf.sliding_contacts(), 0);
+}
+
+// Slip weakening (docs/theory.md §7.4): a contact slipping at a constant
+// rate dt v per step (far above the spring's reach) is capped at
+//   mu(s) = mu_k + (mu_s - mu_k) max(0, 1 - s / D_c)
+// with s the slip booked up to the previous step; the slip of a capped step
+// is |delta_t(trial) - delta_t(rescaled)|. Reversing slowly sticks and
+// resets s: the next slip starts again from mu_s. D_c = 0: mu_k on the
+// second capped step (the sudden switch).
+TEST(ContactLaw, FrictionWeakensFromStaticToKineticOverTheSlipDistance) {
+  const Real m = 2.0, delta = 1e-3, dt = 1e-3, mu_s = 0.25, mu_k = 0.2, Dc = 4e-3;
+  const Real Fn = (2.0 / 3.0) * kLaw.S_n(delta) * delta;
+  const Real S_t = kLaw.S_t(delta);
+  const Real vf = 1.0;  // 1 mm per step
+  ASSERT_GT(S_t * dt * vf, mu_s * Fn);
+  for (Real dc : {Dc, 0.0}) {
+    ContactForces cf = make_forces({m}, mu_s, mu_k, 0.5, dc);
+    EXPECT_EQ(cf.pair_law(0, -1).slip_distance, dc);
+    HandPoints hp(1, 1);
+    hp.upload({single_point(delta, kLaw.R)});
+    CoefView v("v", 1), f("f", 1);
+    for (int round = 0; round < 2; ++round) {
+      // From rest (round 1: after sticking again), slip in +x.
+      set_coef(v, {{vf, 0.0, 0.0}});
+      Real s = 0.0, d_prev = 0.0;  // booked slip, spring displacement (x)
+      if (round == 1) {
+        auto dth = Kokkos::create_mirror_view_and_copy(HostSpace(), cf.tangential_displacement());
+        d_prev = dth(0, 0);
+      }
+      for (int i = 0; i < 8; ++i) {
+        cf.compute(hp.cp, v, v, dt, f);
+        auto ft = Kokkos::create_mirror_view_and_copy(HostSpace(), cf.tangential_force());
+        auto dth = Kokkos::create_mirror_view_and_copy(HostSpace(), cf.tangential_displacement());
+        const Real mu =
+            i == 0 ? mu_s
+                   : (dc > 0.0 ? mu_k + (mu_s - mu_k) * std::max(0.0, 1.0 - s / dc) : mu_k);
+        EXPECT_NEAR(ft(0, 0), -mu * Fn, 1e-12 * Fn)
+            << "D_c " << dc << " round " << round << " step " << i;
+        EXPECT_EQ(cf.sliding_contacts(), 1);
+        EXPECT_NEAR(dth(0, 0), mu * Fn / S_t, 1e-15);
+        s += std::fabs(d_prev + dt * vf - dth(0, 0));  // trial minus rescaled
+        d_prev = dth(0, 0);
+      }
+      if (dc > 0.0) EXPECT_GT(s, dc);  // the last steps were kinetic
+      // Reversed slowly: the spring unloads below the cap and sticks (s = 0).
+      set_coef(v, {{-1e-4, 0.0, 0.0}});
+      cf.compute(hp.cp, v, v, dt, f);
+      EXPECT_EQ(cf.sliding_contacts(), 0);
+    }
+  }
 }
 
 TEST(ContactLaw, HistoryFollowsTheKeyAndIsDroppedWhenThePairSeparates) {

@@ -7,6 +7,7 @@
 // restart, and the first restored step is retried (step halving) once.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <vector>
@@ -121,6 +122,7 @@ void expect_identical(const StepResult& a, const StepResult& b, int i) {
   for (size_t k = 0; k < a.hist.size(); ++k) {
     for (int c = 0; c < 3; ++c) EXPECT_EQ(a.hist[k].delta_t[c], b.hist[k].delta_t[c]) << i;
     EXPECT_EQ(a.hist[k].sliding, b.hist[k].sliding) << i;
+    EXPECT_EQ(a.hist[k].slip, b.hist[k].slip) << i;
   }
 }
 
@@ -130,6 +132,7 @@ TEST(ContactRestart, RestoredHistoryContinuesBitIdentically) {
   ContactForces full = make_forces(d), first = make_forces(d);
   std::vector<StepResult> ref;
   int max_active = 0, max_sliding = 0, max_hist = 0, min_active_after = 1 << 30;
+  Real max_slip = 0.0;  // the slip-weakening history (ContactHistory::slip)
   for (int i = 0; i < n; ++i) {
     // Step k is attempted with dt, fails (in a stepper) and is retried with
     // dt / 2 from the same t; the run continues with dt / 2 after it.
@@ -137,6 +140,7 @@ TEST(ContactRestart, RestoredHistoryContinuesBitIdentically) {
     ref.push_back(step(d, full, i, i >= k ? d.dt / 2 : d.dt));
     max_active = std::max(max_active, ref.back().active);
     max_sliding = std::max(max_sliding, ref.back().sliding);
+    for (const ContactHistory& h : ref.back().hist) max_slip = std::max(max_slip, h.slip);
     max_hist = std::max<int>(max_hist, ref.back().keys.size());
     if (i >= k) min_active_after = std::min(min_active_after, ref.back().active);
   }
@@ -144,6 +148,7 @@ TEST(ContactRestart, RestoredHistoryContinuesBitIdentically) {
   // restart, sliding, and pairs that come and go after it.
   ASSERT_GT(ref[k - 1].keys.size(), 0u);
   EXPECT_GT(max_sliding, 0);
+  EXPECT_GT(max_slip, 0.0);
   EXPECT_LT(min_active_after, max_active);
 
   for (int i = 0; i < k; ++i) expect_identical(step(d, first, i, d.dt), ref[i], i);

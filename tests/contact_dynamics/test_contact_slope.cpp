@@ -6,11 +6,18 @@
 //   with gravity eased in linearly over T_r: x(t) = a_k t^3 / (6 T_r) for
 //   t <= T_r, a_k (T_r^2 / 6 + T_r (t - T_r) / 2 + (t - T_r)^2 / 2) after.
 // "Stays": the centre of mass moves along the slope by less than 1 % of that.
+// The block holds below the friction angle because a contact's friction
+// coefficient weakens from mu_s to mu_k only over a slip distance D_c
+// (slip-weakening, contact_law.hpp; docs/theory.md §7.4): the microslip of
+// lightly loaded vertices and the slip during a transient dip of the normal
+// force (the block set down at zero penetration) stay far below D_c, so the
+// contacts keep mu_s and stick again.
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <limits>
 #include <memory>
 
@@ -31,6 +38,10 @@ struct SlopeCase {
   bool patch = false;
   Real ramp = 0.0;  // gravity eased in linearly over this time (0: on from t = 0)
 };
+
+// The meshes: Q27 2 x 2 x 2 (25 bottom vertices), Q27 3 x 3 x 3 (49), T10
+// 2 x 2 x 2 (25, a stiffer, less regular lumping).
+const SlopeCase kMeshes[] = {{ElementType::Q27, 2}, {ElementType::Q27, 3}, {ElementType::T10, 2}};
 
 // A 0.1 m cube (1 kg, E = 1e7 Pa) set down on the plane through the origin
 // with normal (sin a, 0, cos a): its bottom face touches the plane at t = 0,
@@ -90,6 +101,7 @@ struct BlockOnSlope {
     ps.mu_s = kMuS;
     ps.mu_k = kMuK;
     ps.patch = c.patch;
+    if (const char* dc = std::getenv("SLOPE_DC")) ps.slip_distance = std::atof(dc);  // experiments
     cf->setup(lumped, {ContactMaterial{1e7, 0.3}},
               {ContactMaterial{std::numeric_limits<Real>::infinity(), 0.0}}, ps);
     auto dd = det;
@@ -117,6 +129,14 @@ struct BlockOnSlope {
     for (size_t k = 0; k < h.extent(0); ++k) s += mh(k) * (ca * h(k, 0) - sa * h(k, 2));
     return s / total_mass;
   }
+  // Mass-weighted mean along the plane's normal.
+  Real along_normal(const CoefView& x) const {
+    auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), x);
+    auto mh = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), lumped);
+    Real s = 0.0;
+    for (size_t k = 0; k < h.extent(0); ++k) s += mh(k) * (sa * h(k, 0) + ca * h(k, 2));
+    return s / total_mass;
+  }
   Real kinetic_acceleration() const { return kG * (sa - kMuK * ca); }
   // Closed-form free kinetic sliding distance from rest after time t.
   Real free_slide(Real t) const {
@@ -138,51 +158,48 @@ const char* name(const SlopeCase& c) {
 
 // Below the friction angle: the centre of mass moves less than 1 % of the
 // free kinetic slide over the same time T.
-void expect_stays(const SlopeCase& c, Real T) {
+Real run_stays(const SlopeCase& c, Real T) {
   BlockOnSlope b(c);
   StepperSettings s;
   s.dt = 1e-4;
   TimeStepper st(b.model, s);
-  const Real x0 = b.along_slope(st.positions());
+  const Real x0 = b.along_slope(st.positions()), z0 = b.along_normal(st.positions());
   const int n = static_cast<int>(std::lround(T / s.dt));
+  const bool debug = std::getenv("SLOPE_DEBUG") != nullptr;
   for (int i = 0; i < n; ++i) {
     st.step();
-    if (std::getenv("SLOPE_DEBUG") && (i < 400 ? i % 20 == 0 : i % 500 == 0)) {
+    if (debug && (i < 200 ? i % 10 == 0 : i % 100 == 0)) {
       auto fn = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), b.cf->normal_force());
-      auto ft = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), b.cf->tangential_force());
-      auto sl = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), b.cf->sliding());
-      auto dtv = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), b.cf->tangential_displacement());
-      auto em = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), b.cf->effective_mass());
-      Real dmean = 0, dmin = 1e9, dmax = -1e9;
-      for (Ordinal k = 0; k < b.cf->active_contacts(); ++k) { const Real dd = b.ca * dtv(k, 0) - b.sa * dtv(k, 2); dmean += dd / b.cf->active_contacts(); dmin = std::min(dmin, dd); dmax = std::max(dmax, dd); }
-      std::printf("   dt mean %.3e min %.3e max %.3e mstar0 %.3e\n", dmean, dmin, dmax, em(0));
-      Real sn = 0, stt = 0, mn = 1e9, mx = 0, rmax = 0;
+      auto ft =
+          Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), b.cf->tangential_force());
       const Ordinal na = b.cf->active_contacts();
+      Real sn = 0.0, stt = 0.0;
       for (Ordinal k = 0; k < na; ++k) {
         sn += fn(k);
-        const Real t = b.ca * ft(k, 0) - b.sa * ft(k, 2);
-        stt += t;
-        if (fn(k) > 0) { mn = std::min(mn, fn(k)); mx = std::max(mx, fn(k)); rmax = std::max(rmax, std::fabs(t) / fn(k)); }
+        stt += b.ca * ft(k, 0) - b.sa * ft(k, 2);
       }
-      std::printf("t=%.4f n=%d slide=%d Fn=%.4f Ft=%.4f ratio=%.4f fnmin=%.3g fnmax=%.3g rmax=%.3f v=%.3e x=%.3e\n",
-                  (i + 1) * s.dt, (int)na, (int)b.cf->sliding_contacts(), sn, stt, stt / sn, mn, mx, rmax,
-                  b.along_slope(st.velocities()), b.along_slope(st.positions()) - x0);
+      std::printf("t=%.4f n=%d slide=%d Fn=%.4f Ft=%.4f ratio=%.4f x=%.3e v=%.3e z=%.3e\n",
+                  (i + 1) * s.dt, static_cast<int>(na), static_cast<int>(b.cf->sliding_contacts()),
+                  sn, stt, sn > 0.0 ? stt / sn : 0.0, b.along_slope(st.positions()) - x0,
+                  b.along_slope(st.velocities()), b.along_normal(st.positions()) - z0);
     }
   }
   const Real dx = b.along_slope(st.positions()) - x0, ref = b.free_slide(n * s.dt);
   std::printf("[%s] stays: moved %.3e m, free kinetic slide %.3e m (ratio %.4f)\n", name(c), dx,
               ref, dx / ref);
   EXPECT_LT(std::fabs(dx), 0.01 * ref) << name(c);
+  return dx / ref;
 }
 
 // Above: the along-slope acceleration of the centre of mass between T1 and
 // T2 is g (sin a - mu_k cos a) within 3 %.
-void expect_slides(const SlopeCase& c, Real T1, Real T2) {
+Real run_slides(const SlopeCase& c, Real T1, Real T2) {
   BlockOnSlope b(c);
   StepperSettings s;
   s.dt = 1e-4;
   TimeStepper st(b.model, s);
-  const int n1 = static_cast<int>(std::lround(T1 / s.dt)), n2 = static_cast<int>(std::lround(T2 / s.dt));
+  const int n1 = static_cast<int>(std::lround(T1 / s.dt));
+  const int n2 = static_cast<int>(std::lround(T2 / s.dt));
   for (int i = 0; i < n1; ++i) st.step();
   const Real u1 = b.along_slope(st.velocities());
   for (int i = n1; i < n2; ++i) st.step();
@@ -191,37 +208,67 @@ void expect_slides(const SlopeCase& c, Real T1, Real T2) {
   std::printf("[%s] slides: a = %.5f m/s^2, closed form %.5f (ratio %.4f)\n", name(c), a, ref,
               a / ref);
   EXPECT_NEAR(a, ref, 0.03 * ref) << name(c);
+  return a / ref;
 }
 
-// Above the friction angle (tan a = 0.3 > mu_s = 0.25): kinetic sliding,
-// Q27 and T10 blocks, gravity on from t = 0 and eased in over 0.05 s.
-TEST(ContactSlope, BlockSlidesAboveFrictionAngle) {
-  SlopeCase c;
-  c.tan_alpha = 0.3;
-  expect_slides(c, 0.05, 0.15);
-  c.type = ElementType::T10;
-  c.ramp = 0.05;
-  expect_slides(c, 0.08, 0.18);
-}
-
-// Below the friction angle (tan a = 0.22 < mu_s = 0.25): the block should
-// stay. Disabled: it fails (issue 11, item 2; README "Frictional contact",
-// known limits). Measured with the law as it is (Q27, 2x2x2, h = 1e-4 s,
-// 0.3 s): point law, gravity from t = 0, moved 1.21 x (T10 1.19) the free kinetic
-// slide; eased in over 0.2 s, 1.02 x (T10 1.02); patch law 2.36 x and 1.74 x
-// (T10 2.26 x and 1.80 x).
-// Run with SLOPE_DEBUG=1 for the contact forces over time.
-TEST(ContactSlope, DISABLED_BlockStaysBelowFrictionAngle) {
-  for (bool patch : {false, true})
-    for (Real ramp : {0.0, 0.2}) {
-      SlopeCase c;
+// Below the friction angle (tan a = 0.22 and, just below, 0.24 < mu_s =
+// 0.25; above mu_k = 0.2): the block stays over 0.3 s, on each mesh.
+// SLOPE_ONLY="mesh ramp" runs one case (with SLOPE_DEBUG=1 for a trace).
+void stays_below(bool patch, Real ramp) {
+  const char* only = std::getenv("SLOPE_ONLY");
+  for (int mi = 0; mi < 3; ++mi)
+    for (Real tan_alpha : {0.22, 0.24}) {
+      if (only && (std::atoi(only) != mi || std::atof(std::strchr(only, ' ') + 1) != ramp))
+        continue;
+      SlopeCase c = kMeshes[mi];
+      c.tan_alpha = tan_alpha;
       c.patch = patch;
       c.ramp = ramp;
-      expect_stays(c, 0.3);
-      c.type = ElementType::T10;
-      expect_stays(c, 0.3);
+      run_stays(c, 0.3);
     }
 }
+
+// Point law, gravity eased in over 0.2 s: moved 0.25-0.44 % of the free
+// kinetic slide (with D_c = 0, i.e. mu_k as soon as a vertex slips, 102 %).
+TEST(ContactSlope, BlockStaysBelowFrictionAngle) { stays_below(false, 0.2); }
+
+// Not met (disabled; README "Known limits"): gravity on in full at t = 0,
+// the block set down at zero penetration bounces on its Hertz contacts (the
+// normal force swings between about 0.2 and 2 times the load with a 10 ms
+// period for some 80 ms: Hertz stiffness vanishes at delta = 0 and the
+// dashpot is sized by the touching nodes' masses) and slips down in every
+// trough. Point law: 107 %, 94 %, 102 % (Q27 2^3, Q27 3^3, T10) at tan a =
+// 0.22; with D_c = 1e-2 m (no weakening in practice) it still creeps 5.1 %
+// (0.44 mm) before it holds, so no friction law that caps |F_t| at
+// mu_s F_n meets 1 % here. Patch law: the law rocks a flat block (normal
+// force between 0.2 and 2 times the load), 170-260 % also with the ramp.
+TEST(ContactSlope, DISABLED_BlockStaysBelowFrictionAngleGravityFromStart) {
+  stays_below(false, 0.0);
+}
+TEST(ContactSlope, DISABLED_BlockStaysBelowFrictionAnglePatchLaw) {
+  stays_below(true, 0.2);
+  stays_below(true, 0.0);
+}
+
+// Above the friction angle: just above (tan a = 0.27) and at tan a = 0.3,
+// kinetic sliding with a = g (sin a - mu_k cos a) once the slip exceeds D_c,
+// gravity on from t = 0 and eased in over 0.05 s, acceleration measured
+// over [0.1 s, 0.2 s].
+void slides_above(bool patch) {
+  for (const SlopeCase& m : kMeshes)
+    for (Real tan_alpha : {0.27, 0.3})
+      for (Real ramp : {0.0, 0.05}) {
+        SlopeCase c = m;
+        c.tan_alpha = tan_alpha;
+        c.patch = patch;
+        c.ramp = ramp;
+        run_slides(c, 0.1, 0.2);
+      }
+}
+// Point law: within 0.35 % on every mesh.
+TEST(ContactSlope, BlockSlidesAboveFrictionAngle) { slides_above(false); }
+// Not met (disabled): the patch law rocks the sliding block, 0.91-1.24 times.
+TEST(ContactSlope, DISABLED_BlockSlidesAboveFrictionAnglePatchLaw) { slides_above(true); }
 
 }  // namespace
 }  // namespace tlfea

@@ -579,6 +579,8 @@ TEST(SceneErrors, ValuesOutOfTheirPhysicalRangeAreRefused) {
        "mu_k = 0.3 exceeds mu_s = 0.25"},
       {"friction 1e6", g + "contact: {mu_s: 1e6, mu_k: 0.3}\n", "bad.yaml:8:17:",
        "contact.mu_s must be in [0, 10], got 1e+06"},
+      {"negative slip distance", g + "contact: {slip_distance: -1.0e-4}\n", "bad.yaml:8:26:",
+       "contact.slip_distance must be finite and >= 0"},
       {"obstacle nu 2", g + "contact: {obstacles: [{type: plane, nu: 2}]}\n", "bad.yaml:8:41:",
        "contact.obstacles[0].nu must be in (-1, 0.5), got 2"},
       {"obstacle E 0", g + "contact: {obstacles: [{type: plane, E: 0}]}\n", "bad.yaml:8:40:",
@@ -772,17 +774,18 @@ TEST(SceneContact, PairOverridesKeepTheRestInherited) {
   const std::string text =
       replace(std::string(kGood), "    density: 1000\n",
               "    density: 1000\n    contact_material: {mu_s: 0.6, mu_k: 0.5}\n") +
-      "contact:\n  restitution: 0.4\n"
+      "contact:\n  restitution: 0.4\n  slip_distance: 2.0e-5\n"
       "  obstacles: [{type: plane, name: floor}, {type: sphere, center: [0, 0, -1], radius: 0.5,\n"
       "               restitution: 0.9, mu_s: 0.3}]\n"
       "  pairs:\n"
       "    - {body: cube, obstacle: floor, mu_k: 0.1, E_star: 3.0e8}\n"
-      "    - {body: cube, obstacle: 1, G_star: 1.0e7}\n";
+      "    - {body: cube, obstacle: 1, G_star: 1.0e7, slip_distance: 0}\n";
   Scene s = scene::load_scene_text(text, "good.yaml", ".");
   const ContactLawParams& floor = s.contact->pair_law(0, -1);
   EXPECT_EQ(floor.mu_s, 0.6);    // the body's
   EXPECT_EQ(floor.mu_k, 0.1);    // the pair's
   EXPECT_EQ(floor.E_star, 3e8);  // the pair's
+  EXPECT_EQ(floor.slip_distance, 2e-5);  // the section's
   // G* = E_star (1 - nu) / (2 (2 - nu)) for nu = 0.3 against a rigid plane.
   EXPECT_NEAR(floor.G_star, 3e8 * 0.7 / 3.4, 1e-6);
   const Real le = std::log(0.4);
@@ -795,6 +798,7 @@ TEST(SceneContact, PairOverridesKeepTheRestInherited) {
   EXPECT_EQ(ball.mu_k, 0.3);
   EXPECT_NEAR(ball.E_star, 1e6 / (1 - 0.09), 1e-6);
   EXPECT_EQ(ball.G_star, 1e7);
+  EXPECT_EQ(ball.slip_distance, 0.0);  // the pair's: mu_k as soon as it slips
 }
 
 // Obstacle motions from the scene (issue 11, item 6). A plane turning about

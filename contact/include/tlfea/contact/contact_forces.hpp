@@ -107,6 +107,10 @@ struct ContactPairSettings {
   Real mu_k = 0.2;         // kinetic friction
   Real radius = 0.0;       // R* [m]; <= 0: the detection's per-contact radius
   bool patch = false;      // the patch-level law (above) instead of the point law
+  // Slip-weakening distance D_c [m] (docs/theory.md §7.4): after sticking,
+  // a contact's friction coefficient falls linearly from mu_s to mu_k over
+  // the first D_c of slip; 0: mu_k as soon as it slips.
+  Real slip_distance = 1e-4;
   // Effective moduli of the pair (docs/theory.md §7.4, "Contact material"):
   // E_star > 0 [Pa] replaces the E* of the partners' ContactMaterials;
   // G_star > 0 replaces G*, else G* = E_star (G*/E* of the partners'

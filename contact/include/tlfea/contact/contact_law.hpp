@@ -1,8 +1,8 @@
 // TLFEA: the frictional contact law, pointwise (docs/theory.md §7.4; Hertz
 // 1882, Mindlin 1949, Tsuji et al. 1992, Kloss et al. 2012). Damped Hertz
 // normal force, clipped at zero, and a Mindlin-type tangential spring-dashpot
-// with history and a Coulomb cap (static mu_s while the spring holds, kinetic
-// mu_k once sliding):
+// with history and a Coulomb cap (static mu_s while the spring holds,
+// weakening to kinetic mu_k over a slip distance D_c once sliding):
 //   1/E* = (1 - nu_A^2)/E_A + (1 - nu_B^2)/E_B,
 //   1/G* = 2(2 - nu_A)(1 + nu_A)/E_A + 2(2 - nu_B)(1 + nu_B)/E_B,
 //   beta = -ln(e) / sqrt(ln(e)^2 + pi^2),
@@ -56,12 +56,16 @@ struct ContactLawParams {
   Real mu_k = 0.0;    // kinetic friction coefficient
   Real radius = 0.0;  // R* override; <= 0: take the detection's R* per contact
   int patch = 0;      // 1: the patch-level law (contact_forces.hpp)
+  // Slip-weakening distance D_c [m]: mu falls linearly from mu_s to mu_k over
+  // the first D_c of slip since the contact last stuck (0: at once).
+  Real slip_distance = 0.0;
 };
 
 // Per-pair tangential history (trivially copyable, lives in a device map).
 struct ContactHistory {
   Real delta_t[3];  // tangential spring displacement
   int sliding;      // 1 once the Coulomb cap was hit and not released since
+  Real slip;        // slip distance accumulated since the contact last stuck
 };
 
 // beta = -ln(e) / sqrt(ln(e)^2 + pi^2), e in (0, 1] (e = 1: beta = 0).
@@ -89,7 +93,8 @@ inline Real effective_shear(const ContactMaterial& a, const ContactMaterial& b) 
 }
 inline ContactLawParams make_contact_law(const ContactMaterial& a, const ContactMaterial& b,
                                          Real restitution, Real mu_s, Real mu_k,
-                                         Real radius = 0.0, bool patch = false) {
+                                         Real radius = 0.0, bool patch = false,
+                                         Real slip_distance = 0.0) {
   ContactLawParams p;
   p.E_star = effective_young(a, b);
   p.G_star = effective_shear(a, b);
@@ -98,6 +103,7 @@ inline ContactLawParams make_contact_law(const ContactMaterial& a, const Contact
   p.mu_k = mu_k;
   p.radius = radius;
   p.patch = patch ? 1 : 0;
+  p.slip_distance = slip_distance;
   return p;
 }
 
@@ -134,10 +140,27 @@ KOKKOS_INLINE_FUNCTION Real contact_normal_force(const ContactLawParams& p, Real
   return F > 0.0 ? F : 0.0;
 }
 
+// Friction coefficient of a contact with history h (docs/theory.md §7.4,
+// "Static and kinetic friction"): mu_s while it sticks; once slipping, the
+// linear slip-weakening law (Ida 1972; Palmer and Rice 1973; Andrews 1976)
+//   mu(s) = mu_k + (mu_s - mu_k) max(0, 1 - s / D_c)
+// of the slip s accumulated since it last stuck; D_c = 0: mu_k at once.
+KOKKOS_INLINE_FUNCTION Real contact_friction_coefficient(const ContactLawParams& p,
+                                                         const ContactHistory& h) {
+  if (!h.sliding) return p.mu_s;
+  if (!(p.slip_distance > 0.0)) return p.mu_k;
+  const Real r = 1.0 - h.slip / p.slip_distance;
+  return p.mu_k + (p.mu_s - p.mu_k) * (r > 0.0 ? r : 0.0);
+}
+
 // Tangential law with given spring stiffness S_t and dashpot gamma_t:
 // updates the history h (delta_t projected onto the current tangent plane
-// and advanced by dt v_t; rescaled on the cap; sliding flag) and returns the
-// tangential force on A in F_t, capped at mu |F_n|. v_t must be tangential.
+// and advanced by dt v_t; rescaled on the cap; sliding flag; slip distance)
+// and returns the tangential force on A in F_t, capped at mu |F_n| with mu
+// from contact_friction_coefficient. v_t must be tangential. On a capped
+// step the slip grows by the plastic part of the tangential displacement,
+// |delta_t(trial) - delta_t(rescaled)|; a step below the cap sticks and
+// resets it (the contact at rest is static again).
 // Returns 1 when the Coulomb cap is active this step.
 KOKKOS_INLINE_FUNCTION int contact_tangential_spring(const ContactLawParams& p, Real S_t,
                                                      Real gamma_t, Real F_n, const Real n[3],
@@ -153,11 +176,14 @@ KOKKOS_INLINE_FUNCTION int contact_tangential_spring(const ContactLawParams& p, 
     F_t[i] = -S_t * d[i] - gamma_t * v_t[i];
     f2 += F_t[i] * F_t[i];
   }
-  const Real mu = h.sliding ? p.mu_k : p.mu_s;
+  const Real mu = contact_friction_coefficient(p, h);
   const Real cap = mu * kmath::fabs(F_n);
   int capped = 0;
+  Real slip = 0.0;
   if (f2 > cap * cap) {
     capped = 1;
+    Real trial[3];
+    for (int i = 0; i < 3; ++i) trial[i] = d[i];
     const Real scale = cap / kmath::sqrt(f2);  // f2 > 0 here
     for (int i = 0; i < 3; ++i) F_t[i] *= scale;
     // Rescaled history on the Coulomb cone: -S_t delta_t = F_t (capped).
@@ -168,9 +194,13 @@ KOKKOS_INLINE_FUNCTION int contact_tangential_spring(const ContactLawParams& p, 
     } else {
       for (int i = 0; i < 3; ++i) d[i] = 0.0;
     }
+    Real s2 = 0.0;
+    for (int i = 0; i < 3; ++i) s2 += (trial[i] - d[i]) * (trial[i] - d[i]);
+    slip = (h.sliding ? h.slip : 0.0) + kmath::sqrt(s2);
   }
   for (int i = 0; i < 3; ++i) h.delta_t[i] = d[i];
   h.sliding = capped;
+  h.slip = slip;
   return capped;
 }
 
