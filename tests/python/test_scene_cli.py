@@ -2,6 +2,7 @@
 # final state (the CLI's checkpoint.h5, read with h5py), the same histories
 # (history.csv), and the same FILE:LINE:COLUMN messages for bad input.
 import csv
+import pathlib
 import subprocess
 
 import numpy as np
@@ -156,3 +157,29 @@ def test_static_scene_runs_through_python(source_dir):
     assert -(tip[0] - L) / L == pytest.approx(0.25442, rel=0.02)
     assert tip[2] / L == pytest.approx(0.60325, rel=0.02)
     np.testing.assert_array_equal(stepper.velocities, 0.0)
+
+
+EXAMPLE_SCENES = sorted(p.name for p in
+                        (pathlib.Path(__file__).resolve().parents[2] / "examples").glob("*.yaml"))
+
+
+@pytest.mark.parametrize("example", EXAMPLE_SCENES)
+def test_every_example_scene_runs_as_in_the_cli(example, tlfea_exe, source_dir, tmp_path,
+                                               assert_same_run):
+    # Each example scene, 3 steps from Python, ends in the state `tlfea run
+    # --steps 3` writes to its checkpoint (the same library calls: bit for
+    # bit in Serial, to the round-off of atomic assembly with threads).
+    h5py = pytest.importorskip("h5py")
+    path = source_dir / "examples" / example
+    r = run_cli(tlfea_exe, "run", path, "--steps", 3, "--output", tmp_path / "cli")
+    assert r.returncode == 0, r.stderr
+    stepper = tlfea.load_scene(str(path)).stepper()
+    reports = stepper.run(3)
+    assert len(reports) == 3 and all(rep.converged for rep in reports)
+    with h5py.File(tmp_path / "cli" / "checkpoint.h5", "r") as f:
+        q_cli = np.asarray(f["q"]).reshape(-1, 3)
+        v_cli = np.asarray(f["v"]).reshape(-1, 3)
+    scale = max(1.0, float(np.abs(q_cli).max()))
+    assert_same_run(stepper.positions, q_cli, scale)
+    if not stepper.is_static:  # (a static checkpoint holds the increment rate)
+        assert_same_run(stepper.velocities, v_cli, max(1.0, float(np.abs(v_cli).max())))
