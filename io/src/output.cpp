@@ -486,7 +486,7 @@ void OutputWriter::Impl::write_step() {
       // Pose of a rigid body (docs/theory.md §11.5): centre of mass,
       // rotation R = [r_1 r_2 r_3] (row-major 3 x 3), centre velocity and
       // angular velocity omega = 1/2 sum_k r_k x dr_k/dt (world axes).
-      const Model::RigidPose p = model.rigid_pose(static_cast<int>(b), qh, &vh);
+      const Model::RigidPose p = model.rigid_pose(static_cast<int>(b), qh, vh);
       const std::vector<Real> c(p.center.v, p.center.v + 3), R(p.rotation.m, p.rotation.m + 9);
       const std::vector<Real> vc(p.velocity.v, p.velocity.v + 3),
           w(p.angular_velocity.v, p.angular_velocity.v + 3);

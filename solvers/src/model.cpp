@@ -61,7 +61,7 @@ RowRange Model::rigidity_rows(int body) const {
   return b.rigidity;
 }
 
-Model::RigidPose Model::rigid_pose(int body, const CoefViewHost& q, const CoefViewHost* v) const {
+Model::RigidPose Model::rigid_pose(int body, HostCoefs q, HostCoefs v) const {
   const Body& b = bodies_.at(body);
   if (!b.rigid) throw_error("Model::rigid_pose: body ", body, " is not rigid");
   RigidPose p;
@@ -70,14 +70,14 @@ Model::RigidPose Model::rigid_pose(int body, const CoefViewHost& q, const CoefVi
     p.center[a] = q(o, a);
     for (int k = 0; k < 3; ++k) p.rotation(a, k) = q(o + 1 + k, a);
   }
-  if (v) {
+  if (v.extent(0) > 0) {
     for (int a = 0; a < 3; ++a) {
-      p.velocity[a] = (*v)(o, a);
+      p.velocity[a] = v(o, a);
       p.angular_velocity[a] = 0.0;
     }
     for (int k = 1; k <= 3; ++k) {
       const Vec3 r{{q(o + k, 0), q(o + k, 1), q(o + k, 2)}};
-      const Vec3 w{{(*v)(o + k, 0), (*v)(o + k, 1), (*v)(o + k, 2)}};
+      const Vec3 w{{v(o + k, 0), v(o + k, 1), v(o + k, 2)}};
       const Vec3 c = cross(r, w);
       for (int a = 0; a < 3; ++a) p.angular_velocity[a] += 0.5 * c[a];
     }

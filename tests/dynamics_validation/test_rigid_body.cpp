@@ -369,7 +369,7 @@ TEST(RigidBody, TorqueSpinsUpABodyAsTheClosedForm) {
     ASSERT_TRUE(stepper.step().converged);
     const auto q = host(stepper.positions());
     const auto v = host(stepper.velocities());
-    const Model::RigidPose p = model.rigid_pose(b, q, &v);
+    const Model::RigidPose p = model.rigid_pose(b, q, v);
     Real a = std::atan2(p.rotation(1, 0), p.rotation(0, 0));
     while (a - prev > M_PI) a -= 2 * M_PI;
     while (a - prev < -M_PI) a += 2 * M_PI;

@@ -119,7 +119,7 @@ TEST(RigidScene, InitialVelocityIsTheRigidMotionAboutTheCentre) {
   s.apply_initial_state(st);
   auto q = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), st.positions());
   auto v = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), st.velocities());
-  const Model::RigidPose p = s.model->rigid_pose(4, q, &v);
+  const Model::RigidPose p = s.model->rigid_pose(4, q, v);
   const Real want_v[3] = {0, 1, 0}, want_w[3] = {0.2, 0, 10};
   for (int a = 0; a < 3; ++a) {
     EXPECT_NEAR(p.velocity[a], want_v[a], 1e-15);

@@ -50,7 +50,11 @@ class Model {
     Vec3 velocity{{0.0, 0.0, 0.0}};
     Vec3 angular_velocity{{0.0, 0.0, 0.0}};
   };
-  RigidPose rigid_pose(int body, const CoefViewHost& q, const CoefViewHost* v = nullptr) const;
+  // q, v: any host copy of the coefficients (a HostMirror, or a
+  // create_mirror_view_and_copy(HostSpace) view, whose types differ on CUDA);
+  // an empty v leaves the velocities at zero.
+  using HostCoefs = Kokkos::View<const Real* [3], Kokkos::LayoutRight, Kokkos::HostSpace>;
+  RigidPose rigid_pose(int body, HostCoefs q, HostCoefs v = HostCoefs()) const;
   // Writes the rigid body's velocity coefficients into v (host): v_r = v_c,
   // v_{r_k} = omega x r_k(q) (world axes).
   void set_rigid_velocity(int body, const Vec3& v_c, const Vec3& omega, const CoefViewHost& q,
