@@ -38,19 +38,29 @@
 namespace tlfea {
 
 // Which element types use these loops (the others keep kernels.hpp's).
+// enabled: the tangent (every material, split on or off) uses
+// FastTangentFunctor. split_force: the Poisson-split internal force uses
+// FastInternalForceFunctor. The other internal forces keep kernels.hpp's /
+// poisson_split.hpp's loops: with the restructured force loop they measured
+// 0.75-1.15x (tlfea_bench_kernels --compare 1, thread CPU medians; only the
+// split beam was consistently faster, 1.26x), and the force dominates a
+// step that reuses its Jacobian.
 template <class E>
 struct FastKernelTraits {
   static constexpr bool enabled = false;
+  static constexpr bool split_force = false;
   static constexpr int chunk = 1;
 };
 template <>
 struct FastKernelTraits<ANCF3243> {
   static constexpr bool enabled = true;
+  static constexpr bool split_force = true;
   static constexpr int chunk = 3;  // full rule 12 points, split axis 3
 };
 template <>
 struct FastKernelTraits<ANCF3443> {
   static constexpr bool enabled = true;
+  static constexpr bool split_force = false;
   static constexpr int chunk = 4;  // full rule 32 points, split mid-surface 16
 };
 
