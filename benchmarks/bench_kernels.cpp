@@ -2,11 +2,24 @@
 // element type on meshes of growing size. One JSON object per case.
 //
 //   tlfea_bench_kernels [--mesh-dir DIR] [--max-res R] [--repeat N] [--quick]
+//                       [--only PREFIX] [--materials LIST] [--compare 0|1]
+//
+// --only runs the cases whose name starts with PREFIX (e.g. "ancf");
+// --materials is a comma list of svk, svk_nosplit (ANCF Poisson split off),
+// kv_svk (Kelvin-Voigt SVK), mr, nh (default svk,mr). With
+// --compare 1 every case is timed twice more, interleaved: the block's
+// optimised kernels ("fast") and the general quadrature kernels kept as the
+// reference (ElementBlockBase::set_reference_kernels), repeat times each,
+// alternating, and the medians and their ratio are printed (one build, one
+// run: the ratio is robust to a busy machine). The compare timings are the
+// calling thread's CPU time when Kokkos runs one thread (Serial), so time
+// spent descheduled on a shared machine does not count.
 //
 // Without --mesh-dir the T10 cases use generated boxes; with it, the B1 beam
 // meshes DIR/beam_3x2x1_res{0,2,4,8,16}.1.{node,ele} up to --max-res.
 #include <cstdlib>
 #include <cstring>
+#include <ctime>
 #include <string>
 #include <vector>
 
@@ -26,7 +39,27 @@ struct Case {
   std::string resolution;
 };
 
-void run_case(const Case& c, const MaterialSpec& mat, int repeat) {
+// CPU seconds of the calling thread (Serial backend: all the kernel's work),
+// insensitive to the time the thread is not scheduled on a busy machine.
+double thread_cpu_s() {
+  timespec ts;
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+  return ts.tv_sec + 1e-9 * ts.tv_nsec;
+}
+
+// Seconds of one fenced call of fn: thread CPU time with the Serial backend
+// (one thread does the work), wall time otherwise.
+template <class Fn>
+double timed(Fn&& fn) {
+  const bool cpu = ExecSpace().concurrency() == 1;
+  Kokkos::fence();
+  const double t0 = cpu ? thread_cpu_s() : bench::now();
+  fn();
+  Kokkos::fence();
+  return (cpu ? thread_cpu_s() : bench::now()) - t0;
+}
+
+void run_case(const Case& c, const MaterialSpec& mat, int repeat, bool compare) {
   const double t_setup0 = bench::now();
   auto block = make_element_block(c.mesh, 0, mat, 2700.0);
   std::vector<CliqueSet> cl{block->cliques()};
@@ -65,6 +98,19 @@ void run_case(const Case& c, const MaterialSpec& mat, int repeat) {
   Kokkos::fence();
   const double t_tangent = (bench::now() - t0) / repeat;
   const double ne = static_cast<double>(c.mesh.num_elements());
+  // Interleaved fast / reference timings (per-call medians).
+  std::vector<double> tf[2], tk[2];
+  if (compare) {
+    for (int r = 0; r < repeat; ++r)
+      for (int ref = 0; ref < 2; ++ref) {
+        block->set_reference_kernels(ref == 1);
+        Kokkos::deep_copy(f, 0.0);
+        tf[ref].push_back(timed([&] { block->internal_force(q, v, f); }));
+        Kokkos::deep_copy(values, 0.0);
+        tk[ref].push_back(timed([&] { block->tangent(q, v, 1.0, 0.0, values); }));
+      }
+    block->set_reference_kernels(false);
+  }
   bench::Json j;
   j.str("case", c.name)
       .str("element", to_string(c.mesh.type))
@@ -81,6 +127,17 @@ void run_case(const Case& c, const MaterialSpec& mat, int repeat) {
       .num("internal_force_elements_per_s", ne / t_force)
       .num("tangent_elements_per_s", ne / t_tangent)
       .num("peak_rss_mib", bench::peak_rss_mib());
+  if (compare) {
+    const double f0 = bench::median(tf[0]), f1 = bench::median(tf[1]);
+    const double k0 = bench::median(tk[0]), k1 = bench::median(tk[1]);
+    j.str("compare_timer", ExecSpace().concurrency() == 1 ? "thread_cpu" : "wall")
+        .num("fast_internal_force_elements_per_s", ne / f0)
+        .num("reference_internal_force_elements_per_s", ne / f1)
+        .num("internal_force_speedup", f1 / f0)
+        .num("fast_tangent_elements_per_s", ne / k0)
+        .num("reference_tangent_elements_per_s", ne / k1)
+        .num("tangent_speedup", k1 / k0);
+  }
   bench::add_config(j).print();
 }
 
@@ -90,7 +147,8 @@ int main(int argc, char** argv) {
   Kokkos::ScopeGuard guard(argc, argv);
   std::string mesh_dir;
   int max_res = 16, repeat = 5;
-  bool quick = false;
+  bool quick = false, compare = false;
+  std::string only, materials = "svk,mr";
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     auto next = [&](const char* what) -> std::string {
@@ -108,9 +166,17 @@ int main(int argc, char** argv) {
       repeat = std::max(1, std::atoi(next("--repeat").c_str()));
     else if (a == "--quick")
       quick = true;
+    else if (a == "--only")
+      only = next("--only");
+    else if (a == "--materials")
+      materials = next("--materials");
+    else if (a == "--compare")
+      compare = next("--compare") == "1";
     else if (a == "--help" || a == "-h") {
       std::printf(
-          "usage: tlfea_bench_kernels [--mesh-dir DIR] [--max-res R] [--repeat N] [--quick]\n");
+          "usage: tlfea_bench_kernels [--mesh-dir DIR] [--max-res R] [--repeat N] [--quick]\n"
+          "                           [--only PREFIX] [--materials svk,svk_nosplit,kv_svk,mr,nh]\n"
+          "                           [--compare 0|1]\n");
       return 0;
     } else {
       std::fprintf(stderr, "tlfea_bench_kernels: unknown argument '%s'\n", a.c_str());
@@ -141,9 +207,32 @@ int main(int argc, char** argv) {
       cases.push_back({"ancf3443_plate", generate_plate_ancf3443(1.0, 1.0, 0.01, {n, n}),
                        std::to_string(n) + "x" + std::to_string(n)});
     const Real E = 7e8, nu = 0.33, mu = E / (2 * (1 + nu)), K = E / (3 * (1 - 2 * nu));
+    std::vector<MaterialSpec> mats;
+    for (size_t b = 0; b <= materials.size();) {
+      size_t e = materials.find(',', b);
+      if (e == std::string::npos) e = materials.size();
+      const std::string m = materials.substr(b, e - b);
+      b = e + 1;
+      if (m == "svk")
+        mats.push_back(MaterialSpec::svk(E, nu));
+      else if (m == "svk_nosplit")
+        mats.push_back(MaterialSpec::svk(E, nu)
+                           .with_ancf3243_poisson_split(false)
+                           .with_ancf3443_poisson_split(false));
+      else if (m == "kv_svk")
+        mats.push_back(MaterialSpec::svk(E, nu).with_kelvin_voigt(0.01 * mu, 0.01 * mu));
+      else if (m == "mr")
+        mats.push_back(MaterialSpec::mooney_rivlin(0.3 * mu, 0.2 * mu, 1.5 * K));
+      else if (m == "nh")
+        mats.push_back(MaterialSpec::neo_hookean(mu, 1.5 * K));
+      else {
+        std::fprintf(stderr, "tlfea_bench_kernels: unknown material '%s'\n", m.c_str());
+        return 2;
+      }
+    }
     for (const Case& c : cases) {
-      run_case(c, MaterialSpec::svk(E, nu), repeat);
-      run_case(c, MaterialSpec::mooney_rivlin(0.3 * mu, 0.2 * mu, 1.5 * K), repeat);
+      if (c.name.compare(0, only.size(), only) != 0) continue;
+      for (const MaterialSpec& m : mats) run_case(c, m, repeat, compare);
     }
   } catch (const tlfea::Error& e) {
     std::fprintf(stderr, "tlfea_bench_kernels: %s\n", e.what());

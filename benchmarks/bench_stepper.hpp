@@ -28,6 +28,7 @@ struct StepperOptions {
   std::string solver = "default", ordering = "default";
   bool reuse_jacobian = true;
   bool breakdown = true;  // time one tangent assembly after the run (split of assembly_s)
+  bool reference_kernels = false;  // ANCF: the general loops (set_reference_kernels)
   int threads = 0;        // 0: Kokkos's default
 };
 
@@ -39,6 +40,8 @@ constexpr const char* kStepperUsage =
     "  --abs-tol A      Newton absolute residual tolerance [N], default 1e-4\n"
     "  --rel-tol R      Newton relative residual tolerance, default 1e-4\n"
     "  --reuse-jacobian 0|1  keep the factorisation while Newton converges fast (default 1)\n"
+    "  --reference-kernels 0|1  ANCF: run the general quadrature loops that the\n"
+    "                   restructured ones are checked against (default 0)\n"
     "  --breakdown 0|1  split assembly into residual / tangent with one timed tangent\n"
     "                   assembly after the run (default 1)\n"
     "  --threads N      Kokkos threads (OpenMP build; the Serial backend runs 1)\n"
@@ -65,10 +68,12 @@ inline bool parse_stepper_option(const std::string& a, const std::function<std::
     const double t = parse_double(a, next());
     if (!(t > 0)) arg_error(a + " must be positive");
     (a == "--abs-tol" ? o.abs_tol : o.rel_tol) = t;
-  } else if (a == "--reuse-jacobian" || a == "--breakdown") {
+  } else if (a == "--reuse-jacobian" || a == "--breakdown" || a == "--reference-kernels") {
     const std::string v = next();
     if (v != "0" && v != "1") arg_error(a + " must be 0 or 1, got '" + v + "'");
-    (a == "--reuse-jacobian" ? o.reuse_jacobian : o.breakdown) = v == "1";
+    (a == "--reuse-jacobian" ? o.reuse_jacobian
+     : a == "--breakdown"    ? o.breakdown
+                             : o.reference_kernels) = v == "1";
   } else if (a == "--threads") {
     const long n = parse_int(a, next());
     if (n < 1 || n > 4096) arg_error("--threads must be in 1..4096, got " + std::to_string(n));
@@ -167,6 +172,7 @@ inline RunResult run_steps(Model& model, const StepperOptions& o, const Probe& p
   s.linear.ordering = o.ordering;
   Kokkos::fence();
   const double t_setup = now();
+  for (int b = 0; b < model.num_bodies(); ++b) model.block(b).set_reference_kernels(o.reference_kernels);
   TimeStepper stepper(model, s);
   Kokkos::fence();
   r.stepper_setup_s = now() - t_setup;
@@ -257,6 +263,7 @@ inline Json& add_run_fields(Json& j, const RunResult& r, const StepperOptions& o
       .num("newton_abs_tol", o.abs_tol)
       .num("newton_rel_tol", o.rel_tol)
       .integer("reuse_jacobian", o.reuse_jacobian ? 1 : 0)
+      .integer("reference_kernels", o.reference_kernels ? 1 : 0)
       .num("stepper_setup_s", r.stepper_setup_s)
       .num("wall_s", r.wall_s)
       .num("s_per_step", r.wall_s / std::max(1, o.steps))

@@ -62,6 +62,12 @@ class ElementBlockBase {
   // ancf3443_poisson_split), false for the plain continuum element and every
   // other element.
   virtual bool poisson_split() const { return false; }
+  // ANCF 3243 / 3443: internal_force and tangent run the restructured loops
+  // of fast_kernels.hpp (default) or, when set, the general quadrature loops
+  // of kernels.hpp / poisson_split.hpp they are checked against (tests,
+  // benchmarks). Same results to round-off. No effect on other elements.
+  virtual void set_reference_kernels(bool) {}
+  virtual bool reference_kernels() const { return false; }
 
   // Element coefficient lists, for the CRS pattern; then the offsets the
   // pattern builder returned for them.

@@ -8,6 +8,7 @@
 
 #include "tlfea/elements/element_block.hpp"
 #include "tlfea/elements/element_types.hpp"
+#include "tlfea/elements/fast_kernels.hpp"
 #include "tlfea/elements/geometry.hpp"
 #include "tlfea/elements/kernels.hpp"
 #include "tlfea/elements/poisson_split.hpp"
@@ -87,6 +88,8 @@ class ElementBlock final : public ElementBlockBase {
   int coefficients_per_element() const override { return E::n; }
   int quadrature_points() const override { return E::nq; }
   bool poisson_split() const override { return split_; }
+  void set_reference_kernels(bool on) override { reference_ = on && FastKernelTraits<E>::enabled; }
+  bool reference_kernels() const override { return reference_; }
   const ElementGeometry<E>& geometry() const { return geom_; }
 
   CliqueSet cliques() const override {
@@ -107,6 +110,15 @@ class ElementBlock final : public ElementBlockBase {
   }
 
   void internal_force(const CoefView& q, const CoefView& v, const CoefView& f) const override {
+    // Restructured force only where it measured faster (FastKernelTraits).
+    if constexpr (FastKernelTraits<E>::split_force && PoissonSplitTraits<E, M>::supported) {
+      if (!reference_ && split_) {
+        launch_assembly("tlfea::elements::internal_force",
+                        FastInternalForceFunctor<E, detail::SplitPointLaw<M::is_viscous>, 2>{
+                            geom_, {fast_set(0), fast_set(1)}, split_law(), q, v, f});
+        return;
+      }
+    }
     if constexpr (PoissonSplitTraits<E, M>::supported) {
       if (split_) {
         launch_assembly("tlfea::elements::internal_force",
@@ -121,6 +133,24 @@ class ElementBlock final : public ElementBlockBase {
   void tangent(const CoefView& q, const CoefView& v, Real alpha_K, Real alpha_D,
                const DeviceView<Real*>& values) const override {
     require_offsets();
+    if constexpr (FastKernelTraits<E>::enabled) {
+      if (!reference_) {
+        if constexpr (PoissonSplitTraits<E, M>::supported) {
+          if (split_) {
+            launch_assembly("tlfea::elements::tangent",
+                            FastTangentFunctor<E, detail::SplitPointLaw<M::is_viscous>, 2>{
+                                geom_, {fast_set(0), fast_set(1)}, split_law(), q, v, offsets_,
+                                block_row_length_, values, alpha_K, alpha_D});
+            return;
+          }
+        }
+        launch_assembly("tlfea::elements::tangent",
+                        FastTangentFunctor<E, detail::ContinuumPointLaw<M>, 1>{
+                            geom_, {{geom_.H, geom_.dV, E::nq}}, {mat_}, q, v, offsets_,
+                            block_row_length_, values, alpha_K, alpha_D});
+        return;
+      }
+    }
     if constexpr (PoissonSplitTraits<E, M>::supported) {
       if (split_) {
         SplitTangentFunctor<E, M::is_viscous> sfn{geom_,    {split_sets_[0], split_sets_[1]},
@@ -248,6 +278,17 @@ class ElementBlock final : public ElementBlockBase {
     fn.plain = one_thread;
     Kokkos::parallel_for(label, Kokkos::RangePolicy<ExecSpace>(0, geom_.num_elements), fn);
   }
+  detail::FastPointSet<E> fast_set(int k) const {
+    return {split_sets_[k].H, split_sets_[k].dV, split_sets_[k].np};
+  }
+  detail::SplitPointLaw<M::is_viscous> split_law() const {
+    detail::SplitPointLaw<M::is_viscous> l;
+    for (int k = 0; k < 2; ++k) {
+      l.el[k] = split_sets_[k].el;
+      l.vi[k] = split_sets_[k].vi;
+    }
+    return l;
+  }
   void require_offsets() const {
     if (offsets_.extent(0) != static_cast<size_t>(geom_.num_elements))
       throw_error("element block: matrix assembly before set_matrix_offsets");
@@ -271,6 +312,7 @@ class ElementBlock final : public ElementBlockBase {
   // spec.ancf3443_poisson_split (shell); the point sets (full rule, reduced
   // rule: beam axis / shell mid-surface).
   bool split_ = false;
+  bool reference_ = false;  // set_reference_kernels
   detail::SplitPointSet<E> split_sets_[2];
 };
 
