@@ -3,7 +3,8 @@
 // that way); an input without a NUL byte is all .node with an empty .ele.
 // A tlfea::Error is the expected answer to bad input; any other exception, a
 // crash, a sanitizer report, a timeout or running out of the RSS limit is a
-// finding.
+// finding, and so is an Error whose message does not name the mesh (its
+// path without extension, as read_tetgen takes it, names both files).
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -20,9 +21,11 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const std::size_t ele_offset = nul != nullptr ? node_size + 1 : size;
   tlfea_fuzz::write_file("input.node", text, node_size);
   tlfea_fuzz::write_file("input.ele", text + ele_offset, size - ele_offset);
+  const std::string base = (tlfea_fuzz::work_dir() / "input").string();
   try {
-    tlfea::read_tetgen((tlfea_fuzz::work_dir() / "input").string());
-  } catch (const tlfea::Error&) {
+    tlfea::read_tetgen(base);
+  } catch (const tlfea::Error& e) {
+    tlfea_fuzz::expect_location(e.what(), {base});
   }
   return 0;
 }

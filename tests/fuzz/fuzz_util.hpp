@@ -3,9 +3,11 @@
 // removed at exit) and read back from there.
 #pragma once
 
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <initializer_list>
 #include <string>
 
 namespace tlfea_fuzz {
@@ -26,6 +28,17 @@ inline std::string write_file(const std::string& name, const char* data, std::si
   out.write(data, static_cast<std::streamsize>(size));
   if (!out) std::abort();
   return path;
+}
+
+// A reader's error must say where the problem is: the message names the file
+// it read (the mesh readers add ":LINE" where a line is at fault). An error
+// naming none of `names` is a finding: printed, then abort().
+inline void expect_location(const char* what, std::initializer_list<std::string> names) {
+  const std::string m = what;
+  for (const std::string& n : names)
+    if (m.find(n) != std::string::npos) return;
+  std::fprintf(stderr, "fuzz: an error that names no input file: %s\n", what);
+  std::abort();
 }
 
 }  // namespace tlfea_fuzz
