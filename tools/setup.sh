@@ -33,7 +33,7 @@ PKGS=(
   libeigen3-dev libhdf5-dev libyaml-cpp-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   libopenblas-dev libmetis-dev
-  clang-14 libclang-rt-14-dev libomp-14-dev
+  clang-14 libclang-rt-14-dev libomp-14-dev clang-format-14
   python3 python3-numpy python3-h5py python3-meshio python3-matplotlib
   python3-dev pybind11-dev python3-pybind11 python3-pytest
 )
