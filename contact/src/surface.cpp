@@ -1,3 +1,5 @@
+// TLFEA: contact surfaces (surface.hpp, docs/theory.md §7.1): boundary
+// triangles and vertices extracted from meshes, and their device update.
 #include "tlfea/contact/surface.hpp"
 
 #include <algorithm>
@@ -6,6 +8,7 @@
 #include <unordered_map>
 
 #include "tlfea/core/error.hpp"
+#include "tlfea/core/view_utils.hpp"
 #include "tlfea/elements/element_types.hpp"
 
 namespace tlfea {
@@ -238,15 +241,6 @@ struct UpdateVertices {
   }
 };
 
-template <class T>
-DeviceView<T*> upload(const std::string& label, const std::vector<T>& h) {
-  DeviceView<T*> d(label, h.size());
-  auto m = Kokkos::create_mirror_view(d);
-  for (size_t i = 0; i < h.size(); ++i) m(i) = h[i];
-  Kokkos::deep_copy(d, m);
-  return d;
-}
-
 }  // namespace
 
 Real triangle_area(const std::array<Real, 3>& a, const std::array<Real, 3>& b,
@@ -338,12 +332,12 @@ struct UpdateNormals {
 
 Surface::Surface(const SurfaceHost& host)
     : host_(host), num_vertices_(host.num_vertices()), num_triangles_(host.num_triangles()) {
-  vertex_ptr = upload("tlfea::contact::vertex_ptr", host.vertex_ptr);
-  vertex_coef = upload("tlfea::contact::vertex_coef", host.vertex_coef);
-  vertex_weight = upload("tlfea::contact::vertex_weight", host.vertex_weight);
-  vertex_body = upload("tlfea::contact::vertex_body", host.vertex_body);
-  vertex_area = upload("tlfea::contact::vertex_area", host.vertex_area);
-  triangle_body = upload("tlfea::contact::triangle_body", host.triangle_body);
+  vertex_ptr = upload_to_device("tlfea::contact::vertex_ptr", host.vertex_ptr);
+  vertex_coef = upload_to_device("tlfea::contact::vertex_coef", host.vertex_coef);
+  vertex_weight = upload_to_device("tlfea::contact::vertex_weight", host.vertex_weight);
+  vertex_body = upload_to_device("tlfea::contact::vertex_body", host.vertex_body);
+  vertex_area = upload_to_device("tlfea::contact::vertex_area", host.vertex_area);
+  triangle_body = upload_to_device("tlfea::contact::triangle_body", host.triangle_body);
   x = DeviceView<Real* [3]>("tlfea::contact::vertex_x", num_vertices_);
   triangle = DeviceView<Ordinal* [3]>("tlfea::contact::triangle", num_triangles_);
   auto th = Kokkos::create_mirror_view(triangle);
@@ -363,8 +357,8 @@ Surface::Surface(const SurfaceHost& host)
   std::vector<Ordinal> cursor(ptr.begin(), ptr.end() - 1);
   for (Ordinal t = 0; t < num_triangles_; ++t)
     for (int k = 0; k < 3; ++k) adj[cursor[host.triangles[t][k]]++] = t;
-  vertex_triangle_ptr = upload("tlfea::contact::vertex_triangle_ptr", ptr);
-  vertex_triangle = upload("tlfea::contact::vertex_triangle", adj);
+  vertex_triangle_ptr = upload_to_device("tlfea::contact::vertex_triangle_ptr", ptr);
+  vertex_triangle = upload_to_device("tlfea::contact::vertex_triangle", adj);
   normal = DeviceView<Real* [3]>("tlfea::contact::vertex_normal", num_vertices_);
 }
 
