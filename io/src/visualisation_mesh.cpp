@@ -24,22 +24,6 @@ constexpr int kHex27Grid[27][3] = {{0, 0, 0}, {2, 0, 0}, {2, 2, 0}, {0, 2, 0}, {
 constexpr int kHex8[8][3] = {{0, 0, 0}, {1, 0, 0}, {1, 1, 0}, {0, 1, 0},
                              {0, 0, 1}, {1, 0, 1}, {1, 1, 1}, {0, 1, 1}};
 
-enum Column {
-  kStep,
-  kTime,
-  kKinetic,
-  kStrain,
-  kGravity,
-  kTotal,
-  kViolation,
-  kNewton,
-  kOuter,
-  kFactorizations,
-  kRetries,
-  kWall,
-  kNumColumns
-};
-
 }  // namespace
 
 void OutputWriter::Impl::build_bodies() {

@@ -67,72 +67,62 @@ void Builder::body_conditions(Map& m, int index) {
   BodyData& b = bodies_[index];
   const std::string what = "body '" + b.name + "'";
   Model& model = *s_.model;
-  if (m.has("clamp")) {
-    const YAML::Node l = m.get("clamp");
-    if (!l.IsSequence()) fail(c_, l, what + ".clamp: expected a list of selectors");
-    for (size_t i = 0; i < l.size(); ++i) {
-      Map cm(c_, l[i], what + ".clamp[" + std::to_string(i) + "]");
-      const std::vector<Ordinal> nodes = select(cm, b);
-      const bool grads = cm.boolean("gradients", true);
-      cm.done();
-      model.clamp_nodes(b.id, nodes, grads);
+  for_each_entry(m, "clamp", what, "a list of selectors", [&](Map& cm, size_t) {
+    const std::vector<Ordinal> nodes = select(cm, b);
+    const bool grads = cm.boolean("gradients", true);
+    cm.done();
+    model.clamp_nodes(b.id, nodes, grads);
+  });
+  // Per node: 1 + the prescribe entry that prescribed it, 0 if none (one
+  // look-up per node; Model::prescribe_coefficient would only say "twice").
+  std::vector<int> by(static_cast<size_t>(b.mesh.num_nodes()), 0);
+  for_each_entry(m, "prescribe", what, "a list", [&](Map& pm, size_t i) {
+    const std::vector<Ordinal> nodes = select(pm, b);
+    for (Ordinal n : nodes) {
+      if (by[n] == static_cast<int>(i) + 1)
+        fail(c_, pm.node(), pm.what() + ": selects node " + std::to_string(n) + " twice");
+      if (by[n] > 0)
+        fail(c_, pm.node(),
+             pm.what() + ": node " + std::to_string(n) + " is already prescribed by " + what +
+                 ".prescribe[" + std::to_string(by[n] - 1) + "]");
+      by[n] = static_cast<int>(i) + 1;
     }
-  }
-  if (m.has("prescribe")) {
-    const YAML::Node l = m.get("prescribe");
-    if (!l.IsSequence()) fail(c_, l, what + ".prescribe: expected a list");
-    // Per node: 1 + the entry that prescribed it, 0 if none (one look-up
-    // per node; Model::prescribe_coefficient would only say "twice").
-    std::vector<int> by(static_cast<size_t>(b.mesh.num_nodes()), 0);
-    for (size_t i = 0; i < l.size(); ++i) {
-      Map pm(c_, l[i], what + ".prescribe[" + std::to_string(i) + "]");
-      const std::vector<Ordinal> nodes = select(pm, b);
-      for (Ordinal n : nodes) {
-        if (by[n] == static_cast<int>(i) + 1)
-          fail(c_, l[i], pm.what() + ": selects node " + std::to_string(n) + " twice");
-        if (by[n] > 0)
-          fail(c_, l[i],
-               pm.what() + ": node " + std::to_string(n) + " is already prescribed by " + what +
-                   ".prescribe[" + std::to_string(by[n] - 1) + "]");
-        by[n] = static_cast<int>(i) + 1;
-      }
-      const Vec3 d = pm.vec3("displacement", Vec3{{0, 0, 0}});
-      TimeFunctionSpec f;
-      if (pm.has("function")) f = parse_function(c_, pm.get("function"), pm.key("function"));
-      Vec3 axis{{0, 0, 1}}, point{{0, 0, 0}};
-      TimeFunctionSpec angle;
-      angle.value = 0.0;
-      bool rot = false;
-      if (pm.has("rotation")) {
-        Map rm(c_, pm.get("rotation"), pm.key("rotation"));
-        axis = rm.vec3_req("axis");
-        if (dot(axis, axis) == 0.0) fail(c_, rm.node()["axis"], rm.key("axis") + " is zero");
-        point = rm.vec3("point", point);
-        angle = parse_function(c_, rm.req("angle"), rm.key("angle"));
-        rm.done();
-        rot = true;
-      }
-      pm.done();
-      const int cpn = b.mesh.coefficients_per_node();
-      for (Ordinal n : nodes) {
-        model.prescribe_coefficient(b.id, n, 0, [=](Real t, const Vec3& X) {
-          const Real ft = f(t);
-          Vec3 x = X;
-          if (rot) {
-            const Vec3 r{{X[0] - point[0], X[1] - point[1], X[2] - point[2]}};
-            const Vec3 y = rotation_matrix(axis, angle(t)) * r;
-            for (int a = 0; a < 3; ++a) x[a] = point[a] + y[a];
-          }
-          for (int a = 0; a < 3; ++a) x[a] += d[a] * ft;
-          return x;
+    const Vec3 d = pm.vec3("displacement", Vec3{{0, 0, 0}});
+    TimeFunctionSpec f;
+    if (pm.has("function")) f = parse_function(c_, pm.get("function"), pm.key("function"));
+    Vec3 axis{{0, 0, 1}}, point{{0, 0, 0}};
+    TimeFunctionSpec angle;
+    angle.value = 0.0;
+    bool rot = false;
+    if (pm.has("rotation")) {
+      Map rm(c_, pm.get("rotation"), pm.key("rotation"));
+      axis = rm.vec3_req("axis");
+      if (dot(axis, axis) == 0.0) fail(c_, rm.node()["axis"], rm.key("axis") + " is zero");
+      point = rm.vec3("point", point);
+      angle = parse_function(c_, rm.req("angle"), rm.key("angle"));
+      rm.done();
+      rot = true;
+    }
+    pm.done();
+    const int cpn = b.mesh.coefficients_per_node();
+    for (Ordinal n : nodes) {
+      model.prescribe_coefficient(b.id, n, 0, [=](Real t, const Vec3& X) {
+        const Real ft = f(t);
+        Vec3 x = X;
+        if (rot) {
+          const Vec3 r{{X[0] - point[0], X[1] - point[1], X[2] - point[2]}};
+          const Vec3 y = rotation_matrix(axis, angle(t)) * r;
+          for (int a = 0; a < 3; ++a) x[a] = point[a] + y[a];
+        }
+        for (int a = 0; a < 3; ++a) x[a] += d[a] * ft;
+        return x;
+      });
+      for (int k = 1; k < cpn; ++k)
+        model.prescribe_coefficient(b.id, n, k, [=](Real t, const Vec3& G) {
+          return rot ? rotation_matrix(axis, angle(t)) * G : G;
         });
-        for (int k = 1; k < cpn; ++k)
-          model.prescribe_coefficient(b.id, n, k, [=](Real t, const Vec3& G) {
-            return rot ? rotation_matrix(axis, angle(t)) * G : G;
-          });
-      }
     }
-  }
+  });
   add_loads(m, b, what);
 }
 

@@ -13,6 +13,26 @@ namespace tlfea::scene::detail {
 
 namespace fs = std::filesystem;
 
+namespace {
+
+// The list of N divisions of a generated mesh, each >= 1; after reading
+// division a, check(a) (a check of the same axis of another key).
+template <int N, class Check>
+std::array<int, N> divisions(const Ctx& c, const YAML::Node& dn, const std::string& what,
+                             const char* form, Check check) {
+  if (!dn.IsSequence() || dn.size() != N)
+    fail(c, dn, what + ".mesh.divisions: expected a list of " + form);
+  std::array<int, N> d;
+  for (int a = 0; a < N; ++a) {
+    d[a] = static_cast<int>(to_int(c, dn[a], what + ".mesh.divisions"));
+    if (d[a] < 1) fail(c, dn[a], what + ".mesh.divisions must be >= 1");
+    check(a);
+  }
+  return d;
+}
+
+}  // namespace
+
 // The mesh of body `what` (its key element, when given, names the type).
 Mesh Builder::body_mesh(Map& m, const std::string& what) {
   Mesh mesh;
@@ -41,15 +61,10 @@ Mesh Builder::body_mesh(Map& m, const std::string& what) {
         if (g == "box") {
           const Vec3 L = mm.vec3_req("lengths");
           const YAML::Node dn = mm.req("divisions");
-          if (!dn.IsSequence() || dn.size() != 3)
-            fail(c_, dn, what + ".mesh.divisions: expected a list of 3 integers");
-          std::array<int, 3> d;
-          for (int a = 0; a < 3; ++a) {
-            d[a] = static_cast<int>(to_int(c_, dn[a], what + ".mesh.divisions"));
-            if (d[a] < 1) fail(c_, dn[a], what + ".mesh.divisions must be >= 1");
+          const std::array<int, 3> d = divisions<3>(c_, dn, what, "3 integers", [&](int a) {
             if (!(L[a] > 0))
               fail(c_, mm.node()["lengths"], what + ".mesh.lengths must be positive");
-          }
+          });
           const Vec3 o = mm.vec3("origin", Vec3{{0, 0, 0}});
           require_memory(
               c_, dn, what + ".mesh.divisions",
@@ -82,13 +97,7 @@ Mesh Builder::body_mesh(Map& m, const std::string& what) {
         const Real lx = mm.positive_req("lx"), ly = mm.positive_req("ly"),
                    th = mm.positive_req("thickness");
         const YAML::Node dn = mm.req("divisions");
-        if (!dn.IsSequence() || dn.size() != 2)
-          fail(c_, dn, what + ".mesh.divisions: expected a list of 2 integers [nx, ny]");
-        std::array<int, 2> d;
-        for (int a = 0; a < 2; ++a) {
-          d[a] = static_cast<int>(to_int(c_, dn[a], what + ".mesh.divisions"));
-          if (d[a] < 1) fail(c_, dn[a], what + ".mesh.divisions must be >= 1");
-        }
+        const std::array<int, 2> d = divisions<2>(c_, dn, what, "2 integers [nx, ny]", [](int) {});
         require_memory(c_, dn, what + ".mesh.divisions",
                        9.0 * 16.0 * ancf_pairs_per_axis(d[0]) * ancf_pairs_per_axis(d[1]),
                        kMatrixEntryBytes, "matrix entries");

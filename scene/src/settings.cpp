@@ -77,14 +77,17 @@ void Builder::parse_solver(Map& top) {
   st.max_outer = static_cast<int>(m.positive_int("max_outer", st.max_outer));
   st.constraint_tolerance = m.positive("constraint_tolerance", st.constraint_tolerance);
   st.max_newton = static_cast<int>(m.positive_int("max_newton", st.max_newton));
-  st.residual_force_tol = m.nonnegative("residual_force_tol", st.residual_force_tol);
-  st.residual_rel_tol = m.nonnegative("residual_rel_tol", st.residual_rel_tol);
-  st.residual_abs_tol = m.nonnegative("residual_abs_tol", st.residual_abs_tol);
-  st.step_tol = m.nonnegative("step_tol", st.step_tol);
-  st.position_tol = m.nonnegative("position_tol", st.position_tol);
-  st.dp1_curvature = m.boolean("dp1_curvature", st.dp1_curvature);
-  st.line_search = m.boolean("line_search", st.line_search);
-  st.reuse_jacobian = m.boolean("reuse_jacobian", st.reuse_jacobian);
+  using S = StepperSettings;
+  for (const auto& [k, field] : {std::pair{"residual_force_tol", &S::residual_force_tol},
+                                 {"residual_rel_tol", &S::residual_rel_tol},
+                                 {"residual_abs_tol", &S::residual_abs_tol},
+                                 {"step_tol", &S::step_tol},
+                                 {"position_tol", &S::position_tol}})
+    st.*field = m.nonnegative(k, st.*field);
+  for (const auto& [k, field] : {std::pair{"dp1_curvature", &S::dp1_curvature},
+                                 {"line_search", &S::line_search},
+                                 {"reuse_jacobian", &S::reuse_jacobian}})
+    st.*field = m.boolean(k, st.*field);
   st.reuse_ratio = m.positive("reuse_ratio", st.reuse_ratio);
   st.max_retries = static_cast<int>(m.integer("max_retries", st.max_retries));
   st.adamw_learning_rate = m.positive("adamw_learning_rate", st.adamw_learning_rate);
@@ -93,10 +96,9 @@ void Builder::parse_solver(Map& top) {
   st.adamw_epsilon = m.positive("adamw_epsilon", st.adamw_epsilon);
   st.adamw_weight_decay = m.num("adamw_weight_decay", st.adamw_weight_decay);
   st.adamw_lr_decay = m.positive("adamw_lr_decay", st.adamw_lr_decay);
-  st.adamw_max_iterations =
-      static_cast<int>(m.positive_int("adamw_max_iterations", st.adamw_max_iterations));
-  st.adamw_check_every =
-      static_cast<int>(m.positive_int("adamw_check_every", st.adamw_check_every));
+  for (const auto& [k, field] : {std::pair{"adamw_max_iterations", &S::adamw_max_iterations},
+                                 {"adamw_check_every", &S::adamw_check_every}})
+    st.*field = static_cast<int>(m.positive_int(k, st.*field));
   m.done();
   // The linear solver the stepper will make (TimeStepper's setup), made
   // here so that `check` refuses every combination `run` would (e.g.

@@ -1,6 +1,8 @@
 // TLFEA scene: time functions (docs/scene.md): reading one from the scene
 // and its closed forms f(t).
 #include <cmath>
+#include <initializer_list>
+#include <tuple>
 
 #include "builder.hpp"
 
@@ -42,23 +44,26 @@ TimeFunctionSpec parse_function(const Ctx& c, const YAML::Node& n, const std::st
     return f;
   }
   Map m(c, n, what);
+  // Each key of `keys` read into its member of f, with its default.
+  using Key = std::tuple<const char*, Real TimeFunctionSpec::*, Real>;
+  auto read = [&](std::initializer_list<Key> keys) {
+    for (const auto& [k, field, def] : keys) f.*field = m.num(k, def);
+  };
   const std::string type = m.choice("type", {"constant", "ramp", "sine", "table"}, "");
   if (type == "constant") {
     f.kind = TimeFunctionSpec::Kind::Constant;
     f.value = m.num("value", 1.0);
   } else if (type == "ramp") {
     f.kind = TimeFunctionSpec::Kind::Ramp;
-    f.t0 = m.num("t0", 0.0);
-    f.t1 = m.num("t1", 1.0);
-    f.from = m.num("from", 0.0);
-    f.to = m.num("to", 1.0);
+    read({Key{"t0", &TimeFunctionSpec::t0, 0.0}, Key{"t1", &TimeFunctionSpec::t1, 1.0},
+          Key{"from", &TimeFunctionSpec::from, 0.0}, Key{"to", &TimeFunctionSpec::to, 1.0}});
     if (!(f.t1 > f.t0)) fail(c, n, what + ": ramp needs t1 > t0");
   } else if (type == "sine") {
     f.kind = TimeFunctionSpec::Kind::Sine;
-    f.amplitude = m.num("amplitude", 1.0);
-    f.frequency = m.num("frequency", 1.0);
-    f.phase = m.num("phase", 0.0);
-    f.offset = m.num("offset", 0.0);
+    read({Key{"amplitude", &TimeFunctionSpec::amplitude, 1.0},
+          Key{"frequency", &TimeFunctionSpec::frequency, 1.0},
+          Key{"phase", &TimeFunctionSpec::phase, 0.0},
+          Key{"offset", &TimeFunctionSpec::offset, 0.0}});
   } else {
     f.kind = TimeFunctionSpec::Kind::Table;
     const YAML::Node pts = m.req("points");

@@ -158,4 +158,19 @@ class Map {
   std::set<std::string> used_;
 };
 
+// Calls entry(map, i) for each entry i of the list under key k of m (none
+// when k is absent), the entry a mapping named "<owner>.<k>[i]"; a value
+// that is not a list is refused: "<owner>.<k>: expected <form>".
+template <class Entry>
+void for_each_entry(Map& m, const std::string& k, const std::string& owner, const std::string& form,
+                    Entry entry) {
+  if (!m.has(k)) return;
+  const YAML::Node l = m.get(k);
+  if (!l.IsSequence()) fail(m.ctx(), l, owner + "." + k + ": expected " + form);
+  for (size_t i = 0; i < l.size(); ++i) {
+    Map em(m.ctx(), l[i], owner + "." + k + "[" + std::to_string(i) + "]");
+    entry(em, i);
+  }
+}
+
 }  // namespace tlfea::scene::detail

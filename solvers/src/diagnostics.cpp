@@ -20,21 +20,12 @@ struct ScaledRowMultipliers {
   }
 };
 
-// Array reductions of `count` Reals (Kokkos 3 joins through volatile
-// references, Kokkos 4 through plain ones).
+// Sums of value_count Reals: Kokkos' default array reduction (entries
+// value-initialised to 0, joined by +=).
 struct ArraySum {
   using value_type = Real[];
   using size_type = Ordinal;
   unsigned value_count;
-  KOKKOS_INLINE_FUNCTION void init(value_type s) const {
-    for (unsigned c = 0; c < value_count; ++c) s[c] = 0.0;
-  }
-  KOKKOS_INLINE_FUNCTION void join(volatile value_type d, const volatile value_type s) const {
-    for (unsigned c = 0; c < value_count; ++c) d[c] += s[c];
-  }
-  KOKKOS_INLINE_FUNCTION void join(value_type d, const value_type s) const {
-    for (unsigned c = 0; c < value_count; ++c) d[c] += s[c];
-  }
 };
 
 // Sum of f over the position coefficients off + cpn i, i in [0, n / cpn).
