@@ -25,6 +25,8 @@ Mat3 rotation_matrix(const Vec3& axis, Real angle);
 // Smallest side of the box bounding a mesh's nodes (bodies.cpp).
 Real smallest_box_side(const Mesh& mesh);
 
+// A body as the builder keeps it: its name, model id and mesh, and what
+// later sections need (contact moduli, default joint fibre length).
 struct BodyData {
   std::string name;
   int id = -1;
