@@ -10,33 +10,6 @@
 
 namespace tlfea::scene::detail {
 
-namespace {
-
-// A body's mass: sum of the consistent mass over its position coefficients
-// (a rigid translation moves only those: sum_{a,b position} M_ab = m).
-Real body_total_mass(const Model& model, int body) {
-  const CrsPattern& pat = model.pattern();
-  auto rm = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), pat.row_map);
-  auto en = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), pat.entries);
-  auto mv = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), model.mass_values());
-  const Mesh& mesh = model.mesh(body);
-  const int cpn = mesh.coefficients_per_node();
-  const Ordinal off = model.coefficient_offset(body);
-  Real m = 0.0;
-  for (Ordinal k = 0; k < mesh.num_coefficients(); k += cpn) {
-    const Ordinal r = 3 * (off + k);
-    for (Offset j = rm(r); j < rm(r + 1); ++j) {
-      const Ordinal col = en(j);
-      if (col % 3 != 0) continue;
-      const Ordinal c = col / 3 - off;
-      if (c >= 0 && c < mesh.num_coefficients() && c % cpn == 0) m += mv(j);
-    }
-  }
-  return m;
-}
-
-}  // namespace
-
 // Contact properties of a body's contact_material or an obstacle entry
 // (docs/scene.md, "contact"): keys absent leave cm unchanged. E > 0,
 // nu in (-1, 0.5) (elastic: a body's contact_material), restitution in
@@ -193,8 +166,14 @@ void Builder::add_contact(const YAML::Node& node) {
   }
   cf->setup(row_sum_lumped_mass(model.pattern(), model.mass_values()), mats, obst, pair);
   if (has_pairs) add_contact_pairs(pairs, bodies, obstacle_names, *cf);
-  if (body_mass)
-    for (int b : bodies) cf->set_point_mass(bodies_[b].id, body_total_mass(model, bodies_[b].id));
+  if (body_mass) {
+    // damping_mass: body: the body's mass m = e^T M e (Model::body_motion,
+    // docs/theory.md §9.3; the state does not enter m).
+    const CoefView rest("tlfea::scene::rest", model.num_coefficients());
+    for (int b : bodies)
+      cf->set_point_mass(bodies_[b].id,
+                         model.body_motion(bodies_[b].id, model.reference(), rest).mass);
+  }
   model.add_step_force(
       [det, cf](Real t, const CoefView& q, const CoefView& v, Real h, const CoefView& f) {
         det->detect(q, t);
