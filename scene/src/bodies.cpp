@@ -9,24 +9,6 @@
 
 namespace tlfea::scene::detail {
 
-Mat3 rotation_matrix(const Vec3& axis, Real angle) {
-  const Real n = std::sqrt(dot(axis, axis));
-  Mat3 R = identity3();
-  if (n == 0.0 || angle == 0.0) return R;
-  const Real x = axis[0] / n, y = axis[1] / n, z = axis[2] / n;
-  const Real cs = std::cos(angle), sn = std::sin(angle), t = 1.0 - cs;
-  R(0, 0) = t * x * x + cs;
-  R(0, 1) = t * x * y - sn * z;
-  R(0, 2) = t * x * z + sn * y;
-  R(1, 0) = t * x * y + sn * z;
-  R(1, 1) = t * y * y + cs;
-  R(1, 2) = t * y * z - sn * x;
-  R(2, 0) = t * x * z - sn * y;
-  R(2, 1) = t * y * z + sn * x;
-  R(2, 2) = t * z * z + cs;
-  return R;
-}
-
 Real smallest_box_side(const Mesh& mesh) {
   Real lo[3], hi[3];
   for (int a = 0; a < 3; ++a) {
@@ -75,7 +57,7 @@ void Builder::add_body(Map& m, int index) {
       Map rm(c_, pm.get("rotation"), what + ".placement.rotation");
       const Vec3 axis = rm.vec3_req("axis");
       if (dot(axis, axis) == 0.0) fail(c_, rm.node()["axis"], what + ": rotation axis is zero");
-      R = rotation_matrix(axis, rm.num_req("angle"));
+      R = axis_angle_rotation(axis, rm.num_req("angle"));
       rm.done();
     }
     pm.done();

@@ -111,7 +111,7 @@ void Builder::body_conditions(Map& m, int index) {
         Vec3 x = X;
         if (rot) {
           const Vec3 r{{X[0] - point[0], X[1] - point[1], X[2] - point[2]}};
-          const Vec3 y = rotation_matrix(axis, angle(t)) * r;
+          const Vec3 y = axis_angle_rotation(axis, angle(t)) * r;
           for (int a = 0; a < 3; ++a) x[a] = point[a] + y[a];
         }
         for (int a = 0; a < 3; ++a) x[a] += d[a] * ft;
@@ -119,7 +119,7 @@ void Builder::body_conditions(Map& m, int index) {
       });
       for (int k = 1; k < cpn; ++k)
         model.prescribe_coefficient(b.id, n, k, [=](Real t, const Vec3& G) {
-          return rot ? rotation_matrix(axis, angle(t)) * G : G;
+          return rot ? axis_angle_rotation(axis, angle(t)) * G : G;
         });
     }
   });

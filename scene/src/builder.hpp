@@ -18,10 +18,6 @@ namespace tlfea::scene::detail {
 // A scalar time function from a number (a constant) or a mapping {type: constant |
 // ramp | sine | table, ...} (docs/scene.md); time_function.cpp.
 TimeFunctionSpec parse_function(const Ctx& c, const YAML::Node& n, const std::string& what);
-// The rotation by `angle` (rad) about `axis` (Rodrigues' formula,
-// R = cos a I + sin a [u]x + (1 - cos a) u u^T, u = axis / |axis|); the
-// identity for a zero axis or angle. bodies.cpp.
-Mat3 rotation_matrix(const Vec3& axis, Real angle);
 // Smallest side of the box bounding a mesh's nodes (bodies.cpp).
 Real smallest_box_side(const Mesh& mesh);
 
