@@ -103,7 +103,7 @@ TEST(SceneInitialState, AngularVelocityIsWrittenAtTimeZero) {
   write_expected(dir + "/v_cube.json", xc, Vec3{{0.1, 0.0, -0.2}}, Vec3{{1.0, -2.0, 10.0}}, tc);
   // Beam along +x from t, section 0.04 x 0.02 centred on the axis: per
   // element (length 0.5) the points xi_i = -1, 0, 1 (i fastest), section
-  // corners eta_j, zeta_k = -1, 1 (io/src/output.cpp: i + n0 (j + n1 k)).
+  // corners eta_j, zeta_k = -1, 1 (io/src/visualisation_mesh.cpp: i + n0 (j + n1 k)).
   const Vec3 tb{{0.0, 2.0, 0.0}};
   std::vector<Vec3> xb;
   for (int e = 0; e < 2; ++e)

@@ -1,0 +1,115 @@
+// TLFEA io (internal): the state of an OutputWriter (output.hpp) shared by
+// the files that write its parts, and the file helpers they use.
+#pragma once
+
+#include <hdf5.h>
+
+#include <cstdio>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "tlfea/io/output.hpp"
+#include "tlfea/solvers/diagnostics.hpp"
+
+namespace tlfea::io {
+
+// History columns (output.hpp): these, then kBodyColumns per body.
+enum Column {
+  kStep,
+  kTime,
+  kKinetic,
+  kStrain,
+  kGravity,
+  kTotal,
+  kViolation,
+  kNewton,
+  kOuter,
+  kFactorizations,
+  kRetries,
+  kWall,
+  kNumColumns
+};
+constexpr int kBodyColumns = 11;
+
+// A body's visualisation mesh (visualisation_mesh.cpp).
+struct BodyOut {
+  bool quadratic = true;
+  std::string topology_type;
+  int nodes_per_cell = 0;
+  Ordinal num_points = 0, num_cells = 0;
+  std::vector<int> topology;  // num_cells x nodes_per_cell, XDMF order
+  // Point p = sum_{k in [start(p), start(p+1))} weight(k) q(id(k)).
+  std::vector<Ordinal> start, id;
+  std::vector<Real> weight;
+  std::vector<Real> reference;  // num_points x 3
+};
+
+// Seconds of a monotonic clock.
+double wall();
+// Creates the folders of `dir` that are missing (Error when one cannot be made).
+void make_directories(const std::string& dir);
+// Removes DIR/NNNNNN.h5 and DIR/NNNNNN.h5.tmp (an earlier run's step files).
+void remove_step_files(const std::string& dir);
+// Number of values of dataset `name` under `loc` (0 when it does not exist),
+// from its dataspace only (a step's fields are not read).
+hssize_t dataset_size(hid_t loc, const std::string& name);
+// Step file of output step `index`, relative to the directory: steps/NNNNNN.h5.
+std::string step_file(int index);
+
+// An HDF5 file written to PATH.tmp: commit() closes it and renames it to
+// PATH; on an exception before that the destructor closes it and removes
+// the temporary file, so nothing partial is left and the handle is free.
+struct TmpH5 {
+  std::string path, tmp;
+  hid_t id = -1;
+  explicit TmpH5(const std::string& p);
+  void commit();
+  ~TmpH5();
+  TmpH5(const TmpH5&) = delete;
+  TmpH5& operator=(const TmpH5&) = delete;
+};
+
+struct OutputWriter::Impl {
+  Model& model;
+  TimeStepper& stepper;
+  OutputSettings s;
+  std::string dir, h5path, xdmfpath, csvpath;
+  bool open = false;
+  std::FILE* csv = nullptr;
+  const ContactForces* cforces = nullptr;
+  const ContactPoints* cpoints = nullptr;
+  std::vector<std::pair<std::string, RowRange>> joints;
+  std::vector<BodyOut> bodies;
+  // Energies and per-body measures of the histories (made once the
+  // directory is ready).
+  std::optional<StateMeasures> measures;
+  // History columns: kColumnNames, then kBodyColumns per body.
+  std::vector<std::string> columns;
+  // Histories: all rows (output.h5 is rewritten with all of them).
+  std::vector<std::vector<Real>> history;
+  struct StepEntry {
+    int index;
+    long step;
+    Real time;
+    Ordinal joints, contacts;
+  };
+  std::vector<StepEntry> steps;
+  long last_written_step = -1;
+  double last_end = 0.0;
+  bool finished = false;
+
+  Impl(Model& m, TimeStepper& st, const OutputSettings& set) : model(m), stepper(st), s(set) {}
+
+  void build_bodies();   // visualisation_mesh.cpp
+  void build_columns();  // output_writer.cpp
+  std::string header() const;
+  void histories_row(const StepReport* rep, double wall_s);
+  void write_step();  // step_files.cpp
+  void write_main_file(bool histories);
+  void write_xdmf() const;  // xdmf_index.cpp
+  void resume();            // output_resume.cpp
+};
+
+}  // namespace tlfea::io

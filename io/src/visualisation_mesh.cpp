@@ -1,0 +1,146 @@
+// TLFEA io: the visualisation mesh of each body (output.hpp, "Fields per
+// body"): T10 / Q27 meshes as they are, ANCF bodies sampled through their
+// shape functions, rigid bodies as their shape (or box) moved rigidly; each
+// point a weighted sum of coefficients.
+#include <algorithm>
+#include <array>
+#include <cmath>
+
+#include "output_impl.hpp"
+#include "tlfea/solvers/rigid_body.hpp"
+
+namespace tlfea::io {
+
+namespace {
+
+// VTK_TRIQUADRATIC_HEXAHEDRON (= XDMF Hexahedron_27) node v at grid index
+// (i, j, k) in {0,1,2}^3 (coordinates -1, 0, +1); our local index i + 3 j + 9 k.
+constexpr int kHex27Grid[27][3] = {{0, 0, 0}, {2, 0, 0}, {2, 2, 0}, {0, 2, 0}, {0, 0, 2}, {2, 0, 2},
+                                   {2, 2, 2}, {0, 2, 2}, {1, 0, 0}, {2, 1, 0}, {1, 2, 0}, {0, 1, 0},
+                                   {1, 0, 2}, {2, 1, 2}, {1, 2, 2}, {0, 1, 2}, {0, 0, 1}, {2, 0, 1},
+                                   {2, 2, 1}, {0, 2, 1}, {0, 1, 1}, {2, 1, 1}, {1, 0, 1}, {1, 2, 1},
+                                   {1, 1, 0}, {1, 1, 2}, {1, 1, 1}};
+// Linear hexahedron corners (VTK_HEXAHEDRON order) on a sample grid.
+constexpr int kHex8[8][3] = {{0, 0, 0}, {1, 0, 0}, {1, 1, 0}, {0, 1, 0},
+                             {0, 0, 1}, {1, 0, 1}, {1, 1, 1}, {0, 1, 1}};
+
+}  // namespace
+
+void OutputWriter::Impl::build_bodies() {
+  const CoefView& q0 = model.reference();
+  auto q0h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), q0);
+  for (int b = 0; b < model.num_bodies(); ++b) {
+    const Mesh& mesh = model.mesh(b);
+    const ElementBlockBase& blk = model.block(b);
+    const Ordinal off = model.coefficient_offset(b);
+    BodyOut o;
+    o.start.push_back(0);
+    if (model.is_rigid(b)) {
+      // A rigid body (docs/theory.md §11.1): its shape (or, without one, the
+      // box of its extent, else the box of equal second moments, half-sides
+      // sqrt(3 S_aa / m)) moved rigidly, point X at r + sum_k (X - c)_k r_k.
+      const RigidBodySpec& rs = model.rigid_spec(b);
+      o.quadratic = false;  // no stress
+      auto add_point = [&](const std::array<Real, 3>& X) {
+        o.id.push_back(off);
+        o.weight.push_back(1.0);
+        for (int k = 0; k < 3; ++k) {
+          o.id.push_back(off + 1 + k);
+          o.weight.push_back(X[k] - rs.center[k]);
+        }
+        o.start.push_back(static_cast<Ordinal>(o.id.size()));
+      };
+      if (!rs.shape.connectivity.empty()) {
+        const bool tet = rs.shape.type == ElementType::T10;
+        o.topology_type = tet ? "Tetrahedron_10" : "Hexahedron_27";
+        o.nodes_per_cell = tet ? 10 : 27;
+        o.num_points = rs.shape.num_nodes();
+        o.num_cells = rs.shape.num_elements();
+        for (Ordinal k = 0; k < o.num_points; ++k) add_point(rs.shape.coefficients[k]);
+        for (Ordinal e = 0; e < o.num_cells; ++e)
+          for (int v = 0; v < o.nodes_per_cell; ++v) {
+            const int local =
+                tet ? v : kHex27Grid[v][0] + 3 * kHex27Grid[v][1] + 9 * kHex27Grid[v][2];
+            o.topology.push_back(rs.shape.coefficient(e, local));
+          }
+      } else {
+        Real M[16];
+        rigid_mass_matrix(rs, M);
+        Real hs[3];
+        for (int a = 0; a < 3; ++a) {
+          hs[a] = rs.extent[a] > 0 ? rs.extent[a] : std::sqrt(3.0 * M[5 * (a + 1)] / rs.mass);
+          if (!(hs[a] > 0)) hs[a] = 1e-3;
+        }
+        o.topology_type = "Hexahedron";
+        o.nodes_per_cell = 8;
+        o.num_points = 8;
+        o.num_cells = 1;
+        for (int c = 0; c < 8; ++c) {
+          std::array<Real, 3> X;
+          for (int a = 0; a < 3; ++a) X[a] = rs.center[a] + (kHex8[c][a] ? hs[a] : -hs[a]);
+          add_point(X);
+          o.topology.push_back(c);
+        }
+      }
+    } else if (mesh.type == ElementType::T10 || mesh.type == ElementType::Q27) {
+      const bool tet = mesh.type == ElementType::T10;
+      o.topology_type = tet ? "Tetrahedron_10" : "Hexahedron_27";
+      o.nodes_per_cell = tet ? 10 : 27;
+      o.num_points = mesh.num_nodes();
+      o.num_cells = mesh.num_elements();
+      for (Ordinal k = 0; k < o.num_points; ++k) {
+        o.id.push_back(off + k);
+        o.weight.push_back(1.0);
+        o.start.push_back(static_cast<Ordinal>(o.id.size()));
+      }
+      for (Ordinal e = 0; e < o.num_cells; ++e)
+        for (int v = 0; v < o.nodes_per_cell; ++v) {
+          // T10: VTK_QUADRATIC_TETRA's order (vertices, then edges 01, 12,
+          // 02, 03, 13, 23) is ours.
+          const int local =
+              tet ? v : kHex27Grid[v][0] + 3 * kHex27Grid[v][1] + 9 * kHex27Grid[v][2];
+          o.topology.push_back(mesh.coefficient(e, local));
+        }
+    } else {
+      o.quadratic = false;
+      o.topology_type = "Hexahedron";
+      o.nodes_per_cell = 8;
+      const int ns = std::max(2, s.samples);
+      const bool beam = mesh.type == ElementType::ANCF3243;
+      const int n[3] = {ns, beam ? 2 : ns, 2};
+      Ordinal p0 = 0;
+      for (Ordinal e = 0; e < mesh.num_elements(); ++e) {
+        const std::vector<Ordinal> ids = blk.element_coefficients(e);
+        for (int k = 0; k < n[2]; ++k)
+          for (int j = 0; j < n[1]; ++j)
+            for (int i = 0; i < n[0]; ++i) {
+              const Real xi[3] = {-1.0 + 2.0 * i / (n[0] - 1), -1.0 + 2.0 * j / (n[1] - 1),
+                                  -1.0 + 2.0 * k / (n[2] - 1)};
+              const std::vector<Real> sh = blk.shape_at(e, xi);
+              for (size_t l = 0; l < sh.size(); ++l) {
+                o.id.push_back(ids[l]);
+                o.weight.push_back(sh[l]);
+              }
+              o.start.push_back(static_cast<Ordinal>(o.id.size()));
+            }
+        for (int k = 0; k + 1 < n[2]; ++k)
+          for (int j = 0; j + 1 < n[1]; ++j)
+            for (int i = 0; i + 1 < n[0]; ++i) {
+              for (int c = 0; c < 8; ++c)
+                o.topology.push_back(p0 + (i + kHex8[c][0]) + n[0] * (j + kHex8[c][1]) +
+                                     n[0] * n[1] * (k + kHex8[c][2]));
+              ++o.num_cells;
+            }
+        p0 += n[0] * n[1] * n[2];
+      }
+      o.num_points = p0;
+    }
+    o.reference.assign(3 * o.num_points, 0.0);
+    for (Ordinal p = 0; p < o.num_points; ++p)
+      for (Ordinal k = o.start[p]; k < o.start[p + 1]; ++k)
+        for (int a = 0; a < 3; ++a) o.reference[3 * p + a] += o.weight[k] * q0h(o.id[k], a);
+    bodies.push_back(std::move(o));
+  }
+}
+
+}  // namespace tlfea::io

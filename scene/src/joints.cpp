@@ -1,0 +1,167 @@
+// TLFEA scene: joints and basic constraints (docs/scene.md, "joints"):
+// spherical, universal, revolute, fixed, cylindrical, prismatic with drives,
+// and the DP1, DP2, distance and coordinate-difference constraints.
+#include <cmath>
+#include <optional>
+
+#include "builder.hpp"
+
+namespace tlfea::scene::detail {
+
+MaterialPoint Builder::point_on(int body, const YAML::Node& n, const std::string& what,
+                                const std::string& joint) {
+  const Vec3 X = to_vec3(c_, n, what);
+  if (body < 0) return ground_point(X);
+  try {
+    return find_material_point(s_.model->block(bodies_[body].id), q0_, X);
+  } catch (const Error&) {
+    fail(c_, n,
+         "joint '" + joint + "': point (" + Map::fmt(X[0]) + ", " + Map::fmt(X[1]) + ", " +
+             Map::fmt(X[2]) + ") is outside body '" + bodies_[body].name + "'");
+  }
+}
+
+void Builder::add_joint(const YAML::Node& node, int index) {
+  Map m(c_, node, "joints[" + std::to_string(index) + "]");
+  const std::string name = m.str("name", "joint" + std::to_string(index));
+  const std::string type = m.choice("type",
+                                    {"spherical", "universal", "revolute", "fixed", "cylindrical",
+                                     "prismatic", "dp1", "dp2", "dist", "cd"},
+                                    "");
+  const int bi = body_index(m.req("body_i"), m.key("body_i"), true);
+  const int bj = m.has("body_j") ? body_index(m.get("body_j"), m.key("body_j"), true) : -1;
+  if (bi == bj) fail(c_, m.node(), "joint '" + name + "': body_i and body_j are the same");
+  ConstraintSet& cs = s_.model->constraints();
+  RowRange rows;
+  rows.first = cs.num_rows();
+  const std::string jw = "joint '" + name + "'";
+  try {
+    if (type == "dp1" || type == "dp2" || type == "dist" || type == "cd") {
+      auto pair = [&](const std::string& k, int body) {
+        const YAML::Node p = m.req(k);
+        if (!p.IsSequence() || p.size() != 2)
+          fail(c_, p, m.key(k) + ": expected two points [[x, y, z], [x, y, z]]");
+        return std::make_pair(point_on(body, p[0], m.key(k), name),
+                              point_on(body, p[1], m.key(k), name));
+      };
+      std::optional<TimeFunctionSpec> f;
+      if (m.has("function")) f = parse_function(c_, m.get("function"), m.key("function"));
+      auto drive = [&](Real ref) {
+        if (!f) return DrivingFunction::constant(ref);
+        const TimeFunctionSpec g = *f;
+        return DrivingFunction::function([g](Real t) { return g(t); });
+      };
+      auto pos = [&](const MaterialPoint& p) { return cs.reference_position(p); };
+      auto diff = [&](const MaterialPoint& a, const MaterialPoint& b) {
+        const Vec3 x = pos(a), y = pos(b);
+        return Vec3{{y[0] - x[0], y[1] - x[1], y[2] - x[2]}};
+      };
+      if (type == "dp1") {
+        const auto a = pair("a", bi), b = pair("b", bj);
+        cs.add_dp1(a.first, a.second, b.first, b.second,
+                   drive(dot(diff(a.first, a.second), diff(b.first, b.second))));
+      } else if (type == "dp2") {
+        const auto a = pair("a", bi);
+        const MaterialPoint R = point_on(bi, m.req("point_i"), m.key("point_i"), name);
+        const MaterialPoint S = point_on(bj, m.req("point_j"), m.key("point_j"), name);
+        cs.add_dp2(a.first, a.second, R, S, drive(dot(diff(a.first, a.second), diff(R, S))));
+      } else {
+        const MaterialPoint P = point_on(bi, m.req("point_i"), m.key("point_i"), name);
+        const MaterialPoint Q = point_on(bj, m.req("point_j"), m.key("point_j"), name);
+        if (type == "dist") {
+          const Vec3 d = diff(P, Q);
+          cs.add_dist(P, Q, drive(std::sqrt(dot(d, d))));
+        } else {
+          const Vec3 dir = m.vec3_req("direction");
+          const Real len = std::sqrt(dot(dir, dir));
+          if (len == 0.0) fail(c_, m.node()["direction"], m.key("direction") + " is zero");
+          cs.add_cd(P, Q, dir, drive(dot(dir, diff(P, Q)) / len));
+        }
+      }
+    } else {
+      const YAML::Node pn = m.req("point");
+      const Vec3 X = to_vec3(c_, pn, m.key("point"));
+      const bool needs_axis = type != "spherical";
+      const Vec3 axis = needs_axis ? m.vec3_req("axis") : m.vec3("axis", Vec3{{0, 0, 1}});
+      if (dot(axis, axis) == 0.0) fail(c_, m.node()["axis"], m.key("axis") + " is zero");
+      const Vec3 axis_j = m.vec3("axis_j", axis);
+      if (type == "universal" && !m.has("axis_j"))
+        fail(c_, m.node(),
+             jw + ": a universal joint needs axis_j (the second cross-pin axis, "
+                  "normal to axis)");
+      const bool has_cross = m.has("cross");
+      const Vec3 cr = m.vec3("cross", Vec3{{0, 0, 0}});
+      Real fiber = 0.0;
+      for (int b : {bi, bj})
+        if (b >= 0)
+          fiber = fiber == 0.0 ? bodies_[b].min_size : std::min(fiber, bodies_[b].min_size);
+      fiber = m.positive("fiber", fiber > 0 ? 0.25 * fiber : 0.01);
+      std::optional<TimeFunctionSpec> drive;
+      if (m.has("drive")) {
+        if (type != "revolute" && type != "cylindrical" && type != "prismatic")
+          fail(c_, m.node()["drive"],
+               jw + ": only revolute, cylindrical (angle) and prismatic "
+                    "(displacement) joints take a drive");
+        drive = parse_function(c_, m.get("drive"), m.key("drive"));
+      }
+      auto frame = [&](int b, const Vec3& ax) {
+        if (b < 0)
+          return has_cross ? ground_joint_frame(X, ax, cr, fiber)
+                           : ground_joint_frame(X, ax, fiber);
+        try {
+          const ElementBlockBase& blk = s_.model->block(bodies_[b].id);
+          return has_cross ? body_joint_frame(blk, q0_, X, ax, cr, fiber)
+                           : body_joint_frame(blk, q0_, X, ax, fiber);
+        } catch (const Error& e) {
+          fail(c_, pn,
+               jw + ": point (" + Map::fmt(X[0]) + ", " + Map::fmt(X[1]) + ", " + Map::fmt(X[2]) +
+                   ") with fibres of " + Map::fmt(fiber) + " m is outside body '" +
+                   bodies_[b].name + "' (" + e.what() + ")");
+        }
+      };
+      const JointFrame fi = frame(bi, axis), fj = frame(bj, axis_j);
+      if (type == "spherical")
+        cs.add_spherical(fi, fj);
+      else if (type == "universal")
+        cs.add_universal(fi, fj);
+      else if (type == "revolute")
+        cs.add_revolute(fi, fj);
+      else if (type == "fixed")
+        cs.add_fixed(fi, fj);
+      else if (type == "cylindrical")
+        cs.add_cylindrical(fi, fj);
+      else
+        cs.add_prismatic(fi, fj);
+      if (drive) {
+        const TimeFunctionSpec g = *drive;
+        auto vec = [&](const MaterialPoint& a, const MaterialPoint& b) {
+          const Vec3 x = cs.reference_position(a), y = cs.reference_position(b);
+          return Vec3{{y[0] - x[0], y[1] - x[1], y[2] - x[2]}};
+        };
+        const Real n = std::sqrt(dot(axis, axis));
+        const Vec3 u{{axis[0] / n, axis[1] / n, axis[2] / n}};
+        if (type == "prismatic") {
+          // DP2: a = axis fibre of i, d = origin_j - origin_i: a . d = (a0 . u) s(t).
+          const Real au = dot(vec(fi.origin, fi.axis), u);
+          cs.add_dp2(fi.origin, fi.axis, fi.origin, fj.origin,
+                     DrivingFunction::function([g, au](Real t) { return au * g(t); }));
+        } else {
+          // Body j turned by theta(t) about u relative to i: the rotation
+          // driver's two DP1 rows (cos and sin forms) keep full rank at every
+          // angle, so the drive may turn through any number of revolutions.
+          cs.add_rotation_driver(fi, fj, u,
+                                 DrivingFunction::function([g](Real t) { return g(t); }));
+        }
+      }
+    }
+  } catch (const Error& e) {
+    const std::string msg = e.what();
+    if (msg.rfind(c_.file + ":", 0) == 0) throw;
+    fail(c_, node, jw + ": " + msg);
+  }
+  m.done();
+  rows.count = cs.num_rows() - rows.first;
+  s_.joints.emplace_back(name, rows);
+}
+
+}  // namespace tlfea::scene::detail

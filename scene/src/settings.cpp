@@ -1,0 +1,203 @@
+// TLFEA scene: the time, solver and output sections (docs/scene.md), and the
+// size check of the output they ask for.
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <sstream>
+
+#include "builder.hpp"
+#include "tlfea/solvers/linear_solver.hpp"
+
+namespace tlfea::scene::detail {
+
+void Builder::parse_time(Map& top) {
+  s_.settings.dt = 1e-3;
+  s_.steps = 100;
+  if (!top.has("time")) {
+    s_.end_time = s_.steps * s_.settings.dt;
+    return;
+  }
+  Map t(c_, top.get("time"), "time");
+  const Real dt = t.num("dt", 1e-3);
+  if (!(dt > 0.0))
+    fail(c_, t.has("dt") ? t.node()["dt"] : t.node(),
+         "time.dt must be positive, got " + Map::fmt(dt));
+  s_.settings.dt = dt;
+  if (t.has("steps") && t.has("end_time"))
+    fail(c_, t.node()["end_time"], "time: give either steps or end_time, not both");
+  if (t.has("end_time")) {
+    const Real T = t.positive("end_time", 0.0);
+    // Checked before rounding: lround of a huge ratio is undefined (it
+    // made end_time 1e300 one step).
+    if (T / dt > kMaxSteps)
+      fail(c_, t.node()["end_time"],
+           "time: end_time / dt = " + Map::fmt(T) + " / " + Map::fmt(dt) + " is " +
+               Map::fmt(T / dt) + " steps, more than " + Map::fmt(kMaxSteps));
+    s_.steps = std::max<long>(1, std::lround(T / dt));
+  } else if (t.has("steps")) {
+    const Real n = t.num("steps", 100);
+    if (n > kMaxSteps)
+      fail(c_, t.node()["steps"],
+           "time.steps: " + Map::fmt(n) + " steps is more than " + Map::fmt(kMaxSteps));
+    s_.steps = t.positive_int("steps", 100);
+  }
+  s_.end_time = s_.steps * dt;
+  t.done();
+}
+
+void Builder::parse_solver(Map& top) {
+  StepperSettings& st = s_.settings;
+  if (!top.has("solver")) return;
+  Map m(c_, top.get("solver"), "solver");
+  st.inner_solver = m.choice("inner", {"newton", "adamw"}, "newton");
+  if (m.has("linear_solver")) {
+    const std::vector<std::string> avail = available_linear_solvers();
+    const std::string name = m.str("linear_solver", "default");
+    if (std::find(avail.begin(), avail.end(), name) == avail.end())
+      fail(c_, m.node()["linear_solver"],
+           "solver.linear_solver: unknown name '" + name + "' (built: " + Map::join(avail) + ")");
+    st.linear.backend = name;
+  }
+  st.linear.tolerance = m.positive("linear_tolerance", st.linear.tolerance);
+  st.linear.max_iterations =
+      static_cast<int>(m.positive_int("linear_max_iterations", st.linear.max_iterations));
+  st.linear.preconditioner =
+      m.choice("preconditioner", {"default", "none", "jacobi", "block-jacobi", "ilu", "muelu"},
+               st.linear.preconditioner);
+  st.linear.ilu_level = static_cast<int>(m.integer("ilu_level", st.linear.ilu_level));
+  if (st.linear.ilu_level < 0)
+    fail(c_, m.node()["ilu_level"],
+         "solver.ilu_level must be >= 0, got " + std::to_string(st.linear.ilu_level));
+  st.linear.symmetric = m.boolean("symmetric", st.linear.symmetric);
+  st.linear.ordering = m.choice("ordering", {"default", "nd", "amd"}, st.linear.ordering);
+  st.linear.positive_definite = m.boolean("positive_definite", st.linear.positive_definite);
+  st.penalty = m.num("rho", st.penalty);
+  if (st.penalty < 0.0) fail(c_, m.node()["rho"], "solver.rho must be >= 0 (0: automatic)");
+  st.penalty_scale = m.positive("penalty_scale", st.penalty_scale);
+  st.max_outer = static_cast<int>(m.positive_int("max_outer", st.max_outer));
+  st.constraint_tolerance = m.positive("constraint_tolerance", st.constraint_tolerance);
+  st.max_newton = static_cast<int>(m.positive_int("max_newton", st.max_newton));
+  using S = StepperSettings;
+  for (const auto& [k, field] : {std::pair{"residual_force_tol", &S::residual_force_tol},
+                                 {"residual_rel_tol", &S::residual_rel_tol},
+                                 {"residual_abs_tol", &S::residual_abs_tol},
+                                 {"step_tol", &S::step_tol},
+                                 {"position_tol", &S::position_tol}})
+    st.*field = m.nonnegative(k, st.*field);
+  for (const auto& [k, field] : {std::pair{"dp1_curvature", &S::dp1_curvature},
+                                 {"line_search", &S::line_search},
+                                 {"reuse_jacobian", &S::reuse_jacobian}})
+    st.*field = m.boolean(k, st.*field);
+  st.reuse_ratio = m.positive("reuse_ratio", st.reuse_ratio);
+  st.max_retries = static_cast<int>(m.integer("max_retries", st.max_retries));
+  st.adamw_learning_rate = m.positive("adamw_learning_rate", st.adamw_learning_rate);
+  st.adamw_beta1 = m.num("adamw_beta1", st.adamw_beta1);
+  st.adamw_beta2 = m.num("adamw_beta2", st.adamw_beta2);
+  st.adamw_epsilon = m.positive("adamw_epsilon", st.adamw_epsilon);
+  st.adamw_weight_decay = m.num("adamw_weight_decay", st.adamw_weight_decay);
+  st.adamw_lr_decay = m.positive("adamw_lr_decay", st.adamw_lr_decay);
+  for (const auto& [k, field] : {std::pair{"adamw_max_iterations", &S::adamw_max_iterations},
+                                 {"adamw_check_every", &S::adamw_check_every}})
+    st.*field = static_cast<int>(m.positive_int(k, st.*field));
+  m.done();
+  // The linear solver the stepper will make (TimeStepper's setup), made
+  // here so that `check` refuses every combination `run` would (e.g.
+  // belos-cg with symmetric: false), at the key that chose it.
+  LinearSolverOptions lo = st.linear;
+  if (st.dp1_curvature) lo.positive_definite = false;
+  try {
+    make_linear_solver(lo);
+  } catch (const Error& e) {
+    const std::string msg = e.what();
+    const char* key = msg.find("symmetric") != std::string::npos && m.has("symmetric") ? "symmetric"
+                      : m.has("linear_solver") ? "linear_solver"
+                                               : nullptr;
+    fail(c_, key ? m.node()[key] : m.node(),
+         std::string("solver") + (key ? "." : "") + (key ? key : "") + ": " + msg);
+  }
+}
+
+// ANCF bodies are written as samples^d visualisation points per element
+// (io/src/visualisation_mesh.cpp: beams samples x 2 x 2, plates samples x samples x 2),
+// each holding its shape-function weights (a 4-byte id and an 8-byte
+// weight per element coefficient), its reference position, an offset and
+// the 8 ids of at most one cell: refused when they would not fit.
+// Also estimates the bytes of one output step's fields (x, displacement,
+// velocity: 3 doubles each per point; stress and von Mises: 7 per
+// quadratic element) for the size warning of `tlfea run`.
+void Builder::check_output_size() {
+  if (!s_.output.enabled) return;
+  const double ns = std::max(2, s_.output.samples);
+  const double per_point = 3.0 * sizeof(Real) * (1 + s_.output.displacement + s_.output.velocity);
+  double points = 0.0, bytes = 0.0, step_bytes = 0.0;
+  for (const auto& b : bodies_) {
+    const bool beam = b.mesh.type == ElementType::ANCF3243;
+    if (!beam && b.mesh.type != ElementType::ANCF3443) {
+      step_bytes += static_cast<double>(b.mesh.num_nodes()) * per_point +
+                    (s_.output.stress ? 7.0 * sizeof(Real) * b.mesh.num_elements() : 0.0);
+      continue;
+    }
+    const double p = static_cast<double>(b.mesh.num_elements()) * (beam ? 4 * ns : 2 * ns * ns);
+    const double coefficients = beam ? 8 : 16;
+    points += p;
+    step_bytes += p * per_point;
+    bytes += p * (coefficients * (sizeof(Ordinal) + sizeof(Real)) + 3 * sizeof(Real) +
+                  sizeof(Ordinal) + 8 * sizeof(Ordinal));
+  }
+  s_.output.step_bytes = step_bytes;
+  if (points == 0.0 || !samples_node_.IsDefined()) return;
+  if (points > kMaxVisualisationPoints) {
+    std::ostringstream os;
+    os.precision(12);
+    os << "output.samples: " << points << " visualisation points per output step, more than "
+       << "the limit of 1e8 (" << gigabytes(points * per_point) << " per step file); refused";
+    fail(c_, samples_node_, os.str());
+  }
+  if (points > static_cast<double>(std::numeric_limits<Ordinal>::max())) {
+    std::ostringstream os;
+    os.precision(3);
+    os << "output.samples: " << points << " visualisation points, more than the index type holds ("
+       << std::numeric_limits<Ordinal>::max() << ")";
+    fail(c_, samples_node_, os.str());
+  }
+  require_memory(c_, samples_node_, "output.samples", points, bytes / points,
+                 "visualisation points");
+}
+
+void Builder::parse_output(Map& top) {
+  SceneOutput& o = s_.output;
+  o.directory = "tlfea_out/" + s_.name;
+  if (!top.has("output")) return;
+  Map m(c_, top.get("output"), "output");
+  o.enabled = m.boolean("enabled", true);
+  o.directory = m.str("directory", o.directory);
+  o.every = static_cast<int>(m.positive_int("every", 1));
+  o.samples = static_cast<int>(m.integer("samples", 3));
+  if (m.has("samples")) samples_node_ = m.node()["samples"];
+  if (o.samples < 2) fail(c_, m.node()["samples"], "output.samples must be >= 2");
+  if (m.has("fields")) {
+    const YAML::Node f = m.get("fields");
+    if (!f.IsSequence()) fail(c_, f, "output.fields: expected a list of field names");
+    o.displacement = o.velocity = o.stress = o.reactions = o.contact = false;
+    for (size_t i = 0; i < f.size(); ++i) {
+      const std::string n = to_string(c_, f[i], "output.fields");
+      if (n == "displacement")
+        o.displacement = true;
+      else if (n == "velocity")
+        o.velocity = true;
+      else if (n == "stress")
+        o.stress = true;
+      else if (n == "reactions")
+        o.reactions = true;
+      else if (n == "contact")
+        o.contact = true;
+      else
+        fail(c_, f[i],
+             "output.fields: unknown name '" + n +
+                 "' (expected one of: displacement, velocity, stress, reactions, contact)");
+    }
+  }
+  m.done();
+}
+
+}  // namespace tlfea::scene::detail
