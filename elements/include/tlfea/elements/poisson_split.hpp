@@ -1,6 +1,6 @@
-// TLFEA: Poisson-locking remedies of the ANCF 3243 beam and (below) the ANCF
-// 3443 shell for St. Venant-Kirchhoff
-// (plain and Kelvin-Voigt): the "enhanced continuum mechanics" split of
+// TLFEA: Poisson-locking remedies of the ANCF 3243 beam (St. Venant-Kirchhoff)
+// and (below) the ANCF 3443 shell (St. Venant-Kirchhoff, Mooney-Rivlin,
+// Neo-Hookean; each plain and Kelvin-Voigt): the "enhanced continuum mechanics" split of
 // Nachbagauer, Gruber and Gerstmayr (J. Comput. Nonlinear Dyn. 8 (2), 021004,
 // 2012), as Project Chrono applies it to ChElementBeamANCF_3243
 // (ChMaterialBeamANCF::Calc_D0_Dv and the element's precomputation, which
