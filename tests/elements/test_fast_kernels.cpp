@@ -85,9 +85,9 @@ std::vector<Mesh> meshes() {
 std::vector<MaterialSpec> materials() {
   std::vector<MaterialSpec> m;
   for (const MaterialSpec& s : all_materials()) {
-    m.push_back(s);  // split on by default (SVK, KV SVK)
-    if (s.model == MaterialModel::StVenantKirchhoff)
-      m.push_back(s.with_ancf3243_poisson_split(false).with_ancf3443_poisson_split(false));
+    // Split on by default (beam: SVK, KV SVK; shell: every law), and off.
+    m.push_back(s);
+    m.push_back(s.with_ancf3243_poisson_split(false).with_ancf3443_poisson_split(false));
   }
   return m;
 }

@@ -2,11 +2,15 @@
 // split element against the continuum element where they must agree, its
 // independence of the reference orientation, the uniaxial-stress closed form,
 // and the usual tangent / energy consistency on a rotated reference at
-// nu = 0.33 (beam) / 0.3 (shell). The plate-bending effect of the shell split
+// nu = 0.33 (beam) / 0.3 (shell), for SVK and (shell) the hyperelastic laws,
+// whose uniaxial membrane tension is checked against the laws' own uniaxial
+// stress state. The plate-bending effect of the shell split
 // is checked against Kirchhoff plate theory in
 // tests/validation/test_shell_plates.cpp.
 #include <algorithm>
 #include <array>
+#include <cstdio>
+#include <vector>
 
 #include "kernel_test_utils.hpp"
 
@@ -197,14 +201,16 @@ TEST(PoissonSplit, UniaxialTensionKeepsPoissonContraction) {
     }
 }
 
-// Split on, for SVK and Kelvin-Voigt<SVK> at Poisson's ratio nu on `mesh`:
+// Split on, for SVK and Kelvin-Voigt<SVK> (or `materials`) at Poisson's ratio nu on `mesh`:
 // K and D against central differences along a random direction, f = dPsi/dq
 // (SVK), and zero force under a rigid motion with a rigid velocity. Random
 // states from seeds seed, seed + 1, seed + 2. Tolerances as in
 // test_kernels.cpp (h^2 truncation, 1e-16 / h round-off).
-void check_split_tangents(const Mesh& mesh, Real nu, unsigned seed, Real element_volume) {
-  for (const MaterialSpec& mat :
-       {MaterialSpec::svk(kE, nu), MaterialSpec::svk(kE, nu).with_kelvin_voigt(2e5, 1e5)}) {
+void check_split_tangents(const Mesh& mesh, Real nu, unsigned seed, Real element_volume,
+                          std::vector<MaterialSpec> materials = {}) {
+  if (materials.empty())
+    materials = {MaterialSpec::svk(kE, nu), MaterialSpec::svk(kE, nu).with_kelvin_voigt(2e5, 1e5)};
+  for (const MaterialSpec& mat : materials) {
     System s = make_system(mesh, mat);
     ASSERT_TRUE(s.block->poisson_split());
     const Ordinal n = s.ncoef();
@@ -241,7 +247,9 @@ void check_split_tangents(const Mesh& mesh, Real nu, unsigned seed, Real element
       }
       return std::sqrt(num / den);
     };
-    EXPECT_LT(rel(Kd, fd(true, 1e-7)), 1e-6) << mat.name();
+    const Real rel_K = rel(Kd, fd(true, 1e-7));
+    std::printf("[ split tangent ] %s: |K d - FD| / |FD| = %.3g\n", mat.name().c_str(), rel_K);
+    EXPECT_LT(rel_K, 1e-6) << mat.name();
     if (mat.kelvin_voigt) {
       EXPECT_LT(rel(Dd, fd(false, 1e-5)), 1e-6) << mat.name();
     } else {
@@ -304,10 +312,22 @@ TEST(ShellPoissonSplit, OnByDefaultForSvkOnAncf3443Only) {
   EXPECT_FALSE(
       make_system(plate, svk.with_kelvin_voigt(1e5, 5e4).with_ancf3443_poisson_split(false))
           .block->poisson_split());
+  // Mooney-Rivlin and Neo-Hookean (plain and Kelvin-Voigt) shells split too
+  // (the law in full plus -Dv on the full rule, Dv on the mid-surface), with
+  // the same switch.
   const Real mu = kE / (2 * (1 + kShellNu)), K = kE / (3 * (1 - 2 * kShellNu));
-  EXPECT_FALSE(make_system(plate, MaterialSpec::neo_hookean(mu, K)).block->poisson_split());
-  EXPECT_FALSE(make_system(plate, MaterialSpec::mooney_rivlin(0.3 * mu, 0.2 * mu, K))
-                   .block->poisson_split());
+  for (const MaterialSpec& hyper :
+       {MaterialSpec::neo_hookean(mu, K), MaterialSpec::mooney_rivlin(0.3 * mu, 0.2 * mu, K)}) {
+    EXPECT_TRUE(make_system(plate, hyper).block->poisson_split()) << hyper.name();
+    EXPECT_TRUE(make_system(plate, hyper.with_kelvin_voigt(1e5, 5e4)).block->poisson_split())
+        << hyper.name();
+    EXPECT_FALSE(make_system(plate, hyper.with_ancf3443_poisson_split(false)).block->poisson_split())
+        << hyper.name();
+    EXPECT_FALSE(make_system(plate, hyper.with_kelvin_voigt(1e5, 5e4)
+                                        .with_ancf3443_poisson_split(false))
+                     .block->poisson_split())
+        << hyper.name();
+  }
   // The shell's flag is the shell's only.
   const Mesh beam = generate_beam_ancf3243(1.0, 0.1, 0.08, 2);
   EXPECT_TRUE(make_system(beam, svk.with_ancf3443_poisson_split(false)).block->poisson_split());
@@ -318,8 +338,13 @@ TEST(ShellPoissonSplit, OnByDefaultForSvkOnAncf3443Only) {
 // the continuum element's (a different code path) to round-off.
 TEST(ShellPoissonSplit, AtNuZeroEqualsContinuumElement) {
   const Mesh plate = generate_plate_ancf3443(1.0, 0.8, 0.05, {2, 2});
+  // Hyperelastic at nu = 0: small-strain lambda = kappa - 2 mu / 3 = 0, so
+  // Dv = 0 and the split element is the law on the full rule.
+  const Real mu0 = kE / 2.0, K0 = kE / 3.0;
   for (const MaterialSpec& base :
-       {MaterialSpec::svk(kE, 0.0), MaterialSpec::svk(kE, 0.0).with_kelvin_voigt(1e5, 0.0)}) {
+       {MaterialSpec::svk(kE, 0.0), MaterialSpec::svk(kE, 0.0).with_kelvin_voigt(1e5, 0.0),
+        MaterialSpec::neo_hookean(mu0, K0), MaterialSpec::mooney_rivlin(0.3 * mu0, 0.2 * mu0, K0),
+        MaterialSpec::mooney_rivlin(0.3 * mu0, 0.2 * mu0, K0).with_kelvin_voigt(1e5, 0.0)}) {
     System on = make_system(plate, base);
     System off = make_system(plate, base.with_ancf3443_poisson_split(false));
     ASSERT_TRUE(on.block->poisson_split());
@@ -454,6 +479,121 @@ TEST(ShellPoissonSplit, TangentEnergyAndOrientationConsistentOnRotatedReference)
   }
   // Element volume 0.5 x 0.4 x 0.05.
   check_split_tangents(plate, kShellNu, 17, 1e-2);
+  // The hyperelastic shells at the same small-strain (E, nu).
+  const Real mu = kE / (2 * (1 + kShellNu)), K = kE / (3 * (1 - 2 * kShellNu));
+  const MaterialSpec nh = MaterialSpec::neo_hookean(mu, K),
+                     mr = MaterialSpec::mooney_rivlin(0.3 * mu, 0.2 * mu, K);
+  check_split_tangents(plate, kShellNu, 21, 1e-2,
+                       {nh, mr, nh.with_kelvin_voigt(2e5, 1e5), mr.with_kelvin_voigt(2e5, 1e5)});
+  // Orientation independence of the hyperelastic split (as for SVK above).
+  System s = make_system(flat, mr), rs = make_system(plate, mr);
+  ASSERT_TRUE(s.block->poisson_split());
+  const auto q = perturbed(to_host(s.q0), 0.002, 23);
+  const auto rq = rotate_state(flat, q, R, c);
+  const Real e = s.block->strain_energy(to_device(q)), re = rs.block->strain_energy(to_device(rq));
+  EXPECT_GT(e, 0.0);
+  EXPECT_NEAR(re, e, 1e-10 * e);
+  const Real zero[3] = {0.0, 0.0, 0.0};
+  EXPECT_LT(max_abs_diff(force_of(rs, rq, rq), rotate_state(flat, force_of(s, q, q), R, zero)),
+            1e-9 * max_abs(force_of(s, q, q)));
+}
+
+// Uniaxial Cauchy stress sigma_aa of the Mooney-Rivlin law (Neo-Hookean:
+// mu01 = 0) at F = diag(l1, l2, l2), written from the law's definition
+// (materials/mooney_rivlin.hpp, docs/theory.md §2.3) with sigma = P F^T / J:
+//   sigma = (2/J) [mu10 J^-2/3 (B - I1/3 I) + mu01 J^-4/3 (I1 B - B^2 - 2/3 I2 I)]
+//           + kappa (J - 1) I,
+// B = diag(b1, b2, b2), b_a = l_a^2, J = l1 l2^2, I1 = b1 + 2 b2,
+// I2 = 2 b1 b2 + b2^2. a = 0 axial, a = 1 lateral.
+Real mr_uniaxial_sigma(Real mu10, Real mu01, Real kappa, Real l1, Real l2, int a) {
+  const Real b1 = l1 * l1, b2 = l2 * l2, J = l1 * l2 * l2;
+  const Real I1 = b1 + 2.0 * b2, I2 = 2.0 * b1 * b2 + b2 * b2;
+  const Real ba = a == 0 ? b1 : b2;
+  return 2.0 / J *
+             (mu10 * std::pow(J, -2.0 / 3.0) * (ba - I1 / 3.0) +
+              mu01 * std::pow(J, -4.0 / 3.0) * (I1 * ba - ba * ba - 2.0 / 3.0 * I2)) +
+         kappa * (J - 1.0);
+}
+
+// Uniaxial membrane tension of Mooney-Rivlin and Neo-Hookean plates (2 x 2 and
+// 3 x 1 elements, 1 x 0.8 x 0.05), small-strain nu = 0.3, split on and off,
+// at axial stretches 1.0001, 1.05 and 1.3: the homogeneous state
+// F = diag(l1, l2, l2) with l2 found by bisection on the lateral virtual work
+// (as for SVK above) must be the law's uniaxial stress state, sigma_22 = 0 of
+// mr_uniaxial_sigma (solved here by bisection, independently of the element
+// code), and the end force P_11 W h = J sigma_11 / l1 W h. Under a uniform
+// deformation both rules integrate the Dv energy exactly and the two Dv terms
+// cancel (poisson_split.hpp), so the split keeps the law's in-plane and
+// thickness contraction at any stretch. At l1 = 1.0001 the contraction is
+// -nu times the axial strain to O(strain). Tolerances as for SVK.
+TEST(ShellPoissonSplit, HyperelasticUniaxialMembraneTensionKeepsTheLawsContraction) {
+  const Real L = 1.0, W = 0.8, h = 0.05;
+  const Real mu = kE / (2 * (1 + kShellNu)), K = kE / (3 * (1 - 2 * kShellNu));
+  struct Law {
+    MaterialSpec spec;
+    Real mu10, mu01;
+  };
+  for (const Law& law : {Law{MaterialSpec::neo_hookean(mu, K), 0.5 * mu, 0.0},
+                         Law{MaterialSpec::mooney_rivlin(0.3 * mu, 0.2 * mu, K), 0.3 * mu,
+                             0.2 * mu}})
+    for (const Real lambda1 : {1.0001, 1.05, 1.3}) {
+      auto lateral = [&](Real l2) { return mr_uniaxial_sigma(law.mu10, law.mu01, K, lambda1, l2, 1); };
+      Real lo = 0.5, hi = 1.0;
+      ASSERT_LT(lateral(lo), 0.0);
+      ASSERT_GT(lateral(hi), 0.0);
+      for (int it = 0; it < 80; ++it) {
+        const Real mid = 0.5 * (lo + hi);
+        (lateral(mid) > 0.0 ? hi : lo) = mid;
+      }
+      const Real lambda2_exact = 0.5 * (lo + hi);
+      const Real J = lambda1 * lambda2_exact * lambda2_exact;
+      const Real Fx_exact =
+          J * mr_uniaxial_sigma(law.mu10, law.mu01, K, lambda1, lambda2_exact, 0) / lambda1 * W * h;
+      for (const std::array<int, 2> div : {std::array<int, 2>{2, 2}, std::array<int, 2>{3, 1}})
+        for (bool split : {true, false}) {
+          const Mesh plate = generate_plate_ancf3443(L, W, h, div);
+          System s = make_system(plate, law.spec.with_ancf3443_poisson_split(split));
+          ASSERT_EQ(s.block->poisson_split(), split);
+          auto state = [&](Real lambda2) {
+            const Real M[3][3] = {{lambda1, 0, 0}, {0, lambda2, 0}, {0, 0, lambda2}};
+            const Real c[3] = {0, 0, 0};
+            return rigid_motion(plate, M, c);
+          };
+          auto work = [&](const CoefViewHost& f, int a) {
+            Real g = 0.0;
+            for (Ordinal k = 0; k < s.ncoef(); ++k) g += f(k, a) * plate.coefficients[k][a];
+            return g;
+          };
+          auto residual = [&](Real lambda2) {
+            const auto f = force_of(s, state(lambda2), state(lambda2));
+            return work(f, 1) + work(f, 2);
+          };
+          Real a = 0.5, b = 1.0;
+          ASSERT_LT(residual(a), 0.0);
+          ASSERT_GT(residual(b), 0.0);
+          for (int it = 0; it < 60; ++it) {
+            const Real mid = 0.5 * (a + b);
+            (residual(mid) > 0.0 ? b : a) = mid;
+          }
+          const Real lambda2 = 0.5 * (a + b);
+          const Real ratio = (lambda2 - 1.0) / (lambda1 - 1.0);
+          std::printf(
+              "[ ShellPoissonSplit uniaxial ] %s lambda1 %.4f, %d x %d, split %d: lambda2 = "
+              "%.12f (law %.12f), (lambda2 - 1) / (lambda1 - 1) = %.6f\n",
+              law.spec.name().c_str(), lambda1, div[0], div[1], split ? 1 : 0, lambda2,
+              lambda2_exact, ratio);
+          EXPECT_NEAR(lambda2, lambda2_exact, 1e-9) << law.spec.name() << " " << split;
+          if (lambda1 < 1.001) EXPECT_NEAR(ratio, -kShellNu, 1e-3);
+          const auto f = force_of(s, state(lambda2), state(lambda2));
+          Real Fmax = 0.0, Fmin = 0.0;
+          for (Ordinal n : plate.node_sets.at("xmax")) Fmax += f(4 * n, 0);
+          for (Ordinal n : plate.node_sets.at("xmin")) Fmin += f(4 * n, 0);
+          EXPECT_NEAR(Fmax, Fx_exact, 1e-9 * Fx_exact) << law.spec.name() << " " << split;
+          EXPECT_NEAR(Fmin, -Fx_exact, 1e-9 * Fx_exact) << law.spec.name() << " " << split;
+          EXPECT_LT(std::fabs(work(f, 1)), 1e-8 * Fx_exact * W) << split;
+          EXPECT_LT(std::fabs(work(f, 2)), 1e-8 * Fx_exact * W) << split;
+        }
+    }
 }
 
 }  // namespace

@@ -88,17 +88,22 @@ struct ContinuumPointLaw {
   }
 };
 
-// The Poisson-split laws (poisson_split.hpp): set 0 the D0 laws, set 1 the Dv
-// laws; F is the frame deformation gradient (the set's H holds hl).
-template <bool V>
+// The Poisson-split laws (poisson_split.hpp): set 0 the D0 laws (and the law
+// Base kept in full: the hyperelastic shells), set 1 the Dv laws; F is the
+// frame deformation gradient (the set's H holds hl).
+template <bool V, class Base = NoBaseLaw>
 struct SplitPointLaw {
   static constexpr bool viscous = V;
   SplitLaw el[2], vi[2];
+  Base base{};
   KOKKOS_INLINE_FUNCTION Mat3 stress(int set, const Mat3& F, const Mat3& Fdot) const {
     Mat3 S = zero3();
     add_split_stress(el[set], StVenantKirchhoff::green_lagrange_strain(F), S);
     if constexpr (V) add_split_stress(vi[set], strain_rate(F, Fdot), S);
     (void)Fdot;
+    if constexpr (Base::present) {
+      if (set == 0) return F * S + base.first_piola(F);
+    }
     return F * S;
   }
   KOKKOS_INLINE_FUNCTION void tangent(int set, const Mat3& F, const Mat3& Fdot, Real sK, Real sD,
@@ -112,6 +117,9 @@ struct SplitPointLaw {
       for (int J = 0; J < 3; ++J)
         for (int L = 0; L < 3; ++L) C.a[3 * i + J][3 * i + L] = sK * S(L, J);
     add_split_tangent(el[set], F, F, sK, C);
+    if constexpr (Base::present) {
+      if (set == 0) add_base_tangent(base, F, sK, C);
+    }
     if constexpr (V) {
       add_split_tangent(vi[set], F, Fdot, sK, C);
       add_split_tangent(vi[set], F, F, sD, C);

@@ -1,6 +1,6 @@
-// TLFEA: Poisson-locking remedies of the ANCF 3243 beam and (below) the ANCF
-// 3443 shell for St. Venant-Kirchhoff
-// (plain and Kelvin-Voigt): the "enhanced continuum mechanics" split of
+// TLFEA: Poisson-locking remedies of the ANCF 3243 beam (St. Venant-Kirchhoff)
+// and (below) the ANCF 3443 shell (St. Venant-Kirchhoff, Mooney-Rivlin,
+// Neo-Hookean; each plain and Kelvin-Voigt): the "enhanced continuum mechanics" split of
 // Nachbagauer, Gruber and Gerstmayr (J. Comput. Nonlinear Dyn. 8 (2), 021004,
 // 2012), as Project Chrono applies it to ChElementBeamANCF_3243
 // (ChMaterialBeamANCF::Calc_D0_Dv and the element's precomputation, which
@@ -86,6 +86,24 @@
 // beam (a, b, c, p): D0 (0, mu, E - 2 mu, 0), Dv (lambda, 0, 2 mu - E, 0);
 // shell: D0 (0, mu, 0, lambda*), Dv (lambda, 0, 0, -lambda*); the p term of
 // the tangent is p X_iJ Y_kL for J, L in {1, 2}.
+//
+// Hyperelastic shells (Mooney-Rivlin, Neo-Hookean, plain or Kelvin-Voigt;
+// docs/theory.md §4.3). The same split with the full law kept: with psi_v(E)
+// the quadratic Dv energy above (small-strain Lame constants of the law,
+// mu = 2 (mu10 + mu01), lambda = kappa - 2 mu / 3),
+//   Pi = sum_full dV [Psi(F) - psi_v(E)] + sum_mid dV psi_v(E),
+// i.e. the linearised Poisson coupling Dv is moved from the full rule to the
+// mid-surface points and the rest of the law stays where it was. Full rule:
+// law "base" (Psi) plus the split law -Dv = (-lambda, 0, 0, lambda*); mid-
+// surface: Dv. At small strain Psi - psi_v has the tangent D - Dv = D0, so
+// the element is the SVK split shell (plates bend with E h^3/(12 (1 - nu^2)));
+// under a uniform deformation of any size both rules integrate psi_v exactly
+// and the two terms cancel: membrane states see the full law, with its own
+// Poisson contraction. The correction is quadratic in E, so at bending
+// strains of order 1 it is not the law's plane-stress reduction (Klinkel and
+// Govindjee 2002), only its small-strain limit. The law is isotropic, so in
+// the frame Psi(F R) = Psi(F) and P(F R) = P(F) R (R a rotation): it is
+// evaluated on the frame gradient F R like the split laws.
 #pragma once
 
 #include <cmath>
@@ -101,6 +119,7 @@
 #include "tlfea/elements/quadrature.hpp"
 #include "tlfea/materials/kelvin_voigt.hpp"
 #include "tlfea/materials/material_spec.hpp"
+#include "tlfea/materials/mooney_rivlin.hpp"
 #include "tlfea/materials/st_venant_kirchhoff.hpp"
 
 namespace tlfea {
@@ -166,16 +185,38 @@ struct SplitReducedRule<ANCF3443> {
   static void point(int q, Real xi[3], Real& w) { gauss_box(4, 4, 1, q, xi, w); }
 };
 
+// The elastic law kept in full on the full rule beside the split laws: none
+// for SVK (the split laws are the whole law), the hyperelastic law itself for
+// Mooney-Rivlin / Neo-Hookean (see above).
+struct NoBaseLaw {
+  static constexpr bool present = false;
+  KOKKOS_INLINE_FUNCTION Mat3 first_piola(const Mat3&) const { return zero3(); }
+  KOKKOS_INLINE_FUNCTION void tangent(const Mat3&, Tangent&) const {}
+  KOKKOS_INLINE_FUNCTION Real energy(const Mat3&) const { return 0.0; }
+};
+template <class M>
+struct HyperelasticBaseLaw {
+  static constexpr bool present = true;
+  M law;
+  KOKKOS_INLINE_FUNCTION Mat3 first_piola(const Mat3& F) const { return law.first_piola(F); }
+  KOKKOS_INLINE_FUNCTION void tangent(const Mat3& F, Tangent& A) const { law.tangent(F, A); }
+  KOKKOS_INLINE_FUNCTION Real energy(const Mat3& F) const { return law.energy(F); }
+};
+
 // supported: the <element, material> pair has a split; enabled(spec): the
 // spec asks for it (MaterialSpec::ancf3243_poisson_split /
-// ancf3443_poisson_split, both on by default).
+// ancf3443_poisson_split, both on by default); Base: the law kept in full
+// on the full rule (base(m) builds it).
 template <class E, class M>
 struct PoissonSplitTraits {
   static constexpr bool supported = false;
+  using Base = NoBaseLaw;
 };
 template <>
 struct PoissonSplitTraits<ANCF3243, StVenantKirchhoff> {
   static constexpr bool supported = true;
+  using Base = NoBaseLaw;
+  static Base base(const StVenantKirchhoff&) { return {}; }
   static bool enabled(const MaterialSpec& s) { return s.ancf3243_poisson_split; }
   static PoissonSplitCoefficients coefficients(const StVenantKirchhoff& m) {
     PoissonSplitCoefficients k;
@@ -186,6 +227,8 @@ struct PoissonSplitTraits<ANCF3243, StVenantKirchhoff> {
 template <>
 struct PoissonSplitTraits<ANCF3243, KelvinVoigt<StVenantKirchhoff>> {
   static constexpr bool supported = true;
+  using Base = NoBaseLaw;
+  static Base base(const KelvinVoigt<StVenantKirchhoff>&) { return {}; }
   static bool enabled(const MaterialSpec& s) { return s.ancf3243_poisson_split; }
   static PoissonSplitCoefficients coefficients(const KelvinVoigt<StVenantKirchhoff>& m) {
     PoissonSplitCoefficients k =
@@ -197,6 +240,8 @@ struct PoissonSplitTraits<ANCF3243, KelvinVoigt<StVenantKirchhoff>> {
 template <>
 struct PoissonSplitTraits<ANCF3443, StVenantKirchhoff> {
   static constexpr bool supported = true;
+  using Base = NoBaseLaw;
+  static Base base(const StVenantKirchhoff&) { return {}; }
   static bool enabled(const MaterialSpec& s) { return s.ancf3443_poisson_split; }
   static PoissonSplitCoefficients coefficients(const StVenantKirchhoff& m) {
     PoissonSplitCoefficients k;
@@ -207,6 +252,8 @@ struct PoissonSplitTraits<ANCF3443, StVenantKirchhoff> {
 template <>
 struct PoissonSplitTraits<ANCF3443, KelvinVoigt<StVenantKirchhoff>> {
   static constexpr bool supported = true;
+  using Base = NoBaseLaw;
+  static Base base(const KelvinVoigt<StVenantKirchhoff>&) { return {}; }
   static bool enabled(const MaterialSpec& s) { return s.ancf3443_poisson_split; }
   static PoissonSplitCoefficients coefficients(const KelvinVoigt<StVenantKirchhoff>& m) {
     PoissonSplitCoefficients k =
@@ -215,6 +262,54 @@ struct PoissonSplitTraits<ANCF3443, KelvinVoigt<StVenantKirchhoff>> {
     return k;
   }
 };
+
+// Hyperelastic shells: the full rule carries the law and -Dv, the mid-surface
+// Dv, with Dv from the law's small-strain Lame constants (above).
+inline void hyperelastic_shell_split(Real mu10, Real mu01, Real kappa, SplitLaw& full,
+                                     SplitLaw& mid, const char* who) {
+  const Real mu = 2.0 * (mu10 + mu01);
+  const Real lambda = kappa - 2.0 * mu / 3.0;
+  SplitLaw d0;
+  shell_split_from_lame(lambda, mu, d0, mid, who);
+  full = SplitLaw{-mid.a, -mid.b, -mid.c, -mid.p};
+}
+template <class M>
+struct HyperelasticShellSplitTraits {
+  static constexpr bool supported = true;
+  using Base = HyperelasticBaseLaw<M>;
+  static bool enabled(const MaterialSpec& s) { return s.ancf3443_poisson_split; }
+  static Base base(const M& m) { return Base{m}; }
+  static Real mu01(const MooneyRivlin& m) { return m.mu01; }
+  static Real mu01(const NeoHookean&) { return 0.0; }
+  static PoissonSplitCoefficients coefficients(const M& m) {
+    PoissonSplitCoefficients k;
+    hyperelastic_shell_split(m.mu10, mu01(m), m.kappa, k.full, k.axis,
+                             "hyperelastic (small-strain lambda, mu)");
+    return k;
+  }
+};
+template <class M>
+struct HyperelasticShellSplitTraits<KelvinVoigt<M>> {
+  static constexpr bool supported = true;
+  using Base = HyperelasticBaseLaw<M>;
+  static bool enabled(const MaterialSpec& s) { return s.ancf3443_poisson_split; }
+  static Base base(const KelvinVoigt<M>& m) { return Base{m.elastic}; }
+  static PoissonSplitCoefficients coefficients(const KelvinVoigt<M>& m) {
+    PoissonSplitCoefficients k = HyperelasticShellSplitTraits<M>::coefficients(m.elastic);
+    shell_split_from_lame(m.lambda_v, m.mu_v, k.vfull, k.vaxis, "Kelvin-Voigt (lambda_v, mu_v)");
+    return k;
+  }
+};
+template <>
+struct PoissonSplitTraits<ANCF3443, MooneyRivlin> : HyperelasticShellSplitTraits<MooneyRivlin> {};
+template <>
+struct PoissonSplitTraits<ANCF3443, NeoHookean> : HyperelasticShellSplitTraits<NeoHookean> {};
+template <>
+struct PoissonSplitTraits<ANCF3443, KelvinVoigt<MooneyRivlin>>
+    : HyperelasticShellSplitTraits<KelvinVoigt<MooneyRivlin>> {};
+template <>
+struct PoissonSplitTraits<ANCF3443, KelvinVoigt<NeoHookean>>
+    : HyperelasticShellSplitTraits<KelvinVoigt<NeoHookean>> {};
 
 // Extra geometry of the split element: the shape-function gradients in the
 // element frame, hl_i = R^T h_i (R = [t_1 t_2 t_3], columns the frame vectors),
@@ -368,6 +463,24 @@ KOKKOS_INLINE_FUNCTION void add_split_tangent(const SplitLaw& l, const Mat3& X, 
           for (int L = 0; L < 2; ++L) A.a[3 * i + J][3 * k + L] += sp * X(i, J) * Y(k, L);
 }
 
+// C += s dP_base/dF (the law kept in full; NoBaseLaw adds nothing).
+template <class Base>
+KOKKOS_INLINE_FUNCTION void add_base_tangent(const Base& base, const Mat3& F, Real s,
+                                             Tangent& C) {
+  if constexpr (Base::present) {
+    if (s == 0.0) return;
+    Tangent A;
+    base.tangent(F, A);
+    for (int r = 0; r < 9; ++r)
+      for (int c = 0; c < 9; ++c) C.a[r][c] += s * A.a[r][c];
+  } else {
+    (void)base;
+    (void)F;
+    (void)s;
+    (void)C;
+  }
+}
+
 // Green-Lagrange strain rate sym(F^T Fdot).
 KOKKOS_INLINE_FUNCTION Mat3 strain_rate(const Mat3& F, const Mat3& Fdot) {
   const Mat3 A = mul_tn(F, Fdot);
@@ -410,13 +523,15 @@ KOKKOS_INLINE_FUNCTION Mat3 frame_F(const Real hl[E::n][3], const Real xe[E::n][
 
 // Functors of the split element (same contracts as InternalForceFunctor,
 // TangentFunctor, StrainEnergyFunctor in kernels.hpp). `viscous`: the
-// Kelvin-Voigt part is present.
-template <class E, bool viscous>
+// Kelvin-Voigt part is present; `Base`: the law kept in full on set 0 (the
+// full rule; NoBaseLaw for SVK, the hyperelastic law for MR / NH shells).
+template <class E, bool viscous, class Base = NoBaseLaw>
 struct SplitInternalForceFunctor {
   ElementGeometry<E> g;
   detail::SplitPointSet<E> set[2];
   CoefView q, v, f;
   bool plain = false;  // coloured launch: plain adds (kernels.hpp)
+  Base base{};
   KOKKOS_INLINE_FUNCTION void operator()(const Ordinal e) const {
     Real xe[E::n][3], ve[E::n][3], fe[E::n][3];
     detail::gather(g, q, e, xe);
@@ -434,7 +549,11 @@ struct SplitInternalForceFunctor {
           const Mat3 Fdot = detail::frame_F<E>(hl, ve);
           detail::add_split_stress(ps.vi, detail::strain_rate(F, Fdot), S);
         }
-        const Mat3 P = ps.dV(e, p) * (F * S);
+        Mat3 P = F * S;
+        if constexpr (Base::present) {
+          if (k == 0) P = P + base.first_piola(F);
+        }
+        P = ps.dV(e, p) * P;
         for (int i = 0; i < E::n; ++i) {
           const Real h0 = hl[i][0], h1 = hl[i][1], h2 = hl[i][2];
           for (int a = 0; a < 3; ++a) fe[i][a] += P(a, 0) * h0 + P(a, 1) * h1 + P(a, 2) * h2;
@@ -448,11 +567,12 @@ struct SplitInternalForceFunctor {
   }
 };
 
-template <class E>
+template <class E, class Base = NoBaseLaw>
 struct SplitStrainEnergyFunctor {
   ElementGeometry<E> g;
   detail::SplitPointSet<E> set[2];
   CoefView q;
+  Base base{};
   KOKKOS_INLINE_FUNCTION void operator()(const Ordinal e, Real& sum) const {
     Real xe[E::n][3];
     detail::gather(g, q, e, xe);
@@ -462,14 +582,17 @@ struct SplitStrainEnergyFunctor {
         Real hl[E::n][3];
         detail::frame_gradients(ps, e, p, hl);
         const Mat3 F = detail::frame_F<E>(hl, xe);
-        sum +=
-            ps.dV(e, p) * detail::split_energy(ps.el, StVenantKirchhoff::green_lagrange_strain(F));
+        Real psi = detail::split_energy(ps.el, StVenantKirchhoff::green_lagrange_strain(F));
+        if constexpr (Base::present) {
+          if (k == 0) psi += base.energy(F);
+        }
+        sum += ps.dV(e, p) * psi;
       }
     }
   }
 };
 
-template <class E, bool viscous>
+template <class E, bool viscous, class Base = NoBaseLaw>
 struct SplitTangentFunctor {
   ElementGeometry<E> g;
   detail::SplitPointSet<E> set[2];
@@ -479,6 +602,7 @@ struct SplitTangentFunctor {
   DeviceView<Real*> values;
   Real alpha_K = 1.0, alpha_D = 0.0;
   bool plain = false;  // coloured launch: plain adds
+  Base base{};
   KOKKOS_INLINE_FUNCTION void operator()(const Ordinal e) const {
     Real xe[E::n][3], ve[E::n][3];
     Real Ke[E::n][E::n][9];
@@ -512,6 +636,9 @@ struct SplitTangentFunctor {
         if constexpr (viscous) {
           detail::add_split_tangent(ps.vi, F, Fdot, sK, C);
           detail::add_split_tangent(ps.vi, F, F, sD, C);
+        }
+        if constexpr (Base::present) {
+          if (k == 0) detail::add_base_tangent(base, F, sK, C);
         }
         for (int i = 0; i < E::n; ++i) {
           Real G[3][3][3];

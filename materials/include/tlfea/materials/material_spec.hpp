@@ -30,14 +30,15 @@ struct MaterialSpec {
   // over the full 3 x 2 x 2 rule and the Poisson coupling Dv over the beam axis
   // only (elements/poisson_split.hpp). false: the pure continuum element.
   bool ancf3243_poisson_split = true;
-  // ANCF 3443 shells with St. Venant-Kirchhoff (plain or Kelvin-Voigt) only;
-  // ignored by every other element and by Mooney-Rivlin / Neo-Hookean. When
-  // true (the default) the shell removes its through-thickness Poisson
-  // locking (plates too stiff in bending by (1 - nu)^2 / (1 - 2 nu)) with the
-  // same split adapted to shells: D0 the plane-stress law of the shell's
-  // tangent plane (no coupling of E33 to the in-plane strains) over the full
-  // 4 x 4 x 2 rule, Dv = D - D0 over the mid-surface points only
-  // (elements/poisson_split.hpp). false: the pure continuum element.
+  // ANCF 3443 shells, every law (SVK, Mooney-Rivlin, Neo-Hookean, plain or
+  // Kelvin-Voigt); ignored by every other element. When true (the default)
+  // the shell removes its through-thickness Poisson locking (plates too stiff
+  // in bending by (1 - nu)^2 / (1 - 2 nu)) with the same split adapted to
+  // shells: D0 the plane-stress law of the shell's tangent plane (no coupling
+  // of E33 to the in-plane strains) over the full 4 x 4 x 2 rule, Dv = D - D0
+  // over the mid-surface points only; the hyperelastic laws keep the law in
+  // full and move only their linearised Dv (elements/poisson_split.hpp,
+  // docs/theory.md §4.2-4.3). false: the pure continuum element.
   bool ancf3443_poisson_split = true;
 
   static MaterialSpec svk(Real E, Real nu) {

@@ -76,6 +76,7 @@ class ElementBlock final : public ElementBlockBase {
         const PoissonSplitGeometry<E> sg = build_poisson_split_geometry<E>(mesh, geom_);
         split_sets_[0] = {sg.H_full, geom_.dV, E::nq, k.full, k.vfull};
         split_sets_[1] = {sg.H_axis, sg.dV_axis, PoissonSplitGeometry<E>::nq_axis, k.axis, k.vaxis};
+        split_base_ = PoissonSplitTraits<E, M>::base(mat_);
       }
     }
   }
@@ -114,16 +115,17 @@ class ElementBlock final : public ElementBlockBase {
     if constexpr (FastKernelTraits<E>::split_force && PoissonSplitTraits<E, M>::supported) {
       if (!reference_ && split_) {
         launch_assembly("tlfea::elements::internal_force",
-                        FastInternalForceFunctor<E, detail::SplitPointLaw<M::is_viscous>, 2>{
+                        FastInternalForceFunctor<E, SplitLawOf, 2>{
                             geom_, {fast_set(0), fast_set(1)}, split_law(), q, v, f});
         return;
       }
     }
     if constexpr (PoissonSplitTraits<E, M>::supported) {
       if (split_) {
-        launch_assembly("tlfea::elements::internal_force",
-                        SplitInternalForceFunctor<E, M::is_viscous>{
-                            geom_, {split_sets_[0], split_sets_[1]}, q, v, f});
+        SplitInternalForceFunctor<E, M::is_viscous, SplitBase> fn{
+            geom_, {split_sets_[0], split_sets_[1]}, q, v, f};
+        fn.base = split_base_;
+        launch_assembly("tlfea::elements::internal_force", fn);
         return;
       }
     }
@@ -138,7 +140,7 @@ class ElementBlock final : public ElementBlockBase {
         if constexpr (PoissonSplitTraits<E, M>::supported) {
           if (split_) {
             launch_assembly("tlfea::elements::tangent",
-                            FastTangentFunctor<E, detail::SplitPointLaw<M::is_viscous>, 2>{
+                            FastTangentFunctor<E, SplitLawOf, 2>{
                                 geom_, {fast_set(0), fast_set(1)}, split_law(), q, v, offsets_,
                                 block_row_length_, values, alpha_K, alpha_D});
             return;
@@ -153,11 +155,10 @@ class ElementBlock final : public ElementBlockBase {
     }
     if constexpr (PoissonSplitTraits<E, M>::supported) {
       if (split_) {
-        SplitTangentFunctor<E, M::is_viscous> sfn{geom_,    {split_sets_[0], split_sets_[1]},
-                                                  q,        v,
-                                                  offsets_, block_row_length_,
-                                                  values,   alpha_K,
-                                                  alpha_D};
+        SplitTangentFunctor<E, M::is_viscous, SplitBase> sfn{
+            geom_,  {split_sets_[0], split_sets_[1]}, q, v, offsets_, block_row_length_,
+            values, alpha_K,                          alpha_D};
+        sfn.base = split_base_;
         launch_assembly("tlfea::elements::tangent", sfn);
         return;
       }
@@ -206,9 +207,10 @@ class ElementBlock final : public ElementBlockBase {
     Real sum = 0.0;
     if constexpr (PoissonSplitTraits<E, M>::supported) {
       if (split_) {
-        Kokkos::parallel_reduce(
-            "tlfea::elements::strain_energy", Kokkos::RangePolicy<ExecSpace>(0, geom_.num_elements),
-            SplitStrainEnergyFunctor<E>{geom_, {split_sets_[0], split_sets_[1]}, q}, sum);
+        SplitStrainEnergyFunctor<E, SplitBase> fn{geom_, {split_sets_[0], split_sets_[1]}, q};
+        fn.base = split_base_;
+        Kokkos::parallel_reduce("tlfea::elements::strain_energy",
+                                Kokkos::RangePolicy<ExecSpace>(0, geom_.num_elements), fn, sum);
         return sum;
       }
     }
@@ -281,12 +283,15 @@ class ElementBlock final : public ElementBlockBase {
   detail::FastPointSet<E> fast_set(int k) const {
     return {split_sets_[k].H, split_sets_[k].dV, split_sets_[k].np};
   }
-  detail::SplitPointLaw<M::is_viscous> split_law() const {
-    detail::SplitPointLaw<M::is_viscous> l;
+  using SplitBase = typename PoissonSplitTraits<E, M>::Base;
+  using SplitLawOf = detail::SplitPointLaw<M::is_viscous, SplitBase>;
+  SplitLawOf split_law() const {
+    SplitLawOf l;
     for (int k = 0; k < 2; ++k) {
       l.el[k] = split_sets_[k].el;
       l.vi[k] = split_sets_[k].vi;
     }
+    l.base = split_base_;
     return l;
   }
   void require_offsets() const {
@@ -309,11 +314,14 @@ class ElementBlock final : public ElementBlockBase {
   bool coloured_ = false;
   // ANCF 3243 / 3443 Poisson split (poisson_split.hpp): on for SVK /
   // KelvinVoigt<SVK> when spec.ancf3243_poisson_split (beam) /
-  // spec.ancf3443_poisson_split (shell); the point sets (full rule, reduced
-  // rule: beam axis / shell mid-surface).
+  // spec.ancf3443_poisson_split (shell), and for the hyperelastic shells
+  // (plain or Kelvin-Voigt) when spec.ancf3443_poisson_split; the point sets
+  // (full rule, reduced rule: beam axis / shell mid-surface) and the law kept
+  // in full on the full rule (hyperelastic shells only).
   bool split_ = false;
   bool reference_ = false;  // set_reference_kernels
   detail::SplitPointSet<E> split_sets_[2];
+  SplitBase split_base_{};
 };
 
 // Factory for one element type over all materials (defined per element in
