@@ -27,6 +27,7 @@
 #include "tlfea/solvers/mpi_session.hpp"
 #ifdef TLFEA_HAVE_IO
 #include "tlfea/io/output.hpp"
+#include "tlfea/io/scene_output.hpp"
 #endif
 
 #ifndef TLFEA_VERSION
@@ -229,16 +230,7 @@ int cmd_run(Options o) {
 #ifdef TLFEA_HAVE_IO
   std::unique_ptr<tlfea::io::OutputWriter> writer;
   if (s.output.enabled) {
-    tlfea::io::OutputSettings os;
-    os.directory = s.output.directory;
-    os.every = s.output.every;
-    os.displacement = s.output.displacement;
-    os.velocity = s.output.velocity;
-    os.stress = s.output.stress;
-    os.reactions = s.output.reactions;
-    os.contact = s.output.contact;
-    os.samples = s.output.samples;
-    for (const auto& b : s.bodies) os.body_names.push_back(b.name);
+    tlfea::io::OutputSettings os = tlfea::io::output_settings(s);
     // A restart continues the output in the directory (its steps up to the
     // checkpoint's are kept; docs/scene.md, "output").
     os.resume = !o.restart.empty();

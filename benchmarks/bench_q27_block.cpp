@@ -39,7 +39,7 @@ double max_memory_gb = 20.0;
 // dissection, 2 steps) at N = 6, 10, 12, 16, within 2 % there:
 //   64 MiB + 40 B x nnz + 107 B x s^2 (direct solvers),
 // nnz = 9 (8N + 1)^3 the scalar entries of the Newton matrix (the node
-// couplings of a structured Q27 grid, scene.cpp box_pairs_per_axis; the
+// couplings of a structured Q27 grid, scene/src/size_limits.hpp box_pairs_per_axis; the
 // 40 B cover its copies, the element data and the vectors) and s = 3 (2N + 1)^2
 // the unknowns of the largest nested-dissection separator, a plane of nodes:
 // the factor of a 3D grid grows like s^2. Iterative solvers keep no factor

@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "tlfea/core/error.hpp"
+#include "tlfea/core/view_utils.hpp"
 
 namespace tlfea {
 
@@ -218,10 +219,6 @@ struct HessianFunctor {
   }
 };
 
-struct SquaredNormFunctor {
-  DeviceView<Real*> c;
-  KOKKOS_INLINE_FUNCTION void operator()(const Ordinal i, Real& sum) const { sum += c(i) * c(i); }
-};
 struct MaxAbsFunctor {
   DeviceView<Real*> c;
   KOKKOS_INLINE_FUNCTION void operator()(const Ordinal i, Real& m) const {
@@ -642,7 +639,7 @@ void ConstraintSet::assemble_dp1_hessian(const CoefView& /*q*/, const DeviceView
 Real ConstraintSet::violation_norm(const DeviceView<Real*>& c) const {
   Real sum = 0.0;
   Kokkos::parallel_reduce("tlfea::constraints::violation_norm",
-                          Kokkos::RangePolicy<ExecSpace>(0, num_rows()), SquaredNormFunctor{c},
+                          Kokkos::RangePolicy<ExecSpace>(0, num_rows()), SquaredNorm{c},
                           sum);
   return std::sqrt(sum);
 }

@@ -4,11 +4,12 @@
 
 #ifdef TLFEA_HAVE_IO
 
+#include "tlfea/io/scene_output.hpp"
+
 namespace tlfea_py {
 
 void bind_output(py::module_& m) {
   using SR = tlfea::StepReport;
-  using SO = tlfea::scene::SceneOutput;
   // --- output ----------------------------------------------------------------
   py::class_<PyOutputWriter>(m, "OutputWriter",
                              "HDF5 + XDMF + history.csv output of a run (tlfea::io::OutputWriter)."
@@ -19,20 +20,9 @@ void bind_output(py::module_& m) {
                        bool resume) {
              tlfea::io::OutputSettings os;
              const ModelHandle& h = st.handle();
-             if (h.scene) {  // defaults: the scene's output section
-               const SO& so = h.scene->output;
-               os.directory = so.directory;
-               os.every = so.every;
-               os.displacement = so.displacement;
-               os.velocity = so.velocity;
-               os.stress = so.stress;
-               os.reactions = so.reactions;
-               os.contact = so.contact;
-               os.samples = so.samples;
-               // The per-body history columns carry the scene's body names,
-               // as in `tlfea run`.
-               for (const auto& b : h.scene->bodies) os.body_names.push_back(b.name);
-             }
+             // Defaults: the scene's output section and body names, as in
+             // `tlfea run`.
+             if (h.scene) os = tlfea::io::output_settings(*h.scene);
              if (directory) os.directory = *directory;
              if (os.directory.empty()) fail("OutputWriter: no directory given");
              if (every) os.every = *every;

@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "tlfea/core/error.hpp"
+#include "tlfea/core/view_utils.hpp"
 
 namespace tlfea {
 namespace {
@@ -288,18 +289,10 @@ TimeStepper::TimeStepper(Model& model, const StepperSettings& settings)
       if (!fixed[r] && !fixed[en(k)]) continue;
       (en(k) == r ? diag : zero).push_back(k);
     }
-  auto upload = [](const auto& v, const char* label, auto tag) {
-    using T = decltype(tag);
-    DeviceView<T*> d(std::string(label), v.size());
-    auto h = Kokkos::create_mirror_view(d);
-    for (size_t i = 0; i < v.size(); ++i) h(i) = v[i];
-    Kokkos::deep_copy(d, h);
-    return d;
-  };
-  fixed_dofs_ = upload(dofs, "tlfea::solvers::fixed_dofs", Ordinal{});
-  fixed_zero_ = upload(zero, "tlfea::solvers::fixed_zero", Offset{});
-  fixed_diag_ = upload(diag, "tlfea::solvers::fixed_diag", Offset{});
-  presc_dofs_ = upload(presc, "tlfea::solvers::prescribed_dofs", Ordinal{});
+  fixed_dofs_ = upload_to_device<Ordinal>("tlfea::solvers::fixed_dofs", dofs);
+  fixed_zero_ = upload_to_device<Offset>("tlfea::solvers::fixed_zero", zero);
+  fixed_diag_ = upload_to_device<Offset>("tlfea::solvers::fixed_diag", diag);
+  presc_dofs_ = upload_to_device<Ordinal>("tlfea::solvers::prescribed_dofs", presc);
   presc_vel_ = DeviceView<Real*>("tlfea::solvers::prescribed_velocity", presc.size());
   presc_vel_host_ = Kokkos::create_mirror_view(presc_vel_);
 
