@@ -266,7 +266,14 @@ TEST(RigidScene, InputErrorsNameTheProblem) {
   expect_error(head +
                    "  - {name: a, type: rigid, shape: {type: sphere, radius: 0.1}, density: 1000}\n"
                    "contact: {bodies: [a]}\n",
-               "is rigid");
+               "needs contact_material.E");
+  expect_error(head + "  - {name: a, type: rigid, mass: 1, inertia: [1, 1, 1]}\n"
+                      "contact: {bodies: [a]}\n",
+               "has no surface");
+  expect_error(head +
+                   "  - {name: a, type: rigid, shape: {type: sphere, radius: 0.1, divisions: 0}, "
+                   "density: 1000}\n",
+               "divisions must be in [1, 256]");
   expect_error(
       head +
           "  - {name: a, type: rigid, mass: 1, inertia: [1, 1, 1], extent: [0.1, 0.1, 0.1]}\n"
