@@ -92,7 +92,7 @@ struct RigidShapeSurface {
 // positions relative to `center`.
 RigidShapeSurface rigid_shape_of_mesh(const Mesh& mesh, const std::array<Real, 3>& center);
 // Primitive shapes centred at the origin (axes along the body axes;
-// cylinder axis X_3). Resolution (docs/theory.md §7.1): a box face is an
+// cylinder axis X_3). Resolution (docs/theory.md §11.7): a box face is an
 // n x n grid (n = divisions), a sphere a latitude-longitude grid of
 // 2 n longitudes and n latitude bands with a vertex at each pole, a
 // cylinder 2 n segments around, n / 2 (>= 1) along, each cap n / 4 (>= 1)
