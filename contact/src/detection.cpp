@@ -37,11 +37,23 @@ ContactDetection::ContactDetection(const DetectionSettings& settings) : settings
 void ContactDetection::add_body(int body, const Mesh& mesh, Ordinal coef_offset,
                                 Real contact_radius) {
   if (ready_) throw_error("contact detection: add_body after setup");
+  add_surface(body, extract_surface(mesh, coef_offset, body, settings_.surface), contact_radius);
+}
+
+void ContactDetection::add_surface(int body, const SurfaceHost& surface, Real contact_radius) {
+  if (ready_) throw_error("contact detection: add_surface after setup");
+  if (body < 0) throw_error("contact detection: body id ", body, " < 0");
   if (std::find(bodies_.begin(), bodies_.end(), body) != bodies_.end())
     throw_error("contact detection: body ", body, " added twice");
   if (contact_radius < 0.0)
     throw_error("contact detection: body ", body, ": negative contact radius ", contact_radius);
-  host_.append(extract_surface(mesh, coef_offset, body, settings_.surface));
+  for (int b : surface.vertex_body)
+    if (b != body)
+      throw_error("contact detection: surface of body ", body, " has a vertex of body ", b);
+  for (int b : surface.triangle_body)
+    if (b != body)
+      throw_error("contact detection: surface of body ", body, " has a triangle of body ", b);
+  host_.append(surface);
   bodies_.push_back(body);
   if (static_cast<int>(body_radius_host_.size()) <= body) body_radius_host_.resize(body + 1, 0.0);
   body_radius_host_[body] = contact_radius;

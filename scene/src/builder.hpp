@@ -9,6 +9,7 @@
 #include "size_limits.hpp"
 #include "tlfea/constraints/material_point.hpp"
 #include "tlfea/contact/obstacles.hpp"
+#include "tlfea/contact/surface.hpp"
 #include "tlfea/core/mesh_io.hpp"
 #include "tlfea/scene/scene.hpp"
 #include "yaml_reader.hpp"
@@ -31,6 +32,10 @@ struct BodyData {
   Real min_size = 0.0;     // smallest body dimension (default joint fibers)
   bool rigid = false;      // type: rigid (mesh: its one-node coefficient mesh)
   Real rigid_mass = 0.0;
+  // A rigid body's contact surface (body frame) and reference centre;
+  // empty X: none (mass + inertia only).
+  RigidShapeSurface rigid_shape;
+  Vec3 rigid_center{{0.0, 0.0, 0.0}};
   // contact_material (docs/scene.md): E <= 0 / nu NaN: the bulk E, nu;
   // restitution, mu_s, mu_k < 0: the contact section's.
   ContactMaterial contact{0.0, std::numeric_limits<Real>::quiet_NaN()};

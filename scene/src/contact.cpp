@@ -72,16 +72,23 @@ void Builder::add_contact(const YAML::Node& node) {
     if (!l.IsSequence()) fail(c_, l, "contact.bodies: expected a list of body names");
     for (size_t i = 0; i < l.size(); ++i) {
       const int b = body_index(l[i], "contact.bodies", false);
-      if (bodies_[b].rigid)
+      // A rigid body takes part through the triangulated surface of its
+      // shape (surface.hpp, rigid_surface), with a contact modulus: the law
+      // needs a compliance, and two rigid partners have none.
+      if (bodies_[b].rigid && bodies_[b].rigid_shape.X.empty())
         fail(c_, l[i],
-             "contact.bodies: body '" + bodies_[b].name +
-                 "' is rigid; contact of rigid surfaces is not supported yet");
+             "contact.bodies: rigid body '" + bodies_[b].name +
+                 "' has no surface (mass and inertia only); give it a shape or a mesh");
+      if (bodies_[b].rigid && !(bodies_[b].contact.E > 0.0))
+        fail(c_, l[i],
+             "contact.bodies: rigid body '" + bodies_[b].name +
+                 "' needs contact_material.E (the modulus of its contact surface)");
       if (std::find(bodies.begin(), bodies.end(), b) != bodies.end())
         fail(c_, l[i], "contact.bodies: body '" + bodies_[b].name + "' listed twice");
       bodies.push_back(b);
     }
   } else {
-    // Every deformable body (rigid bodies have no contact surface yet).
+    // Every deformable body (rigid bodies take part when listed).
     for (size_t i = 0; i < bodies_.size(); ++i)
       if (!bodies_[i].rigid) bodies.push_back(static_cast<int>(i));
   }
@@ -140,8 +147,20 @@ void Builder::add_contact(const YAML::Node& node) {
   if (self_radius < 0.0)
     fail(c_, m.node()["self_contact_radius"], "contact.self_contact_radius must be >= 0");
   for (int b : bodies) {
-    det->add_body(bodies_[b].id, bodies_[b].mesh, model.coefficient_offset(bodies_[b].id),
-                  contact_radius);
+    const BodyData& bd = bodies_[b];
+    if (bd.rigid) {
+      try {
+        det->add_surface(bd.id,
+                         rigid_surface(bd.rigid_shape,
+                                       {bd.rigid_center[0], bd.rigid_center[1], bd.rigid_center[2]},
+                                       model.coefficient_offset(bd.id), bd.id),
+                         contact_radius);
+      } catch (const Error& e) {
+        fail(c_, node, std::string("contact: ") + e.what());
+      }
+    } else {
+      det->add_body(bd.id, bd.mesh, model.coefficient_offset(bd.id), contact_radius);
+    }
     if (self_radius > 0.0) det->set_self_contact(bodies_[b].id, self_radius);
   }
   std::vector<ContactMaterial> obst;
@@ -166,6 +185,11 @@ void Builder::add_contact(const YAML::Node& node) {
   }
   cf->setup(row_sum_lumped_mass(model.pattern(), model.mass_values()), mats, obst, pair);
   if (has_pairs) add_contact_pairs(pairs, bodies, obstacle_names, *cf);
+  // A rigid body's contact points damp with the body's mass: an impulse
+  // at a point of a rigid body moves the whole body (the lumped row sums of
+  // its mass matrix, §11.3, are no point masses).
+  for (int b : bodies)
+    if (bodies_[b].rigid) cf->set_point_mass(bodies_[b].id, bodies_[b].rigid_mass);
   if (body_mass) {
     // damping_mass: body: the body's mass m = e^T M e (Model::body_motion,
     // docs/theory.md §9.3; the state does not enter m).

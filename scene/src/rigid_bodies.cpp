@@ -8,6 +8,12 @@
 
 namespace tlfea::scene::detail {
 
+namespace {
+// Largest contact-surface divisions of a primitive shape (a sphere of n =
+// 256 has 131 k triangles).
+constexpr long kMaxRigidDivisions = 256;
+}  // namespace
+
 // A rigid body (docs/scene.md, "Rigid bodies"): from `shape` (a T10 / Q27
 // mesh, already placed, with `density`), a primitive `shape` with
 // `density`, or `mass` + `inertia` (about the centre of mass, reference
@@ -30,20 +36,35 @@ void Builder::add_rigid(Map& m, BodyData& b, const std::string& what, const Mesh
     } catch (const Error& e) {
       fail(c_, m.node()["mesh"], what + ".mesh: " + e.what());
     }
+    // Contact surface: the shape mesh's boundary triangles (surface.hpp).
+    b.rigid_shape = rigid_shape_of_mesh(*shape, {spec.center[0], spec.center[1], spec.center[2]});
   } else if (m.has("shape")) {
     Map sm(c_, m.get("shape"), what + ".shape");
     const std::string kind = sm.choice("type", {"box", "sphere", "cylinder"}, "");
     const Real rho = density(m, what);
     const Vec3 c = m.vec3("center", Vec3{{0, 0, 0}});
+    // Contact surface resolution (surface.hpp, rigid_*_shape): box faces
+    // n x n, sphere 2n x n, cylinder 2n around.
+    const long n = sm.integer("divisions", kind == "box" ? 4 : 12);
+    if (n < 1 || n > kMaxRigidDivisions)
+      fail(c_, sm.node()["divisions"],
+           sm.key("divisions") + " must be in [1, " + std::to_string(kMaxRigidDivisions) +
+               "], got " + std::to_string(n));
+    const int nd = static_cast<int>(n);
     if (kind == "box") {
       const Vec3 size = sm.vec3_req("size");
       for (int a = 0; a < 3; ++a)
         if (!(size[a] > 0)) fail(c_, sm.node()["size"], sm.key("size") + " must be positive");
       spec = rigid_box(c, size, rho);
+      b.rigid_shape = rigid_box_shape({size[0], size[1], size[2]}, nd);
     } else if (kind == "sphere") {
-      spec = rigid_sphere(c, sm.positive_req("radius"), rho);
+      const Real R = sm.positive_req("radius");
+      spec = rigid_sphere(c, R, rho);
+      b.rigid_shape = rigid_sphere_shape(R, nd);
     } else {
-      spec = rigid_cylinder(c, sm.positive_req("radius"), sm.positive_req("length"), rho);
+      const Real R = sm.positive_req("radius"), L = sm.positive_req("length");
+      spec = rigid_cylinder(c, R, L, rho);
+      b.rigid_shape = rigid_cylinder_shape(R, L, nd);
     }
     sm.done();
   } else {
@@ -87,6 +108,12 @@ void Builder::add_rigid(Map& m, BodyData& b, const std::string& what, const Mesh
   }
   b.mesh = s_.model->mesh(b.id);
   b.rigid = true;
+  b.rigid_center = spec.center;
+  // Rigid in the contact law (E = inf) unless contact_material gives E.
+  b.E = std::numeric_limits<Real>::infinity();
+  b.nu = 0.0;
+  if (m.has("contact_material"))
+    b.contact = parse_contact_material(m.get("contact_material"), what);
   // Default joint fibre: the smallest dimension of the shape or box; for
   // mass properties only, the radius of gyration sqrt(tr(S) / m).
   Real ext = std::numeric_limits<Real>::max();

@@ -7,7 +7,8 @@ the nodes directly, and the files use only what read_gmsh_ancf reads).
 
 writes quarter_ring.msh, bathe_bend.msh, beam_net.msh (read by
 examples/ancf_beam_net.yaml), half_cylinder_quads.msh,
-quarter_strip_quads.msh, l_frame.msh.
+quarter_strip_quads.msh, l_frame.msh, tire_quads.msh (read by
+examples/rigid_wheel_tire.yaml).
 """
 import math
 import os
@@ -131,6 +132,24 @@ def l_frame(path, a, b, n):
                             (0, "tip", [(15, [2 * n + 1])])])
 
 
+def tire(path, radius, width, nc, nw):
+    """Closed cylindrical band (a tire's tread) x = R cos a, y = R sin a,
+    z in [-width / 2, width / 2] (axis z): nc quadrangles around (the last
+    one closing the ring on the first nodes), nw across; physical surface
+    "tread", physical curves "rim0" (z = -width / 2) and "rim1" (z = +width / 2)."""
+    nodes = []
+    for j in range(nw + 1):
+        for i in range(nc):
+            a = 2.0 * math.pi * i / nc
+            nodes.append((radius * math.cos(a), radius * math.sin(a), width * (j / nw - 0.5)))
+    idx = lambda i, j: 1 + (i % nc) + nc * j
+    quads = [(3, [idx(i, j), idx(i + 1, j), idx(i + 1, j + 1), idx(i, j + 1)])
+             for j in range(nw) for i in range(nc)]
+    e0 = [(1, [idx(i, 0), idx(i + 1, 0)]) for i in range(nc)]
+    e1 = [(1, [idx(i, nw), idx(i + 1, nw)]) for i in range(nc)]
+    write_msh(path, nodes, [(2, "tread", quads), (1, "rim0", e0), (1, "rim1", e1)])
+
+
 def main():
     here = os.path.dirname(os.path.abspath(__file__))
     arc(os.path.join(here, "quarter_ring.msh"), 1.0, math.pi / 2, 32, "ring")
@@ -138,6 +157,7 @@ def main():
     net(os.path.join(here, "beam_net.msh"), 3, 1.0)
     half_cylinder(os.path.join(here, "half_cylinder_quads.msh"), 1.0, 2.0, 8, 4)
     quarter_strip(os.path.join(here, "quarter_strip_quads.msh"), 1.0, 0.05, 32)
+    tire(os.path.join(here, "tire_quads.msh"), 0.3, 0.16, 16, 2)
     l_frame(os.path.join(here, "l_frame.msh"), 1.0, 1.0, 16)
 
 

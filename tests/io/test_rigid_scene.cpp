@@ -232,6 +232,67 @@ joints:
   EXPECT_NEAR(q(s.model->coefficient_offset(1), 1), 0.1 * sn, 1e-7);
 }
 
+// Contact of rigid bodies from a scene (docs/scene.md, "Rigid bodies"): a
+// rigid sphere (R = 0.05 m, 1000 kg/m^3, contact_material E = 1e7 Pa,
+// nu = 0.3) resting on a rigid box (0.2 x 0.2 x 0.1 m, same contact
+// material) resting on the ground plane, gravity ramped in over 0.05 s,
+// point law with R* = 0.05 m. The ball stands at (0.0125, 0.0125), halfway
+// between the box's top-face grid vertices (0.05 m apart), so that only its
+// pole vertex touches (the nearest box vertex is 1.6 mm below the sphere,
+// the ball's next latitude ring 1.7 mm above the face): one Hertz spring of
+// two compliant partners, E* = E / (2 (1 - nu^2)) (docs/theory.md §7.4):
+//   m g = (4/3) E* sqrt(R*) delta^{3/2},  m = (4/3) pi R^3 rho   (by hand),
+// delta measured in the box's frame (the pole's depth below its top face).
+// The off-centre load tilts the box on its 25 ground springs by about
+// m g 0.0125 / (sum_i k_i x_i^2) = 1.3e-5 rad (k_i = 1.5 F_i / delta_i,
+// by hand), and the ball rolls down that slope by (5/7) g theta t^2 / 2 =
+// 6e-6 m: the box's axes within 1e-4 and the ball within 1e-4 m of where
+// it was set.
+TEST(RigidScene, RigidBallRestsOnARigidBoxOnTheGround) {
+  const std::string text = R"(
+time: {dt: 1.0e-4, steps: 4000}
+gravity: {vector: [0, 0, -9.81], function: {type: ramp, t0: 0, t1: 0.05}}
+bodies:
+  - name: box
+    type: rigid
+    shape: {type: box, size: [0.2, 0.2, 0.1]}
+    center: [0, 0, 0.05]
+    density: 1000
+    contact_material: {E: 1.0e7, nu: 0.3}
+  - name: ball
+    type: rigid
+    shape: {type: sphere, radius: 0.05}
+    center: [0.0125, 0.0125, 0.15]
+    density: 1000
+    contact_material: {E: 1.0e7, nu: 0.3}
+contact:
+  bodies: [box, ball]
+  restitution: 0.5
+  radius: 0.05
+  obstacles: [{type: plane, point: [0, 0, 0], normal: [0, 0, 1]}]
+)";
+  scene::Scene s = load(text);
+  TimeStepper st(*s.model, s.settings);
+  for (int i = 0; i < 4000; ++i) ASSERT_TRUE(st.step().converged);
+  auto q = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), st.positions());
+  const Model::RigidPose box = s.model->rigid_pose(0, q), ball = s.model->rigid_pose(1, q);
+  const Real R = 0.05, m = 4.0 / 3.0 * 3.14159265358979323846 * R * R * R * 1000.0;
+  const Real Es = 1e7 / (2.0 * (1.0 - 0.09));
+  const Real ds = std::pow(3.0 * m * 9.81 / (4.0 * Es * std::sqrt(R)), 2.0 / 3.0);
+  // The pole (ball centre - R e_3 of the ball's axes) in the box's frame.
+  Real X3 = 0.0;
+  for (int a = 0; a < 3; ++a)
+    X3 += box.rotation(a, 2) * (ball.center[a] - R * ball.rotation(a, 2) - box.center[a]);
+  const Real delta = 0.05 - X3;
+  std::printf("ball on box: delta = %.6g m, closed form %.6g m (%.3g%%), ball at (%.3g, %.3g)\n",
+              delta, ds, 100.0 * (delta - ds) / ds, ball.center[0], ball.center[1]);
+  EXPECT_NEAR(delta, ds, 0.01 * ds);
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < 3; ++j) EXPECT_NEAR(box.rotation(i, j), i == j ? 1.0 : 0.0, 1e-4);
+  EXPECT_NEAR(ball.center[0], 0.0125, 1e-4);
+  EXPECT_NEAR(ball.center[1], 0.0125, 1e-4);
+}
+
 void expect_error(const std::string& text, const std::string& part) {
   try {
     load(text);
@@ -266,7 +327,15 @@ TEST(RigidScene, InputErrorsNameTheProblem) {
   expect_error(head +
                    "  - {name: a, type: rigid, shape: {type: sphere, radius: 0.1}, density: 1000}\n"
                    "contact: {bodies: [a]}\n",
-               "is rigid");
+               "needs contact_material.E");
+  expect_error(head +
+                   "  - {name: a, type: rigid, mass: 1, inertia: [1, 1, 1]}\n"
+                   "contact: {bodies: [a]}\n",
+               "has no surface");
+  expect_error(head +
+                   "  - {name: a, type: rigid, shape: {type: sphere, radius: 0.1, divisions: 0}, "
+                   "density: 1000}\n",
+               "divisions must be in [1, 256]");
   expect_error(
       head +
           "  - {name: a, type: rigid, mass: 1, inertia: [1, 1, 1], extent: [0.1, 0.1, 0.1]}\n"

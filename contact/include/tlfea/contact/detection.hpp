@@ -107,6 +107,9 @@ class ContactDetection {
   // coefficient 0 is global coefficient `coef_offset`. contact_radius > 0
   // sets R_A for its vertices (else the patch radius).
   void add_body(int body, const Mesh& mesh, Ordinal coef_offset, Real contact_radius = 0.0);
+  // Adds a ready surface of body `body` (all its vertices and triangles
+  // labelled `body`), e.g. a rigid body's (rigid_surface in surface.hpp).
+  void add_surface(int body, const SurfaceHost& surface, Real contact_radius = 0.0);
   // Returns k; its contacts carry body id -1 - k.
   int add_obstacle(const Obstacle& obstacle);
   // Pair filter (default: every pair of distinct bodies, every body with

@@ -56,7 +56,7 @@ struct SurfaceHost {
   // Per vertex.
   std::vector<int> vertex_body;
   std::vector<Ordinal> vertex_element;                // block-local element of the material point
-  std::vector<std::array<Real, 3>> vertex_xi;         // its parent coordinates
+  std::vector<std::array<Real, 3>> vertex_xi;         // its parent coordinates (rigid: body X)
   std::vector<Ordinal> vertex_ptr{0};                 // combination of vertex v: [ptr[v], ptr[v+1])
   std::vector<Ordinal> vertex_coef;                   // global coefficient ids
   std::vector<Real> vertex_weight;                    // s_l(xi)
@@ -77,6 +77,38 @@ struct SurfaceHost {
 // labelled as body `body` (>= 0). Throws Error for an empty or malformed mesh.
 SurfaceHost extract_surface(const Mesh& mesh, Ordinal coef_offset, int body,
                             const SurfaceSettings& settings = {});
+
+// Triangulated surface of a rigid body in its body frame: vertex positions X
+// relative to the centre of mass (reference axes), triangles counter-clockwise
+// seen from outside. Its contact surface (rigid_surface) has the vertices
+//   x(X) = r + X_1 r_1 + X_2 r_2 + X_3 r_3   (docs/theory.md §11.1),
+// the combination of the body's 4 coefficients with weights (1, X1, X2, X3).
+struct RigidShapeSurface {
+  std::vector<std::array<Real, 3>> X;
+  std::vector<std::array<Ordinal, 3>> triangles;
+};
+
+// The boundary of a T10 / Q27 shape mesh (its extract_surface triangles),
+// positions relative to `center`.
+RigidShapeSurface rigid_shape_of_mesh(const Mesh& mesh, const std::array<Real, 3>& center);
+// Primitive shapes centred at the origin (axes along the body axes;
+// cylinder axis X_3). Resolution (docs/theory.md §11.7): a box face is an
+// n x n grid (n = divisions), a sphere a latitude-longitude grid of
+// 2 n longitudes and n latitude bands with a vertex at each pole, a
+// cylinder 2 n segments around, n / 2 (>= 1) along, each cap n / 4 (>= 1)
+// rings. Vertices shared between faces are merged.
+RigidShapeSurface rigid_box_shape(const std::array<Real, 3>& size, int divisions);
+RigidShapeSurface rigid_sphere_shape(Real radius, int divisions);
+RigidShapeSurface rigid_cylinder_shape(Real radius, Real length, int divisions);
+
+// Contact surface of a rigid body (body `body`, coefficients coef_offset ..
+// coef_offset + 3 = r, r_1, r_2, r_3, centre of mass `center` in the
+// reference configuration): each vertex the combination above,
+// vertex_element 0 and vertex_xi = X (its body coordinates); A_patch one
+// third of its triangles' areas. Throws Error for an empty shape, a
+// triangle with a vertex id out of range or a degenerate triangle.
+SurfaceHost rigid_surface(const RigidShapeSurface& shape, const std::array<Real, 3>& center,
+                          Ordinal coef_offset, int body);
 
 // Device copy of a soup and the per-step vertex positions.
 class Surface {
