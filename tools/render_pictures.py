@@ -65,6 +65,10 @@ def polygons(kind, cells, x):
             for tri in ((v0, m01, m20), (m01, v1, m12), (m20, m12, v2), (m01, m12, m20)):
                 polys.append(x[list(tri)])
                 owner.append(c)
+    elif kind == "Triangle":  # a surface already (a rigid body's triangulation)
+        for c, cell in enumerate(cells):
+            polys.append(x[cell])
+            owner.append(c)
     else:  # Hexahedron (linear)
         for c, f in boundary(cells, HEX8_FACES, [0, 1, 2, 3]):
             polys.append(x[cells[c][HEX8_FACES[f]]])

@@ -36,9 +36,10 @@ void OutputWriter::Impl::build_bodies() {
     BodyOut o;
     o.start.push_back(0);
     if (model.is_rigid(b)) {
-      // A rigid body (docs/theory.md §11.1): its shape (or, without one, the
-      // box of its extent, else the box of equal second moments, half-sides
-      // sqrt(3 S_aa / m)) moved rigidly, point X at r + sum_k (X - c)_k r_k.
+      // A rigid body (docs/theory.md §11.1): its shape mesh, else its
+      // surface triangulation (a primitive shape), else the box of its
+      // extent, else the box of equal second moments (half-sides
+      // sqrt(3 S_aa / m)), moved rigidly: point X at r + sum_k (X - c)_k r_k.
       const RigidBodySpec& rs = model.rigid_spec(b);
       o.quadratic = false;  // no stress
       auto add_point = [&](const std::array<Real, 3>& X) {
@@ -63,6 +64,15 @@ void OutputWriter::Impl::build_bodies() {
                 tet ? v : kHex27Grid[v][0] + 3 * kHex27Grid[v][1] + 9 * kHex27Grid[v][2];
             o.topology.push_back(rs.shape.coefficient(e, local));
           }
+      } else if (!rs.surface_triangles.empty()) {
+        o.topology_type = "Triangle";
+        o.nodes_per_cell = 3;
+        o.num_points = static_cast<Ordinal>(rs.surface_points.size());
+        o.num_cells = static_cast<Ordinal>(rs.surface_triangles.size());
+        for (const Vec3& X : rs.surface_points)
+          add_point({X[0] + rs.center[0], X[1] + rs.center[1], X[2] + rs.center[2]});
+        for (const auto& t : rs.surface_triangles)
+          for (int v = 0; v < 3; ++v) o.topology.push_back(t[v]);
       } else {
         Real M[16];
         rigid_mass_matrix(rs, M);

@@ -67,6 +67,9 @@ void Builder::add_rigid(Map& m, BodyData& b, const std::string& what, const Mesh
       b.rigid_shape = rigid_cylinder_shape(R, L, nd);
     }
     sm.done();
+    // Output: the body drawn as this triangulation (visualisation_mesh.cpp).
+    for (const auto& X : b.rigid_shape.X) spec.surface_points.push_back(Vec3{{X[0], X[1], X[2]}});
+    spec.surface_triangles = b.rigid_shape.triangles;
   } else {
     spec.mass = m.positive_req("mass");
     spec.center = m.vec3("center", Vec3{{0, 0, 0}});

@@ -18,6 +18,9 @@
 // no internal force: the body's stiffness is the rigidity constraints.
 #pragma once
 
+#include <array>
+#include <vector>
+
 #include <string>
 
 #include "tlfea/core/mesh.hpp"
@@ -39,6 +42,11 @@ struct RigidBodySpec {
   // Optional shape for output (a T10 or Q27 mesh in the reference
   // configuration, written moved rigidly); empty connectivity: none.
   Mesh shape;
+  // Optional triangulated surface for output when there is no shape mesh
+  // (a primitive's contact triangulation): points relative to `center` in
+  // the reference axes, triangles counter-clockwise seen from outside.
+  std::vector<Vec3> surface_points;
+  std::vector<std::array<Ordinal, 3>> surface_triangles;
   std::string name;  // for messages
 };
 
