@@ -47,8 +47,10 @@ class RigidBlock final : public ElementBlockBase {
   } std::vector<Real> shape_at(Ordinal element, const Real xi[3]) const override;
   std::vector<Ordinal> element_coefficients(Ordinal element) const override;
   std::vector<std::vector<Ordinal>> element_colours() const override { return {{0}}; }
-  bool coloured_assembly() const override { return false; }
-  void set_coloured_assembly(bool) override {}
+  // Every loop of this block writes each coefficient from one work item (no
+  // shared coefficients to scatter into), so no policy changes its result.
+  ScatterPolicy scatter() const override { return ScatterPolicy::Plain; }
+  void set_scatter(ScatterPolicy) override {}
 
   // A torque T (world axes) as generalized forces on the directors (§11.4):
   //   f_{r_k} += (s/2) T x r_k,  k = 1, 2, 3,

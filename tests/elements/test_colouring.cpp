@@ -1,6 +1,6 @@
-// Element colouring (ElementColouring, element_block.hpp): validity of the
-// colouring of every element type, and equality of the coloured (plain-add,
-// one launch per colour) and uncoloured (scatter_add) assembly paths.
+// Element colouring and scatter policies (scatter_policy.hpp): validity of the
+// colouring of every element type, the per-space policy choice, and equality
+// of the plain, atomic and coloured assembly paths.
 #include <algorithm>
 #include <map>
 #include <set>
@@ -65,10 +65,50 @@ TEST(ElementColouring, NoTwoElementsOfAColourShareACoefficientAndEachElementIsIn
   }
 }
 
-// Coloured and uncoloured assembly sum the same element contributions in a
-// different order: equal to rounding (relative 1e-12 of the largest entry;
-// the sums have at most a few dozen terms of one sign pattern each).
-TEST(ElementColouring, ColouredAndAtomicAssemblyAgree) {
+// The choice documented in scatter_policy.hpp (README "Known limits"): one
+// thread -> Plain, several host threads -> Atomic, GPU memory -> Atomic.
+TEST(ScatterPolicy, DefaultPerExecutionSpace) {
+  EXPECT_EQ(default_scatter_policy(false, 1), ScatterPolicy::Plain);
+  EXPECT_EQ(default_scatter_policy(false, 2), ScatterPolicy::Atomic);
+  EXPECT_EQ(default_scatter_policy(false, 64), ScatterPolicy::Atomic);
+  EXPECT_EQ(default_scatter_policy(true, 1), ScatterPolicy::Atomic);
+  EXPECT_EQ(default_scatter_policy(true, 1 << 20), ScatterPolicy::Atomic);
+#ifdef KOKKOS_ENABLE_SERIAL
+  EXPECT_EQ(default_scatter_policy_for<Kokkos::Serial>(), ScatterPolicy::Plain);
+#endif
+  const int threads = ExecSpace().concurrency();
+  const bool device =
+      !Kokkos::SpaceAccessibility<Kokkos::HostSpace, ExecSpace::memory_space>::accessible;
+  const ScatterPolicy expected =
+      (!device && threads == 1) ? ScatterPolicy::Plain : ScatterPolicy::Atomic;
+  EXPECT_EQ(default_scatter_policy_for<ExecSpace>(), expected);
+
+  // A block starts at the default; plain adds are refused with several
+  // threads; set_coloured_assembly(false) returns to the default.
+  System s = make_system(generate_box(ElementType::T10, {1.0, 0.8, 0.6}, {2, 1, 1}),
+                         MaterialSpec::svk(2e6, 0.3));
+  EXPECT_EQ(s.block->scatter(), expected);
+  s.block->set_coloured_assembly(true);
+  EXPECT_EQ(s.block->scatter(), ScatterPolicy::Coloured);
+  EXPECT_TRUE(s.block->coloured_assembly());
+  s.block->set_coloured_assembly(false);
+  EXPECT_EQ(s.block->scatter(), expected);
+  if (threads > 1)
+    EXPECT_THROW(s.block->set_scatter(ScatterPolicy::Plain), Error);
+  else
+    EXPECT_NO_THROW(s.block->set_scatter(ScatterPolicy::Plain));
+}
+
+// Plain, atomic and coloured assembly sum the same element contributions;
+// the coloured launches in a different order, so equal to rounding (relative
+// 1e-12 of the largest entry; the sums have at most a few dozen terms each).
+// With one thread the plain and atomic launches add in the same element
+// order, so they agree bit for bit.
+TEST(ElementColouring, PlainAtomicAndColouredAssemblyAgree) {
+  const bool one_thread = ExecSpace().concurrency() == 1;
+  std::vector<ScatterPolicy> policies = {ScatterPolicy::Atomic, ScatterPolicy::Coloured};
+  if (one_thread) policies.push_back(ScatterPolicy::Plain);
+  const size_t np = policies.size();
   std::mt19937 rng(7);
   std::uniform_real_distribution<Real> u(-0.02, 0.02);
   for (const Mesh& mesh : colouring_meshes()) {
@@ -85,31 +125,72 @@ TEST(ElementColouring, ColouredAndAtomicAssemblyAgree) {
           vh(k, a) = u(rng);
         }
       const CoefView q = to_device(qh, "q"), v = to_device(vh, "v");
-      CoefViewHost f[2];
-      std::vector<Real> K[2], M[2];
-      for (int mode = 0; mode < 2; ++mode) {
-        s.block->set_coloured_assembly(mode == 1);
-        ASSERT_EQ(s.block->coloured_assembly(), mode == 1);
-        CoefView fd("f", n);
+      // Two point loads in every element (loads share coefficients).
+      const Ordinal ne = s.block->num_elements();
+      PointLoads loads;
+      loads.element = DeviceView<Ordinal*>("el", 2 * ne);
+      loads.xi = DeviceView<Real* [3]>("xi", 2 * ne);
+      loads.force = DeviceView<Real* [3]>("force", 2 * ne);
+      {
+        auto he = Kokkos::create_mirror_view(loads.element);
+        auto hx = Kokkos::create_mirror_view(loads.xi);
+        auto hf = Kokkos::create_mirror_view(loads.force);
+        for (Ordinal k = 0; k < 2 * ne; ++k) {
+          he(k) = k / 2;
+          for (int a = 0; a < 3; ++a) {
+            hx(k, a) = 0.1 + 0.05 * a;  // inside the T10 and [-1, 1]^3 parents
+            hf(k, a) = 1.0 + u(rng);
+          }
+        }
+        Kokkos::deep_copy(loads.element, he);
+        Kokkos::deep_copy(loads.xi, hx);
+        Kokkos::deep_copy(loads.force, hf);
+      }
+      std::vector<CoefViewHost> f(np), fb(np), fp(np);
+      std::vector<std::vector<Real>> K(np), M(np);
+      for (size_t m = 0; m < np; ++m) {
+        s.block->set_scatter(policies[m]);
+        ASSERT_EQ(s.block->scatter(), policies[m]);
+        CoefView fd("f", n), fbd("fb", n), fpd("fp", n);
         s.block->internal_force(q, v, fd);
-        f[mode] = to_host(fd);
+        s.block->body_force(s.q0, {0.0, 0.0, -9.81}, fbd);
+        s.block->point_forces(loads, 0.5, fpd);
+        f[m] = to_host(fd);
+        fb[m] = to_host(fbd);
+        fp[m] = to_host(fpd);
         DeviceView<Real*> kv("K", s.pattern.nnz()), mv("M", s.pattern.nnz());
         s.block->tangent(q, v, 1.0, 0.3, kv);
         s.block->mass(s.q0, 1.0, mv);
         auto kh = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), kv);
         auto mh = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), mv);
-        K[mode].assign(kh.data(), kh.data() + kh.extent(0));
-        M[mode].assign(mh.data(), mh.data() + mh.extent(0));
+        K[m].assign(kh.data(), kh.data() + kh.extent(0));
+        M[m].assign(mh.data(), mh.data() + mh.extent(0));
       }
-      const Real fmax = max_abs(f[0]);
-      ASSERT_GT(fmax, 0.0);
-      for (Ordinal k = 0; k < n; ++k)
-        for (int a = 0; a < 3; ++a) EXPECT_NEAR(f[1](k, a), f[0](k, a), 1e-12 * fmax);
-      for (const auto* A : {K, M}) {
-        Real amax = 0.0;
-        for (Real x : A[0]) amax = std::max(amax, std::fabs(x));
-        ASSERT_GT(amax, 0.0);
-        for (size_t k = 0; k < A[0].size(); ++k) EXPECT_NEAR(A[1][k], A[0][k], 1e-12 * amax);
+      for (size_t m = 1; m < np; ++m) {
+        SCOPED_TRACE(std::string(to_string(policies[m])) + " vs atomic");
+        const bool exact = policies[m] == ScatterPolicy::Plain;
+        for (const auto* V : {&f, &fb, &fp}) {
+          const Real vmax = max_abs((*V)[0]);
+          ASSERT_GT(vmax, 0.0);
+          for (Ordinal k = 0; k < n; ++k)
+            for (int a = 0; a < 3; ++a) {
+              if (exact)
+                EXPECT_EQ((*V)[m](k, a), (*V)[0](k, a));
+              else
+                EXPECT_NEAR((*V)[m](k, a), (*V)[0](k, a), 1e-12 * vmax);
+            }
+        }
+        for (const auto* A : {&K, &M}) {
+          Real amax = 0.0;
+          for (Real x : (*A)[0]) amax = std::max(amax, std::fabs(x));
+          ASSERT_GT(amax, 0.0);
+          for (size_t k = 0; k < (*A)[0].size(); ++k) {
+            if (exact)
+              EXPECT_EQ((*A)[m][k], (*A)[0][k]);
+            else
+              EXPECT_NEAR((*A)[m][k], (*A)[0][k], 1e-12 * amax);
+          }
+        }
       }
     }
   }

@@ -12,6 +12,7 @@
 #include "tlfea/core/mesh.hpp"
 #include "tlfea/core/tensor.hpp"
 #include "tlfea/core/types.hpp"
+#include "tlfea/elements/scatter_policy.hpp"
 #include "tlfea/materials/material_spec.hpp"
 
 namespace tlfea {
@@ -31,21 +32,6 @@ struct PointLoads {
   DeviceView<Real* [3]> force;
   Ordinal size() const { return static_cast<Ordinal>(element.extent(0)); }
 };
-
-// Element colouring of a block: the elements grouped so that no two elements
-// of one colour share a coefficient. Colour c is elements[offsets[c],
-// offsets[c + 1]) (ascending element ids); every element is in exactly one
-// colour. Built on the host once per topology; a coloured assembly launches
-// one parallel_for per colour with plain (non-atomic) adds.
-struct ElementColouring {
-  DeviceView<Ordinal*> elements;
-  std::vector<Ordinal> offsets{0};  // host, num_colours() + 1 entries
-  int num_colours() const { return static_cast<int>(offsets.size()) - 1; }
-};
-// Greedy colouring (first-fit in element order) of `num_elements` elements
-// with `per_element` coefficient ids each, ids[e * per_element + i].
-ElementColouring colour_elements(const std::vector<Ordinal>& ids, int per_element,
-                                 Ordinal num_elements);
 
 class ElementBlockBase {
  public:
@@ -106,12 +92,16 @@ class ElementBlockBase {
   virtual std::vector<Ordinal> element_coefficients(Ordinal element) const = 0;
   // The block's element colouring (host copy of each colour's element list).
   virtual std::vector<std::vector<Ordinal>> element_colours() const = 0;
-  // Whether internal_force, tangent and mass launch one plain-add loop per
-  // colour (default on device memory spaces) or one loop over all elements
-  // with scatter_add (default on Serial and OpenMP; plain adds when the space
-  // has one thread). Settable, e.g. to compare the two paths.
-  virtual bool coloured_assembly() const = 0;
-  virtual void set_coloured_assembly(bool on) = 0;
+  // How the element and load loops scatter (scatter_policy.hpp): by default
+  // default_scatter_policy_for<ExecSpace>(); set_scatter overrides it (e.g.
+  // to compare the paths; Plain throws on a space with several threads).
+  virtual ScatterPolicy scatter() const = 0;
+  virtual void set_scatter(ScatterPolicy p) = 0;
+  // Shorthand: true selects Coloured, false the default policy.
+  bool coloured_assembly() const { return scatter() == ScatterPolicy::Coloured; }
+  void set_coloured_assembly(bool on) {
+    set_scatter(on ? ScatterPolicy::Coloured : default_scatter_policy_for<ExecSpace>());
+  }
 };
 
 // Host-side factory: maps (mesh element type, material spec) to the matching

@@ -169,7 +169,7 @@ struct FastInternalForceFunctor {
   detail::FastPointSet<E> set[nsets];
   Law law;
   CoefView q, v, f;
-  bool plain = false;
+  bool plain = false;  // add mode, set by for_each_element (scatter_policy.hpp)
   KOKKOS_INLINE_FUNCTION void operator()(const Ordinal e) const {
     constexpr int n = E::n;
     Real xT[3][n], vT[3][n], fT[3][n];
@@ -211,7 +211,7 @@ struct FastTangentFunctor {
   DeviceView<Offset*> block_row_length;
   DeviceView<Real*> values;
   Real alpha_K = 1.0, alpha_D = 0.0;
-  bool plain = false;
+  bool plain = false;  // add mode, set by for_each_element (scatter_policy.hpp)
   KOKKOS_INLINE_FUNCTION void operator()(const Ordinal e) const {
     constexpr int n = E::n;
     constexpr int Q = FastKernelTraits<E>::chunk;

@@ -2,9 +2,9 @@
 // the loops: §3.5-3.10).
 // Every loop is a named functor launched with a "tlfea::elements::<kernel>"
 // label; element-local arrays have compile-time sizes and live on the stack;
-// the scatter to shared coefficients goes through scatter_add (atomic on
-// parallel backends, plain adds in coloured launches) and, for matrices, the
-// precomputed CRS block offsets.
+// the scatter to shared coefficients goes through scatter_add with the
+// functor's `plain` flag, which only the launch helpers of scatter_policy.hpp
+// set, and, for matrices, the precomputed CRS block offsets.
 #pragma once
 
 #include <type_traits>
@@ -12,41 +12,9 @@
 #include "tlfea/core/tensor.hpp"
 #include "tlfea/core/types.hpp"
 #include "tlfea/elements/geometry.hpp"
+#include "tlfea/elements/scatter_policy.hpp"
 
 namespace tlfea {
-
-// dst += val, race-free: plain add when the execution space is Serial (one
-// thread), atomic otherwise.
-KOKKOS_INLINE_FUNCTION void scatter_add(Real& dst, Real val) {
-#ifdef KOKKOS_ENABLE_SERIAL
-  if constexpr (std::is_same_v<ExecSpace, Kokkos::Serial>) {
-    dst += val;
-    return;
-  }
-#endif
-  Kokkos::atomic_add(&dst, val);
-}
-
-// dst += val for the assembly loops that can run coloured: `plain` is true
-// when the launch covers one colour of the block's element colouring (no two
-// elements of a launch share a coefficient, ElementColouring in
-// element_block.hpp), so the add cannot race; otherwise scatter_add.
-KOKKOS_INLINE_FUNCTION void scatter_add(bool plain, Real& dst, Real val) {
-  if (plain)
-    dst += val;
-  else
-    scatter_add(dst, val);
-}
-
-// Launch adaptor: work item k of a coloured launch is element
-// list(begin + k) (one colour's slice of ElementColouring::elements).
-template <class F>
-struct ColouredElements {
-  F fn;
-  DeviceView<Ordinal*> list;
-  Ordinal begin = 0;
-  KOKKOS_INLINE_FUNCTION void operator()(const Ordinal k) const { fn(list(begin + k)); }
-};
 
 // P(F, Fdot): elastic laws ignore Fdot.
 template <class M>
@@ -139,7 +107,7 @@ struct InternalForceFunctor {
   ElementGeometry<E> g;
   M mat;
   CoefView q, v, f;
-  bool plain = false;  // coloured launch: plain adds (scatter_add(bool, ...))
+  bool plain = false;  // add mode, set by for_each_element (scatter_policy.hpp)
   KOKKOS_INLINE_FUNCTION void operator()(const Ordinal e) const {
     Real xe[E::n][3], ve[E::n][3], fe[E::n][3];
     detail::gather(g, q, e, xe);
@@ -204,7 +172,7 @@ struct TangentFunctor {
   DeviceView<Offset*> block_row_length;  // scalar row length of each block row
   DeviceView<Real*> values;
   Real alpha_K = 1.0, alpha_D = 0.0;
-  bool plain = false;  // coloured launch: plain adds
+  bool plain = false;  // add mode, set by for_each_element
   KOKKOS_INLINE_FUNCTION void operator()(const Ordinal e) const {
     Real xe[E::n][3], ve[E::n][3];
     Real Ke[E::n][E::n][9];
@@ -264,7 +232,7 @@ struct MassFunctor {
   DeviceView<Offset***> offsets;
   DeviceView<Offset*> block_row_length;
   DeviceView<Real*> values;
-  bool plain = false;  // coloured launch: plain adds
+  bool plain = false;  // add mode, set by for_each_element
   KOKKOS_INLINE_FUNCTION void operator()(const Ordinal e) const {
     Real x0[E::n][3], Me[E::n][E::n], s[E::n];
     detail::gather(g, q0, e, x0);
@@ -294,6 +262,7 @@ struct BodyForceFunctor {
   Real rho = 0.0;
   Real b[3] = {0.0, 0.0, 0.0};
   CoefView f;
+  bool plain = false;  // add mode, set by for_each_element
   KOKKOS_INLINE_FUNCTION void operator()(const Ordinal e) const {
     Real x0[E::n][3], s[E::n], fe[E::n];
     detail::gather(g, q0, e, x0);
@@ -304,7 +273,7 @@ struct BodyForceFunctor {
     }
     for (int i = 0; i < E::n; ++i) {
       const Ordinal c = g.conn(e, i);
-      for (int a = 0; a < 3; ++a) scatter_add(f(c, a), fe[i] * b[a]);
+      for (int a = 0; a < 3; ++a) scatter_add(plain, f(c, a), fe[i] * b[a]);
     }
   }
 };
@@ -329,13 +298,14 @@ struct PointForceFunctor {
   DeviceView<Real* [3]> force;
   Real scale = 1.0;
   CoefView f;
+  bool plain = false;  // add mode, set by for_each_load
   KOKKOS_INLINE_FUNCTION void operator()(const Ordinal k) const {
     const Ordinal e = element(k);
     Real x[3] = {xi(k, 0), xi(k, 1), xi(k, 2)}, s[E::n];
     E::shape(g.param(e), x, s);
     for (int i = 0; i < E::n; ++i) {
       const Ordinal c = g.conn(e, i);
-      for (int a = 0; a < 3; ++a) scatter_add(f(c, a), scale * s[i] * force(k, a));
+      for (int a = 0; a < 3; ++a) scatter_add(plain, f(c, a), scale * s[i] * force(k, a));
     }
   }
 };
@@ -371,6 +341,7 @@ struct SurfaceLoadFunctor {
   Real t0[3] = {0.0, 0.0, 0.0};
   Real pressure = 0.0;
   CoefView f;
+  bool plain = false;  // add mode, set by for_each_load
   KOKKOS_INLINE_FUNCTION void operator()(const Ordinal k) const {
     const Ordinal e = element(k);
     const int fc = face(k);
@@ -397,7 +368,7 @@ struct SurfaceLoadFunctor {
     }
     for (int i = 0; i < E::n; ++i) {
       const Ordinal c = g.conn(e, i);
-      for (int a = 0; a < 3; ++a) scatter_add(f(c, a), fe[i][a]);
+      for (int a = 0; a < 3; ++a) scatter_add(plain, f(c, a), fe[i][a]);
     }
   }
 };
@@ -415,6 +386,7 @@ struct PressureTangentFunctor {
   CoefView x;
   Real pressure = 0.0, alpha = 1.0;
   DeviceView<Real*> values;
+  bool plain = false;  // add mode, set by for_each_load
   KOKKOS_INLINE_FUNCTION void operator()(const Ordinal k) const {
     const Ordinal e = element(k);
     const int fc = face(k);
@@ -439,7 +411,7 @@ struct PressureTangentFunctor {
           if (off < 0) continue;
           for (int r = 0; r < 3; ++r)
             for (int c = 0; c < 3; ++c)
-              scatter_add(values(off + r * len + c),
+              scatter_add(plain, values(off + r * len + c),
                           si * (db[j] * Sa[3 * r + c] - da[j] * Sb[3 * r + c]));
         }
       }

@@ -530,7 +530,7 @@ struct SplitInternalForceFunctor {
   ElementGeometry<E> g;
   detail::SplitPointSet<E> set[2];
   CoefView q, v, f;
-  bool plain = false;  // coloured launch: plain adds (kernels.hpp)
+  bool plain = false;  // add mode, set by for_each_element (scatter_policy.hpp)
   Base base{};
   KOKKOS_INLINE_FUNCTION void operator()(const Ordinal e) const {
     Real xe[E::n][3], ve[E::n][3], fe[E::n][3];
@@ -601,7 +601,7 @@ struct SplitTangentFunctor {
   DeviceView<Offset*> block_row_length;
   DeviceView<Real*> values;
   Real alpha_K = 1.0, alpha_D = 0.0;
-  bool plain = false;  // coloured launch: plain adds
+  bool plain = false;  // add mode, set by for_each_element
   Base base{};
   KOKKOS_INLINE_FUNCTION void operator()(const Ordinal e) const {
     Real xe[E::n][3], ve[E::n][3];

@@ -173,35 +173,30 @@ class ElementBlock final : public ElementBlockBase {
     launch_assembly("tlfea::elements::mass", fn);
   }
   void body_force(const CoefView& q0, const Vec3& b, const CoefView& f) const override {
-    BodyForceFunctor<E> fn{geom_, q0, rho_, {b[0], b[1], b[2]}, f};
-    Kokkos::parallel_for("tlfea::elements::body_force",
-                         Kokkos::RangePolicy<ExecSpace>(0, geom_.num_elements), fn);
+    launch_assembly("tlfea::elements::body_force",
+                    BodyForceFunctor<E>{geom_, q0, rho_, {b[0], b[1], b[2]}, f});
   }
   void point_forces(const PointLoads& loads, Real scale, const CoefView& f) const override {
     PointForceFunctor<E> fn{geom_, loads.element, loads.xi, loads.force, scale, f};
-    Kokkos::parallel_for("tlfea::elements::point_force",
-                         Kokkos::RangePolicy<ExecSpace>(0, loads.size()), fn);
+    for_each_load("tlfea::elements::point_force", scatter_, loads.size(), fn);
   }
   void dead_traction(const CoefView& q0, const FaceList& faces, const Vec3& t0,
                      const CoefView& f) const override {
     SurfaceLoadFunctor<E> fn{geom_, faces.element,         faces.face, q0,
                              false, {t0[0], t0[1], t0[2]}, 0.0,        f};
-    Kokkos::parallel_for("tlfea::elements::dead_traction",
-                         Kokkos::RangePolicy<ExecSpace>(0, faces.size()), fn);
+    for_each_load("tlfea::elements::dead_traction", scatter_, faces.size(), fn);
   }
   void follower_pressure(const CoefView& q, const FaceList& faces, Real p,
                          const CoefView& f) const override {
     SurfaceLoadFunctor<E> fn{geom_, faces.element, faces.face, q, true, {0.0, 0.0, 0.0}, p, f};
-    Kokkos::parallel_for("tlfea::elements::follower_pressure",
-                         Kokkos::RangePolicy<ExecSpace>(0, faces.size()), fn);
+    for_each_load("tlfea::elements::follower_pressure", scatter_, faces.size(), fn);
   }
   void follower_pressure_tangent(const CoefView& q, const FaceList& faces, Real p, Real alpha,
                                  const DeviceView<Real*>& values) const override {
     require_offsets();
     PressureTangentFunctor<E> fn{geom_, faces.element, faces.face, offsets_, block_row_length_, q,
                                  p,     alpha,         values};
-    Kokkos::parallel_for("tlfea::elements::follower_pressure_tangent",
-                         Kokkos::RangePolicy<ExecSpace>(0, faces.size()), fn);
+    for_each_load("tlfea::elements::follower_pressure_tangent", scatter_, faces.size(), fn);
   }
   Real strain_energy(const CoefView& q) const override {
     Real sum = 0.0;
@@ -257,28 +252,16 @@ class ElementBlock final : public ElementBlockBase {
         out[c].push_back(h(k));
     return out;
   }
-  bool coloured_assembly() const override { return coloured_; }
-  void set_coloured_assembly(bool on) override { coloured_ = on; }
+  ScatterPolicy scatter() const override { return scatter_; }
+  void set_scatter(ScatterPolicy p) override {
+    check_scatter_policy(p, ExecSpace().concurrency());
+    scatter_ = p;
+  }
 
  private:
-  // coloured_ and more than one thread: one launch per colour with plain adds
-  // (the elements of a colour share no coefficient; launches on one execution
-  // space run in order). One thread: one plain-add launch in element order
-  // (race-free). Otherwise one launch with scatter_add (atomic).
   template <class F>
   void launch_assembly(const char* label, F fn) const {
-    const bool one_thread = ExecSpace().concurrency() == 1;
-    if (coloured_ && !one_thread) {
-      fn.plain = true;
-      for (int c = 0; c < colouring_.num_colours(); ++c) {
-        const Ordinal b = colouring_.offsets[c], e = colouring_.offsets[c + 1];
-        Kokkos::parallel_for(label, Kokkos::RangePolicy<ExecSpace>(0, e - b),
-                             ColouredElements<F>{fn, colouring_.elements, b});
-      }
-      return;
-    }
-    fn.plain = one_thread;
-    Kokkos::parallel_for(label, Kokkos::RangePolicy<ExecSpace>(0, geom_.num_elements), fn);
+    for_each_element(label, scatter_, colouring_, geom_.num_elements, fn);
   }
   detail::FastPointSet<E> fast_set(int k) const {
     return {split_sets_[k].H, split_sets_[k].dV, split_sets_[k].np};
@@ -304,14 +287,10 @@ class ElementBlock final : public ElementBlockBase {
   Real rho_;
   DeviceView<Offset***> offsets_;
   DeviceView<Offset*> block_row_length_;
-  // Element colouring (built once in the constructor), used only when asked
-  // for (set_coloured_assembly): the scatter is atomic on every parallel
-  // backend by default. On the host the per-colour launches (78 for the B1
-  // res 16 T10 mesh) cost more than the atomics (measured, README "Known
-  // limits"); on a GPU each colour is a small launch and native double
-  // atomics (sm_60 and later) are cheap, so atomics are the default there too.
+  // Element colouring (built once in the constructor), used when scatter_
+  // is Coloured; scatter_ starts at the per-space default (scatter_policy.hpp).
   ElementColouring colouring_;
-  bool coloured_ = false;
+  ScatterPolicy scatter_ = default_scatter_policy_for<ExecSpace>();
   // ANCF 3243 / 3443 Poisson split (poisson_split.hpp): on for SVK /
   // KelvinVoigt<SVK> when spec.ancf3243_poisson_split (beam) /
   // spec.ancf3443_poisson_split (shell), and for the hyperelastic shells
