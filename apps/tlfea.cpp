@@ -83,7 +83,8 @@ Options parse(int argc, char** argv, int first) {
       const std::string v = value();
       char* end = nullptr;
       o.end_time = std::strtod(v.c_str(), &end);
-      if (*end != '\0' || !(o.end_time > 0)) bad("--end-time needs a positive time, got '" + v + "'");
+      if (*end != '\0' || !(o.end_time > 0))
+        bad("--end-time needs a positive time, got '" + v + "'");
     } else if (a == "--output") {
       o.output = value();
     } else if (a == "--set") {
@@ -133,8 +134,8 @@ void print_summary(const tlfea::scene::Scene& s, FILE* f) {
   if (rigid > 0) std::fprintf(f, "  %-16s %d rows (6 per rigid body)\n", "rigidity", 6 * rigid);
   std::fprintf(f, "contact: %s\n",
                s.detection ? (std::to_string(s.detection->surface().num_triangles()) +
-                              " surface triangles, " + std::to_string(s.detection->num_obstacles()) +
-                              " obstacles")
+                              " surface triangles, " +
+                              std::to_string(s.detection->num_obstacles()) + " obstacles")
                                  .c_str()
                            : "none");
   if (s.settings.analysis == "static")
@@ -142,7 +143,7 @@ void print_summary(const tlfea::scene::Scene& s, FILE* f) {
                  s.settings.dt, s.end_time);
   else
     std::fprintf(f, "time: dt %.6g s, %ld steps, end time %.6g s\n", s.settings.dt, s.steps,
-               s.end_time);
+                 s.end_time);
   std::fprintf(f, "solver: inner %s, linear %s\n", s.settings.inner_solver.c_str(),
                s.settings.linear.backend.c_str());
   std::fprintf(f, "output: %s\n", s.output.enabled ? s.output.directory.c_str() : "disabled");
@@ -191,7 +192,8 @@ int cmd_info() {
                                ? "built (Trilinos solvers); tlfea runs on 1 rank"
                                : "not built (1 rank)");
   std::string solvers;
-  for (const auto& n : tlfea::available_linear_solvers()) solvers += (solvers.empty() ? "" : ", ") + n;
+  for (const auto& n : tlfea::available_linear_solvers())
+    solvers += (solvers.empty() ? "" : ", ") + n;
   std::printf("linear solvers: %s\n", solvers.c_str());
   const tlfea::BlasThreads blas = tlfea::configure_blas_threads();
   if (blas.library == "none")
@@ -239,7 +241,8 @@ int cmd_run(Options o) {
     for (const auto& j : s.joints) writer->add_joint(j.first, j.second);
   }
 #else
-  if (s.output.enabled) std::fprintf(stderr, "note: output not built (no TLFEA::io); nothing written\n");
+  if (s.output.enabled)
+    std::fprintf(stderr, "note: output not built (no TLFEA::io); nothing written\n");
 #endif
   std::signal(SIGINT, on_sigint);
   const bool tty = isatty(2);
@@ -276,8 +279,7 @@ int cmd_run(Options o) {
     if (tty || done % every_line == 0 || last ||
         std::chrono::duration<double>(now - last_line).count() > 10.0) {
       const double eta = wall / done * (total - k);
-      std::fprintf(stderr,
-                   "%sstep %ld/%ld  t = %.6g s  wall %s  ETA %s  newton %d  outer %d%s",
+      std::fprintf(stderr, "%sstep %ld/%ld  t = %.6g s  wall %s  ETA %s  newton %d  outer %d%s",
                    tty ? "\r" : "", k, total, static_cast<double>(stepper.time()),
                    fmt_time(wall).c_str(), fmt_time(eta).c_str(), r.newton_iterations,
                    r.outer_iterations, tty ? "   " : "\n");
@@ -302,17 +304,22 @@ int cmd_run(Options o) {
   const double sim = done * s.settings.dt;
   if (s.settings.analysis == "static")
     std::fprintf(stderr, "%s: %ld steps (load increments, to pseudo-time %.6g) in %s, newton %ld\n",
-                 status == 130 ? "stopped by Ctrl-C" : status == 1 ? "failed" : "done", done,
-                 static_cast<double>(stepper.time()), fmt_time(wall).c_str(), newton);
+                 status == 130 ? "stopped by Ctrl-C"
+                 : status == 1 ? "failed"
+                               : "done",
+                 done, static_cast<double>(stepper.time()), fmt_time(wall).c_str(), newton);
   else
-    std::fprintf(stderr,
-                 "%s: %ld steps (to t = %.6g s) in %s, real-time factor %.3g (wall / simulated), "
-                 "newton %ld (%.2f per step), outer %ld (%.2f per step), worst constraint violation "
-                 "%.3g\n",
-                 status == 130 ? "stopped by Ctrl-C" : status == 1 ? "failed" : "done", done,
-                 static_cast<double>(stepper.time()), fmt_time(wall).c_str(),
-                 sim > 0 ? wall / sim : 0.0, newton, done ? double(newton) / done : 0.0, outer,
-                 done ? double(outer) / done : 0.0, worst);
+    std::fprintf(
+        stderr,
+        "%s: %ld steps (to t = %.6g s) in %s, real-time factor %.3g (wall / simulated), "
+        "newton %ld (%.2f per step), outer %ld (%.2f per step), worst constraint violation "
+        "%.3g\n",
+        status == 130 ? "stopped by Ctrl-C"
+        : status == 1 ? "failed"
+                      : "done",
+        done, static_cast<double>(stepper.time()), fmt_time(wall).c_str(),
+        sim > 0 ? wall / sim : 0.0, newton, done ? double(newton) / done : 0.0, outer,
+        done ? double(outer) / done : 0.0, worst);
   if (status == 1) std::fprintf(stderr, "tlfea: %s\n", failure.c_str());
   return status;
 }

@@ -216,9 +216,9 @@ int main(int argc, char** argv) {
       if (m == "svk")
         mats.push_back(MaterialSpec::svk(E, nu));
       else if (m == "svk_nosplit")
-        mats.push_back(MaterialSpec::svk(E, nu)
-                           .with_ancf3243_poisson_split(false)
-                           .with_ancf3443_poisson_split(false));
+        mats.push_back(
+            MaterialSpec::svk(E, nu).with_ancf3243_poisson_split(false).with_ancf3443_poisson_split(
+                false));
       else if (m == "kv_svk")
         mats.push_back(MaterialSpec::svk(E, nu).with_kelvin_voigt(0.01 * mu, 0.01 * mu));
       else if (m == "mr")

@@ -27,9 +27,9 @@ struct StepperOptions {
   double abs_tol = 1e-4, rel_tol = 1e-4;
   std::string solver = "default", ordering = "default";
   bool reuse_jacobian = true;
-  bool breakdown = true;  // time one tangent assembly after the run (split of assembly_s)
+  bool breakdown = true;           // time one tangent assembly after the run (split of assembly_s)
   bool reference_kernels = false;  // ANCF: the general loops (set_reference_kernels)
-  int threads = 0;        // 0: Kokkos's default
+  int threads = 0;                 // 0: Kokkos's default
 };
 
 constexpr const char* kStepperUsage =
@@ -172,7 +172,8 @@ inline RunResult run_steps(Model& model, const StepperOptions& o, const Probe& p
   s.linear.ordering = o.ordering;
   Kokkos::fence();
   const double t_setup = now();
-  for (int b = 0; b < model.num_bodies(); ++b) model.block(b).set_reference_kernels(o.reference_kernels);
+  for (int b = 0; b < model.num_bodies(); ++b)
+    model.block(b).set_reference_kernels(o.reference_kernels);
   TimeStepper stepper(model, s);
   Kokkos::fence();
   r.stepper_setup_s = now() - t_setup;

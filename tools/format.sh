@@ -11,7 +11,12 @@ if [ -z "$CF" ]; then
   echo "tools/format.sh: clang-format-14 not found (tools/setup.sh installs it)" >&2
   exit 1
 fi
-mapfile -t files < <(git ls-files '*.cpp' '*.hpp' '*.h')
+if git rev-parse --is-inside-work-tree >/dev/null 2>&1; then
+  mapfile -t files < <(git ls-files '*.cpp' '*.hpp' '*.h')
+else  # an export without .git: the same folders, build trees left out
+  mapfile -t files < <(find . -path ./build -prune -o \( -name '*.cpp' -o -name '*.hpp' -o -name '*.h' \) \
+    -type f -print | sed 's|^\./||' | sort)
+fi
 if [ "${1:-}" = --check ]; then
   bad=()
   for f in "${files[@]}"; do

@@ -14,10 +14,17 @@
 #      OMP_NUM_THREADS=1 (tools/sanitize.sh; its header lists the suites).
 #   5. libFuzzer targets over the scene, Gmsh and TetGen readers, built with
 #      clang, ASan and UBSan, 60 s each (tools/fuzz.sh).
-# Any failure, sanitizer report or fuzzer finding makes the script fail.
+#   0. (first) every C++ file formatted as .clang-format says (tools/format.sh
+#      --check).
+# Any failure, sanitizer report, fuzzer finding or unformatted file makes the
+# script fail.
 # Run tools/setup.sh first. Build trees go to ${TLFEA_BUILD_ROOT:-build}/.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+step() { echo "== $* ==" >&2; }
+# Formatting first: seconds, and a tree that differs from .clang-format fails.
+step "format: clang-format --dry-run --Werror on every C++ file (tools/format.sh)"
+tools/format.sh --check
 ROOT=${TLFEA_BUILD_ROOT:-build}
 PREFIX=${TLFEA_DEPS_PREFIX:-/opt/tlfea-deps}
 JOBS=${TLFEA_JOBS:-$(nproc)}
@@ -25,8 +32,6 @@ export OMP_PROC_BIND=${OMP_PROC_BIND:-false}
 # Sleeping OpenMP waiters: robust when other processes share the cores
 # (tests/CMakeLists.txt has the measurement).
 export OMP_WAIT_POLICY=${OMP_WAIT_POLICY:-passive}
-
-step() { echo "== $* ==" >&2; }
 
 step "configure + build: Trilinos (Serial) configuration"
 cmake -S . -B "$ROOT/trilinos" -G Ninja -DCMAKE_BUILD_TYPE=Release

@@ -639,8 +639,7 @@ void ConstraintSet::assemble_dp1_hessian(const CoefView& /*q*/, const DeviceView
 Real ConstraintSet::violation_norm(const DeviceView<Real*>& c) const {
   Real sum = 0.0;
   Kokkos::parallel_reduce("tlfea::constraints::violation_norm",
-                          Kokkos::RangePolicy<ExecSpace>(0, num_rows()), SquaredNorm{c},
-                          sum);
+                          Kokkos::RangePolicy<ExecSpace>(0, num_rows()), SquaredNorm{c}, sum);
   return std::sqrt(sum);
 }
 

@@ -1,8 +1,6 @@
 // TLFEA: contact force evaluation and scatter (see contact_forces.hpp).
 #include "tlfea/contact/contact_forces.hpp"
 
-#include "tlfea/core/error.hpp"
-
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -10,6 +8,8 @@
 #include <stdexcept>
 #include <string>
 #include <utility>
+
+#include "tlfea/core/error.hpp"
 
 namespace tlfea {
 
@@ -202,7 +202,8 @@ struct ContactForceKernel : ContactKernelBase {
       const Real dp = patch_delta(P), Rp = patch_radius(P);
       const Real vnp = W > 0.0 ? patch_wvn(P) / W : 0.0;
       const int lo = pa < pb ? pa : pb, hi = pa < pb ? pb : pa;
-      m_star = effective_mass(partner_mass(lo, patch_mass(P, 0)), partner_mass(hi, patch_mass(P, 1)));
+      m_star =
+          effective_mass(partner_mass(lo, patch_mass(P, 0)), partner_mass(hi, patch_mass(P, 1)));
       // Every contact's share of the dashpot stays below its m_k / h.
       const Real ratio = patch_ratio(P);
       const Real cap = (limit_dashpot && dt > 0.0 && ratio < 1e300) ? W * ratio / dt : 0.0;
@@ -314,8 +315,8 @@ ContactLawParams make_pair_law(const ContactMaterial& a, const ContactMaterial& 
         s.E_star, ", ", s.G_star);
   if (!(s.slip_distance >= 0.0) || !std::isfinite(s.slip_distance))
     throw_error("ContactForces: slip_distance must be finite and >= 0, got ", s.slip_distance);
-  ContactLawParams p = make_contact_law(a, b, s.restitution, s.mu_s, s.mu_k, s.radius, s.patch,
-                                        s.slip_distance);
+  ContactLawParams p =
+      make_contact_law(a, b, s.restitution, s.mu_s, s.mu_k, s.radius, s.patch, s.slip_distance);
   if (s.E_star > 0.0) {
     // G* = E_star (G*/E* of the materials); both rigid: nu = 0, G*/E* = 1/4.
     const Real ratio = p.E_star > 0.0 ? p.G_star / p.E_star : 0.25;
@@ -460,15 +461,20 @@ void ContactForces::evaluate(const ContactPoints& points, const CoefView& /*q*/,
     Kokkos::parallel_for("tlfea::contact::patch_extent", range,
                          PatchExtentKernel{base, patch_delta_, patch_radius_});
     Kokkos::deep_copy(patch_ratio_, std::numeric_limits<Real>::max());
-    PatchWeightKernel wk{base,    patch_delta_, patch_w_,    patch_wvn_,
+    PatchWeightKernel wk{base,    patch_delta_, patch_w_,   patch_wvn_,
                          weight_, patch_ratio_, patch_mass_};
     Kokkos::parallel_for("tlfea::contact::patch_weights", range, wk);
   }
-  ContactForceKernel kernel{base,         f,        dt,          limit_dashpot_ ? 1 : 0,
-                            base_,        result_,  fn_,         mstar_,
-                            ft_,          dt_,      slide_,      counters_,
-                            patch_delta_, patch_radius_, patch_w_, patch_wvn_,
-                            weight_,      patch_ratio_,  patch_mass_};
+  ContactForceKernel kernel{base,         f,
+                            dt,           limit_dashpot_ ? 1 : 0,
+                            base_,        result_,
+                            fn_,          mstar_,
+                            ft_,          dt_,
+                            slide_,       counters_,
+                            patch_delta_, patch_radius_,
+                            patch_w_,     patch_wvn_,
+                            weight_,      patch_ratio_,
+                            patch_mass_};
   Kokkos::parallel_for("tlfea::contact::forces", range, kernel);
 }
 
@@ -526,8 +532,8 @@ void ContactForces::restore_history(const std::vector<unsigned long long>& keys,
     }
     Kokkos::deep_copy(k, kh);
     Kokkos::deep_copy(v, vh);
-    Kokkos::parallel_for("tlfea::contact::restore_history",
-                         Kokkos::RangePolicy<ExecSpace>(0, n), InsertHistory{result_, k, v});
+    Kokkos::parallel_for("tlfea::contact::restore_history", Kokkos::RangePolicy<ExecSpace>(0, n),
+                         InsertHistory{result_, k, v});
   }
   have_time_ = true;
   last_time_ = t_last;

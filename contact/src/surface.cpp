@@ -304,7 +304,7 @@ namespace {
 struct UpdateNormals {
   DeviceView<Ordinal*> ptr, adj;
   DeviceView<Ordinal* [3]> tri;
-  DeviceView<Real* [3]> x, normal;
+  DeviceView<Real*[3]> x, normal;
   KOKKOS_INLINE_FUNCTION void operator()(const Ordinal v) const {
     Real n[3] = {0.0, 0.0, 0.0};
     for (Ordinal j = ptr(v); j < ptr(v + 1); ++j) {

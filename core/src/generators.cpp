@@ -72,7 +72,8 @@ Mesh generate_box(ElementType type, std::array<Real, 3> lengths, std::array<int,
   const long long np[3] = {2 * n[0] + 1, 2 * n[1] + 1, 2 * n[2] + 1};
   const int npe = nodes_per_element(type);
   const int per_cell = type == ElementType::T10 ? 6 : 1;
-  require_fits(src, static_cast<double>(np[0]) * static_cast<double>(np[1]) * static_cast<double>(np[2]),
+  require_fits(src,
+               static_cast<double>(np[0]) * static_cast<double>(np[1]) * static_cast<double>(np[2]),
                static_cast<double>(n[0]) * static_cast<double>(n[1]) * static_cast<double>(n[2]) *
                    per_cell * npe);
   // Below 2^31 each: the 64-bit products are exact.

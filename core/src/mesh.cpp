@@ -208,8 +208,7 @@ void check_mesh(const Mesh& mesh) {
       // mod 3): two beams meeting at a right angle share a node that way
       // (docs/ancf_mesh.md). s = 0 is the node's own order.
       const int shift =
-          ancf ? static_cast<int>(((mesh.coefficient(e, a * cpn + 1) - first - 1) % 3 + 3) % 3)
-               : 0;
+          ancf ? static_cast<int>(((mesh.coefficient(e, a * cpn + 1) - first - 1) % 3 + 3) % 3) : 0;
       for (int k = 1; k < cpn; ++k) {
         const Ordinal want = ancf ? first + 1 + (k - 1 + shift) % 3 : first + k;
         if (mesh.coefficient(e, a * cpn + k) != want) {

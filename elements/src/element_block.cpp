@@ -48,7 +48,8 @@ ElementColouring colour_elements(const std::vector<Ordinal>& ids, int per_elemen
   {
     std::vector<Ordinal> fill(start.begin(), start.end() - 1);
     for (Ordinal e = 0; e < num_elements; ++e)
-      for (int i = 0; i < per_element; ++i) adj[fill[ids[static_cast<size_t>(e) * per_element + i]]++] = e;
+      for (int i = 0; i < per_element; ++i)
+        adj[fill[ids[static_cast<size_t>(e) * per_element + i]]++] = e;
   }
   // First fit: the smallest colour not used by an already coloured element
   // sharing a coefficient. stamp[c] == e: colour c is taken for element e.

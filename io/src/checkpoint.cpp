@@ -10,7 +10,7 @@ namespace {
 // 2: the contact history carries the slip distance of the slip-weakening
 // friction law (contact/slip).
 constexpr int kCheckpointVersion = 2;
-}
+}  // namespace
 
 void save_checkpoint(const std::string& path, const TimeStepper& stepper,
                      const ContactForces* contact) {

@@ -34,13 +34,21 @@ inline hid_t group(hid_t file, const std::string& path, const std::string& fname
 template <class T>
 hid_t native();
 template <>
-inline hid_t native<double>() { return H5T_NATIVE_DOUBLE; }
+inline hid_t native<double>() {
+  return H5T_NATIVE_DOUBLE;
+}
 template <>
-inline hid_t native<int>() { return H5T_NATIVE_INT; }
+inline hid_t native<int>() {
+  return H5T_NATIVE_INT;
+}
 template <>
-inline hid_t native<long long>() { return H5T_NATIVE_LLONG; }
+inline hid_t native<long long>() {
+  return H5T_NATIVE_LLONG;
+}
 template <>
-inline hid_t native<unsigned long long>() { return H5T_NATIVE_ULLONG; }
+inline hid_t native<unsigned long long>() {
+  return H5T_NATIVE_ULLONG;
+}
 
 template <class T>
 void write(hid_t loc, const std::string& name, const T* data, hsize_t rows, hsize_t cols,

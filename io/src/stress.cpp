@@ -41,16 +41,15 @@ struct CauchyStress {
     }
     for (int i = 0; i < 6; ++i) out(e, i) = s[i] / nq;
     const Real d01 = s[0] - s[1], d12 = s[1] - s[2], d20 = s[2] - s[0];
-    const Real vm2 = 0.5 * (d01 * d01 + d12 * d12 + d20 * d20) +
-                     3.0 * (s[3] * s[3] + s[4] * s[4] + s[5] * s[5]);
+    const Real vm2 =
+        0.5 * (d01 * d01 + d12 * d12 + d20 * d20) + 3.0 * (s[3] * s[3] + s[4] * s[4] + s[5] * s[5]);
     out(e, 6) = kmath::sqrt(vm2) / nq;
   }
 };
 
 template <class Law>
 void run(const DeviceView<Real** [9]>& F, const StressView& out, const Law& law) {
-  Kokkos::parallel_for("tlfea::io::cauchy_stress",
-                       Kokkos::RangePolicy<ExecSpace>(0, F.extent(0)),
+  Kokkos::parallel_for("tlfea::io::cauchy_stress", Kokkos::RangePolicy<ExecSpace>(0, F.extent(0)),
                        CauchyStress<Law>{F, out, law});
 }
 

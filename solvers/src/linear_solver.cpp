@@ -9,7 +9,6 @@
 #include "backends.hpp"
 #include "tlfea/core/error.hpp"
 
-
 namespace tlfea {
 
 namespace {

@@ -27,14 +27,22 @@ static_assert(sizeof(Offset) == 4 && sizeof(Ordinal) == 4, "cuDSS is given 32-bi
 
 const char* status_name(cudssStatus_t s) {
   switch (s) {
-    case CUDSS_STATUS_SUCCESS: return "success";
-    case CUDSS_STATUS_NOT_INITIALIZED: return "not initialized";
-    case CUDSS_STATUS_ALLOC_FAILED: return "device allocation failed (out of GPU memory)";
-    case CUDSS_STATUS_INVALID_VALUE: return "invalid value";
-    case CUDSS_STATUS_NOT_SUPPORTED: return "not supported";
-    case CUDSS_STATUS_EXECUTION_FAILED: return "execution failed";
-    case CUDSS_STATUS_INTERNAL_ERROR: return "internal error";
-    default: return "unknown status";
+    case CUDSS_STATUS_SUCCESS:
+      return "success";
+    case CUDSS_STATUS_NOT_INITIALIZED:
+      return "not initialized";
+    case CUDSS_STATUS_ALLOC_FAILED:
+      return "device allocation failed (out of GPU memory)";
+    case CUDSS_STATUS_INVALID_VALUE:
+      return "invalid value";
+    case CUDSS_STATUS_NOT_SUPPORTED:
+      return "not supported";
+    case CUDSS_STATUS_EXECUTION_FAILED:
+      return "execution failed";
+    case CUDSS_STATUS_INTERNAL_ERROR:
+      return "internal error";
+    default:
+      return "unknown status";
   }
 }
 

@@ -48,8 +48,9 @@ Ordering parse_ordering(const std::string& name) {
   if (name == "amd") return Ordering::amd;
   if (name == "nd") {
     if (!kHaveNd)
-      throw_error("tacho: ordering 'nd' needs METIS, and this build has none (install "
-                  "libmetis-dev and reconfigure); use ordering 'amd' or 'default'");
+      throw_error(
+          "tacho: ordering 'nd' needs METIS, and this build has none (install "
+          "libmetis-dev and reconfigure); use ordering 'amd' or 'default'");
     return Ordering::nd;
   }
   throw_error("tacho: unknown ordering '", name, "' (LinearSolverOptions::ordering: ",
@@ -184,7 +185,7 @@ class TachoSolver final : public LinearSolver {
     solver_ = solver_type();
     solver_.setVerbose(0);
     solver_.setMatrixType(2, positive_definite_);  // 2: symmetric
-    solver_.setSmallProblemThresholdsize(0);        // always sparse (top of file)
+    solver_.setSmallProblemThresholdsize(0);       // always sparse (top of file)
     // Fill-reducing order of the node graph (see the top of this file),
     // expanded to the 3 scalar rows of each node. Tacho's convention (as
     // METIS's): perm(new) = old, peri(old) = new; its solve gathers

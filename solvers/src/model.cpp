@@ -424,8 +424,15 @@ Model::BodyMotion Model::body_motion(int body, const CoefView& q, const CoefView
                 " coefficients, expected ", num_coefficients_);
   const Ordinal n = b.mesh.num_coefficients();
   Real s[11] = {};
-  const BodyMotionSums sums{11, pattern_.row_map, pattern_.entries, mass_, q, v,
-                            b.offset, n, b.mesh.coefficients_per_node()};
+  const BodyMotionSums sums{11,
+                            pattern_.row_map,
+                            pattern_.entries,
+                            mass_,
+                            q,
+                            v,
+                            b.offset,
+                            n,
+                            b.mesh.coefficients_per_node()};
   Kokkos::parallel_reduce("tlfea::solvers::body_motion", Kokkos::RangePolicy<ExecSpace>(0, n), sums,
                           s);
   BodyMotion r;

@@ -390,11 +390,10 @@ Real TimeStepper::residual(Real h, Real t1) {
     cs.apply_jacobian_transpose(qt_, t1, y_, fc_);
   }
   Real sums[10] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
-  Kokkos::parallel_reduce(
-      "tlfea::solvers::residual", Range(0, q_.extent(0)),
-      CombineResidual{gt_, inertia_, fint_, fext_, fstep_, fc_, dv_, vt_, qt_, free_, !static_,
-                      !model_.step_forces().empty(), m_ > 0},
-      sums);  // the reduction fences
+  Kokkos::parallel_reduce("tlfea::solvers::residual", Range(0, q_.extent(0)),
+                          CombineResidual{gt_, inertia_, fint_, fext_, fstep_, fc_, dv_, vt_, qt_,
+                                          free_, !static_, !model_.step_forces().empty(), m_ > 0},
+                          sums);  // the reduction fences
   Real f2 = 0.0;
   for (int i = 1; i <= 5; ++i) f2 = std::max(f2, sums[i]);
   force_scale_ = std::sqrt(f2);

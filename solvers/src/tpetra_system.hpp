@@ -54,7 +54,7 @@ class TpetraSystem {
   Teuchos::RCP<TpetraGraph> graph_;
   Teuchos::RCP<TpetraMatrix> matrix_;
   Teuchos::RCP<TpetraVector> x_, b_, r_;  // r_: residual work vector
-  DeviceView<Offset*> diagonal_;  // CRS position of each row's diagonal, -1 if absent
+  DeviceView<Offset*> diagonal_;          // CRS position of each row's diagonal, -1 if absent
 };
 
 }  // namespace tlfea::detail

@@ -569,8 +569,9 @@ TEST(Constraints, MaterialPointsOnSurfacesOfFineAncfBodies) {
   const Mesh plate = generate_plate_ancf3443(0.5, 0.5, 0.01, {100, 100});
   const auto pb = make_element_block(plate, 0, mat, 2700.0);
   const CoefViewHost qp = reference(plate);
-  for (const Vec3& X : {Vec3{{0, 0, 0}}, Vec3{{0, 0, -0.005}}, Vec3{{0.25, 0.25, 0.005}},
-                        Vec3{{0.5, 0.5, 0.005}}, Vec3{{0.5, 0.1234, 0}}, Vec3{{0.0025, 0.4975, -0.004}}})
+  for (const Vec3& X :
+       {Vec3{{0, 0, 0}}, Vec3{{0, 0, -0.005}}, Vec3{{0.25, 0.25, 0.005}}, Vec3{{0.5, 0.5, 0.005}},
+        Vec3{{0.5, 0.1234, 0}}, Vec3{{0.0025, 0.4975, -0.004}}})
     expect_found(*pb, qp, X);
   EXPECT_THROW(find_material_point(*pb, qp, Vec3{{0.25, 0.25, 0.0051}}), Error);
 }

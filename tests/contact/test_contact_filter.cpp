@@ -75,11 +75,11 @@ TEST(ContactFilter, JointedBodiesDoNotCollideNearTheJoint) {
     int partner;
     plain->decode_key(k, v, partner);
     const auto& X = s.vertex_reference[v];
-    const Real d = std::sqrt((X[0] - joint[0]) * (X[0] - joint[0]) +
-                             (X[1] - joint[1]) * (X[1] - joint[1]) +
-                             (X[2] - joint[2]) * (X[2] - joint[2]));
-    const bool ab = (bodies.first == 0 && bodies.second == 1) ||
-                    (bodies.first == 1 && bodies.second == 0);
+    const Real d =
+        std::sqrt((X[0] - joint[0]) * (X[0] - joint[0]) + (X[1] - joint[1]) * (X[1] - joint[1]) +
+                  (X[2] - joint[2]) * (X[2] - joint[2]));
+    const bool ab =
+        (bodies.first == 0 && bodies.second == 1) || (bodies.first == 1 && bodies.second == 0);
     const bool excluded = ab && d <= radius;
     if (excluded) {
       ++removed_expected;

@@ -424,8 +424,7 @@ TEST(ContactLaw, FrictionWeakensFromStaticToKineticOverTheSlipDistance) {
         auto ft = Kokkos::create_mirror_view_and_copy(HostSpace(), cf.tangential_force());
         auto dth = Kokkos::create_mirror_view_and_copy(HostSpace(), cf.tangential_displacement());
         const Real mu =
-            i == 0 ? mu_s
-                   : (dc > 0.0 ? mu_k + (mu_s - mu_k) * std::max(0.0, 1.0 - s / dc) : mu_k);
+            i == 0 ? mu_s : (dc > 0.0 ? mu_k + (mu_s - mu_k) * std::max(0.0, 1.0 - s / dc) : mu_k);
         EXPECT_NEAR(ft(0, 0), -mu * Fn, 1e-12 * Fn)
             << "D_c " << dc << " round " << round << " step " << i;
         EXPECT_EQ(cf.sliding_contacts(), 1);

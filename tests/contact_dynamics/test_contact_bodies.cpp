@@ -10,11 +10,11 @@
 #include <memory>
 #include <vector>
 
+#include "mass_sums.hpp"
 #include "tlfea/contact/contact_forces.hpp"
 #include "tlfea/contact/detection.hpp"
 #include "tlfea/core/generators.hpp"
 #include "tlfea/solvers/time_stepper.hpp"
-#include "mass_sums.hpp"
 
 namespace tlfea {
 namespace {
@@ -73,8 +73,8 @@ TEST(ContactBodies, SwappingTheSpheresGivesTheSameForces) {
         const Ordinal c = b.offset[i] + k;
         for (int a = 0; a < 3; ++a) qh(c, a) = b.mesh[i].coefficients[k][a];
         qh(c, 0) += i == 0 ? 1.5e-3 : -1.5e-3;  // 2.9 mm overlap at the poles
-        vh(c, 0) = i == 0 ? 0.3 : -0.1;     // approaching: damping on
-        vh(c, 1) = i == 0 ? 0.05 : 0.0;     // sliding: friction on
+        vh(c, 0) = i == 0 ? 0.3 : -0.1;         // approaching: damping on
+        vh(c, 1) = i == 0 ? 0.05 : 0.0;         // sliding: friction on
       }
     Kokkos::deep_copy(q, qh);
     Kokkos::deep_copy(v, vh);
@@ -156,9 +156,9 @@ struct Stack {
   Stack(bool reverse, Real e) {
     const Real L = 0.1, gap = 1e-5, sx = 0.013, sy = 0.0078;
     for (int i = 0; i < 3; ++i)
-      mesh[i] = generate_box(ElementType::Q27, {L, L, L}, {2, 2, 2},
-                             {-L / 2 + (i == 1 ? sx : 0.0), -L / 2 + (i == 1 ? sy : 0.0),
-                              gap + i * (L + gap)});
+      mesh[i] = generate_box(
+          ElementType::Q27, {L, L, L}, {2, 2, 2},
+          {-L / 2 + (i == 1 ? sx : 0.0), -L / 2 + (i == 1 ? sy : 0.0), gap + i * (L + gap)});
     int body[3];
     for (int j = 0; j < 3; ++j) {
       const int i = reverse ? 2 - j : j;
@@ -437,8 +437,8 @@ TEST(ContactBodies, SelfContactCollisionFollowsTheTwoBodyRun) {
     vmax = std::max(vmax, std::fabs(vend[0][k]));
     diff = std::max(diff, std::fabs(vend[1][k] - vend[0][k]));
   }
-  std::printf("self-contact collision: max |v_self - v_two| %.3e of %.3f, |dp| %.2e / %.2e\n",
-              diff, vmax, dp[1], dp[0]);
+  std::printf("self-contact collision: max |v_self - v_two| %.3e of %.3f, |dp| %.2e / %.2e\n", diff,
+              vmax, dp[1], dp[0]);
   EXPECT_LT(diff, 1e-8 * vmax);
   EXPECT_LT(dp[1], 1e-12);
 }

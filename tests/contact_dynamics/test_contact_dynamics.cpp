@@ -7,11 +7,11 @@
 #include <limits>
 #include <memory>
 
+#include "mass_sums.hpp"
 #include "tlfea/contact/contact_forces.hpp"
 #include "tlfea/contact/detection.hpp"
 #include "tlfea/core/generators.hpp"
 #include "tlfea/solvers/time_stepper.hpp"
-#include "mass_sums.hpp"
 
 namespace tlfea {
 namespace {

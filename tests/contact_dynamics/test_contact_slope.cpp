@@ -108,18 +108,17 @@ struct BlockOnSlope {
     auto cc = cf;
     const Real ramp = c.ramp;
     CoefView gl = gravity_load;
-    model.add_step_force(
-        [dd, cc, ramp, gl](Real t, const CoefView& q, const CoefView& v, Real h, const CoefView& f) {
-          dd->detect(q, t);
-          cc->compute(dd->points(), q, v, h, f, t);
-          if (ramp > 0.0) {
-            // Gravity eased in: the load at the middle of the step (explicit).
-            const Real s = std::min(1.0, (t + 0.5 * h) / ramp);
-            Kokkos::parallel_for("slope_gravity",
-                                 Kokkos::RangePolicy<ExecSpace>(0, gl.extent(0)),
-                                 AddScaled{f, gl, s});
-          }
-        });
+    model.add_step_force([dd, cc, ramp, gl](Real t, const CoefView& q, const CoefView& v, Real h,
+                                            const CoefView& f) {
+      dd->detect(q, t);
+      cc->compute(dd->points(), q, v, h, f, t);
+      if (ramp > 0.0) {
+        // Gravity eased in: the load at the middle of the step (explicit).
+        const Real s = std::min(1.0, (t + 0.5 * h) / ramp);
+        Kokkos::parallel_for("slope_gravity", Kokkos::RangePolicy<ExecSpace>(0, gl.extent(0)),
+                             AddScaled{f, gl, s});
+      }
+    });
   }
   // Mass-weighted mean (centre of mass / its velocity) along the slope.
   Real along_slope(const CoefView& x) const {
@@ -170,8 +169,7 @@ Real run_stays(const SlopeCase& c, Real T) {
     st.step();
     if (debug && (i < 200 ? i % 10 == 0 : i % 100 == 0)) {
       auto fn = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), b.cf->normal_force());
-      auto ft =
-          Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), b.cf->tangential_force());
+      auto ft = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), b.cf->tangential_force());
       const Ordinal na = b.cf->active_contacts();
       Real sn = 0.0, stt = 0.0;
       for (Ordinal k = 0; k < na; ++k) {

@@ -9,11 +9,11 @@
 #include <limits>
 #include <memory>
 
+#include "mass_sums.hpp"
 #include "tlfea/contact/contact_forces.hpp"
 #include "tlfea/contact/detection.hpp"
 #include "tlfea/core/generators.hpp"
 #include "tlfea/solvers/time_stepper.hpp"
-#include "mass_sums.hpp"
 
 namespace tlfea {
 namespace {
@@ -305,8 +305,9 @@ TEST(ContactValidation, PatchLawTwoBallsCountTheOverlapOnce) {
     Real fz[2] = {0.0, 0.0};
     for (Ordinal k = 0; k < model.num_coefficients(); ++k) fz[k < split ? 0 : 1] += fh(k, 2);
     const Real f_upper = order == 0 ? fz[1] : fz[0], f_lower = order == 0 ? fz[0] : fz[1];
-    std::printf("two balls (order %d): contacts %d + %d, delta_max / overlap %.4f, F / Hertz %.6f\n",
-                order, from[0], from[1], dmax / overlap, total / hertz);
+    std::printf(
+        "two balls (order %d): contacts %d + %d, delta_max / overlap %.4f, F / Hertz %.6f\n", order,
+        from[0], from[1], dmax / overlap, total / hertz);
     EXPECT_GT(from[0], 0);
     EXPECT_GT(from[1], 0);
     EXPECT_NEAR(total, hertz, 1e-12 * hertz);
@@ -413,8 +414,10 @@ TEST(ContactValidation, DroppedBallRestitutionManyVerticesPatchLaw) {
   }
   for (int j = 0; j < 20; ++j) st.step();
   const Real vz = com_velocity(sc.model, st.velocities(), 0, sc.model.num_coefficients())[2];
-  std::printf("restitution patch: measured %.5f, 1-DOF RK4 %.5f, contacts max %d, peak delta %.3g R, steps %d\n",
-              vz / v0, ref, max_contacts, max_delta / R, i);
+  std::printf(
+      "restitution patch: measured %.5f, 1-DOF RK4 %.5f, contacts max %d, peak delta %.3g R, steps "
+      "%d\n",
+      vz / v0, ref, max_contacts, max_delta / R, i);
   EXPECT_TRUE(touched);
   EXPECT_GT(max_contacts, 4);
   EXPECT_NEAR(vz / v0, ref, 0.01 * ref);
@@ -463,7 +466,7 @@ TEST(ContactValidation, ExplicitDashpotLimitKeepsAnUnresolvedDropFromGainingEner
       if (limit) {
         EXPECT_FALSE(failed);
         EXPECT_LE(ke_max, ke0 * (1 + 1e-12));  // the free-flight steps keep KE0 to round-off
-        EXPECT_GT(vz, 0.0);  // rebounded
+        EXPECT_GT(vz, 0.0);                    // rebounded
       } else {
         EXPECT_TRUE(failed || ke_max > ke0);  // what the limit prevents
       }

@@ -130,7 +130,7 @@ inline Real total_volume_all_positive(const Mesh& m) {
 // Every face of the set lies on the plane x_axis = value with its
 // corner-ordered normal pointing to `outward` (+1 / -1); returns its area.
 inline Real expect_face_set_on_plane(const Mesh& m, const std::string& name, int axis, Real value,
-                              int outward, Real tol) {
+                                     int outward, Real tol) {
   EXPECT_TRUE(m.face_sets.count(name)) << name;
   if (!m.face_sets.count(name)) return 0;
   const std::vector<int> cp = tlfea::face_corner_positions(m.type);

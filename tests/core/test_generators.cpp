@@ -405,13 +405,13 @@ TEST(Generators, RejectCountsBeyondTheIndexTypeWithoutOverflow) {
     tlfea::generate_box(ElementType::T10, {1, 1, 1}, {2147483647, 2147483647, 2147483647});
   });
   EXPECT_NE(t10.find("mesh too large for the index type"), std::string::npos) << t10;
-  const std::string plate = message(
-      [] { tlfea::generate_plate_ancf3443(1, 1, 0.01, {2147483647, 2147483647}); });
+  const std::string plate = message([] {
+    tlfea::generate_plate_ancf3443(1, 1, 0.01, {2147483647, 2147483647});
+  });
   // 4 (2^31) (2^31) = 1.84e19 coefficients, 16 (2^31 - 1)^2 = 7.38e19 entries.
   EXPECT_NE(plate.find("1.84e+19 coefficients, 7.38e+19 connectivity entries"), std::string::npos)
       << plate;
-  const std::string beam =
-      message([] { tlfea::generate_beam_ancf3243(1, 0.1, 0.1, 2147483647); });
+  const std::string beam = message([] { tlfea::generate_beam_ancf3243(1, 0.1, 0.1, 2147483647); });
   EXPECT_NE(beam.find("mesh too large for the index type"), std::string::npos) << beam;
   // Largest sizes that fit are not refused by this check (1 x 1 x 1 stays valid).
   EXPECT_EQ(tlfea::generate_box(ElementType::Q27, {1, 1, 1}, {1, 1, 1}).num_nodes(), 27);
@@ -421,9 +421,10 @@ TEST(Generators, RejectCountsBeyondTheIndexTypeWithoutOverflow) {
 // the message stays one printable line (issue 12); other bytes (UTF-8 names)
 // are kept.
 TEST(Error, EscapesControlBytes) {
-  const std::string raw = std::string("key 'a") + '\a' + "b\nc\rd" + '\x1b' + "[31m" + '\x7f' +
-                          "' \xc3\xa9t\xc3\xa9";
-  EXPECT_EQ(tlfea::escape_control_bytes(raw), "key 'a\\x07b\\x0ac\\x0dd\\x1b[31m\\x7f' \xc3\xa9t\xc3\xa9");
+  const std::string raw =
+      std::string("key 'a") + '\a' + "b\nc\rd" + '\x1b' + "[31m" + '\x7f' + "' \xc3\xa9t\xc3\xa9";
+  EXPECT_EQ(tlfea::escape_control_bytes(raw),
+            "key 'a\\x07b\\x0ac\\x0dd\\x1b[31m\\x7f' \xc3\xa9t\xc3\xa9");
   EXPECT_EQ(std::string(tlfea::Error(raw).what()), tlfea::escape_control_bytes(raw));
   EXPECT_EQ(tlfea::escape_control_bytes("plain text: 1.5e-3"), "plain text: 1.5e-3");
 }

@@ -3,9 +3,9 @@
 
 #include <cmath>
 
+#include "mass_sums.hpp"
 #include "tlfea/core/generators.hpp"
 #include "tlfea/solvers/time_stepper.hpp"
-#include "mass_sums.hpp"
 
 namespace tlfea {
 namespace {

@@ -40,8 +40,8 @@ TEST(RotationDriver, BarFollowsTheDrivenAngleThroughAFullTurn) {
   cs.add_revolute(ground, body);
   // theta(t) = alpha t^2 / 2: from rest, constant angular acceleration.
   const Real alpha = 40.0;  // rad/s^2; theta(0.45 s) = 4.05 rad
-  cs.add_rotation_driver(ground, body, ey,
-                         DrivingFunction::function([alpha](Real t) { return 0.5 * alpha * t * t; }));
+  cs.add_rotation_driver(
+      ground, body, ey, DrivingFunction::function([alpha](Real t) { return 0.5 * alpha * t * t; }));
   // The bar's far end, on its axis.
   const MaterialPoint tip = find_material_point(model.block(bar), q0, Vec3{{0.6, 0.0, 0.0}});
 
@@ -65,10 +65,10 @@ TEST(RotationDriver, BarFollowsTheDrivenAngleThroughAFullTurn) {
     worst_fiber = std::max(worst_fiber, std::fabs(fiber_angle - theta));
     worst_tip = std::max(worst_tip, std::fabs(tip_angle - theta));
   }
-  std::printf("[rotation driver] theta_end %.4f rad, max |fiber angle - theta| %.2e rad, "
-              "max |tip angle - theta| %.2e rad, max weighted violation %.2e\n",
-              0.5 * alpha * stepper.time() * stepper.time(), worst_fiber, worst_tip,
-              worst_violation);
+  std::printf(
+      "[rotation driver] theta_end %.4f rad, max |fiber angle - theta| %.2e rad, "
+      "max |tip angle - theta| %.2e rad, max weighted violation %.2e\n",
+      0.5 * alpha * stepper.time() * stepper.time(), worst_fiber, worst_tip, worst_violation);
   EXPECT_GT(fiber_angle, M_PI + 0.5);  // it went past pi
   // The driven fibers: held by the two rows to the outer tolerance (1e-8 on
   // the weighted rows, which are cosines/sines of the fiber angle).

@@ -108,10 +108,10 @@ TEST(FastAncfKernels, MatchGeneralQuadratureOnRandomStates) {
         const CoefViewHost v = random_state(zeros_host(s.ncoef()), 2.0, 100 + seed);
         for (const auto& alpha : {std::array<Real, 2>{1.0, 0.0}, std::array<Real, 2>{0.37, 1.9}}) {
           const Diff d = compare(s, q, v, alpha[0], alpha[1]);
-          EXPECT_LE(d.force, kTol) << to_string(mesh.type) << " " << mat.name()
-                                   << " split " << s.block->poisson_split() << " seed " << seed;
-          EXPECT_LE(d.tangent, kTol) << to_string(mesh.type) << " " << mat.name()
-                                     << " split " << s.block->poisson_split() << " seed " << seed;
+          EXPECT_LE(d.force, kTol) << to_string(mesh.type) << " " << mat.name() << " split "
+                                   << s.block->poisson_split() << " seed " << seed;
+          EXPECT_LE(d.tangent, kTol) << to_string(mesh.type) << " " << mat.name() << " split "
+                                     << s.block->poisson_split() << " seed " << seed;
           worst_f = std::max(worst_f, d.force);
           worst_k = std::max(worst_k, d.tangent);
           ++cases;

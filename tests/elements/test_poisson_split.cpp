@@ -321,11 +321,12 @@ TEST(ShellPoissonSplit, OnByDefaultForSvkOnAncf3443Only) {
     EXPECT_TRUE(make_system(plate, hyper).block->poisson_split()) << hyper.name();
     EXPECT_TRUE(make_system(plate, hyper.with_kelvin_voigt(1e5, 5e4)).block->poisson_split())
         << hyper.name();
-    EXPECT_FALSE(make_system(plate, hyper.with_ancf3443_poisson_split(false)).block->poisson_split())
+    EXPECT_FALSE(
+        make_system(plate, hyper.with_ancf3443_poisson_split(false)).block->poisson_split())
         << hyper.name();
-    EXPECT_FALSE(make_system(plate, hyper.with_kelvin_voigt(1e5, 5e4)
-                                        .with_ancf3443_poisson_split(false))
-                     .block->poisson_split())
+    EXPECT_FALSE(
+        make_system(plate, hyper.with_kelvin_voigt(1e5, 5e4).with_ancf3443_poisson_split(false))
+            .block->poisson_split())
         << hyper.name();
   }
   // The shell's flag is the shell's only.
@@ -533,11 +534,13 @@ TEST(ShellPoissonSplit, HyperelasticUniaxialMembraneTensionKeepsTheLawsContracti
     MaterialSpec spec;
     Real mu10, mu01;
   };
-  for (const Law& law : {Law{MaterialSpec::neo_hookean(mu, K), 0.5 * mu, 0.0},
-                         Law{MaterialSpec::mooney_rivlin(0.3 * mu, 0.2 * mu, K), 0.3 * mu,
-                             0.2 * mu}})
+  for (const Law& law :
+       {Law{MaterialSpec::neo_hookean(mu, K), 0.5 * mu, 0.0},
+        Law{MaterialSpec::mooney_rivlin(0.3 * mu, 0.2 * mu, K), 0.3 * mu, 0.2 * mu}})
     for (const Real lambda1 : {1.0001, 1.05, 1.3}) {
-      auto lateral = [&](Real l2) { return mr_uniaxial_sigma(law.mu10, law.mu01, K, lambda1, l2, 1); };
+      auto lateral = [&](Real l2) {
+        return mr_uniaxial_sigma(law.mu10, law.mu01, K, lambda1, l2, 1);
+      };
       Real lo = 0.5, hi = 1.0;
       ASSERT_LT(lateral(lo), 0.0);
       ASSERT_GT(lateral(hi), 0.0);

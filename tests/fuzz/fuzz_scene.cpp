@@ -7,13 +7,12 @@
 // message does not start with a location "FILE:LINE:" (the scene's own
 // FILE:LINE:COLUMN, or a mesh file's FILE:LINE): every refusal of an input
 // must point at it (issue 12).
+#include <Kokkos_Core.hpp>
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <string>
-
-#include <Kokkos_Core.hpp>
 
 #include "tlfea/core/error.hpp"
 #include "tlfea/scene/scene.hpp"

@@ -16,7 +16,10 @@ inline const std::filesystem::path& work_dir() {
   static const std::filesystem::path dir = [] {
     std::string tmpl = (std::filesystem::temp_directory_path() / "tlfea-fuzz.XXXXXX").string();
     if (mkdtemp(tmpl.data()) == nullptr) std::abort();
-    std::atexit([] { std::error_code ec; std::filesystem::remove_all(work_dir(), ec); });
+    std::atexit([] {
+      std::error_code ec;
+      std::filesystem::remove_all(work_dir(), ec);
+    });
     return std::filesystem::path(tmpl);
   }();
   return dir;

@@ -43,8 +43,7 @@ void remove_tree(const std::string& d) {
 
 std::string fresh_dir(const std::string& name) {
   // Per process, so concurrent runs of the suite (two builds) do not collide.
-  const std::string d =
-      ::testing::TempDir() + "tlfea_io_" + name + "_" + std::to_string(getpid());
+  const std::string d = ::testing::TempDir() + "tlfea_io_" + name + "_" + std::to_string(getpid());
   remove_tree(d);
   return d;
 }
@@ -118,9 +117,8 @@ TEST(Output, IndependentReaderSeesTheClosedFormPatch) {
       const auto& X = m.node_position(n);
       js << (n ? ", " : "") << "[" << X[0] << ", " << X[1] << ", " << X[2] << "]";
     }
-    js << "], \"velocity_over_displacement\": " << 1.0 / T
-       << ", \"stress\": [" << s11 << ", 0, 0, 0, 0, 0], \"von_mises\": " << std::fabs(s11)
-       << "}" << (last ? "\n" : ",\n");
+    js << "], \"velocity_over_displacement\": " << 1.0 / T << ", \"stress\": [" << s11
+       << ", 0, 0, 0, 0, 0], \"von_mises\": " << std::fabs(s11) << "}" << (last ? "\n" : ",\n");
   };
   body(hex, "hexahedron27", false, stretch);
   body(tet, "tetra10", false, stretch_t);
@@ -135,9 +133,9 @@ TEST(Output, IndependentReaderSeesTheClosedFormPatch) {
 
 // A child process writes output every step of a long run and is killed
 // with SIGKILL once a few output steps exist; the files must then open
-// read-only (h5py, i.e. the HDF5 library), and every dataset the XDMF index names must exist with the
-// stated dimensions (checked by the independent reader, --killed), the
-// histories holding as many rows as the index holds steps at least.
+// read-only (h5py, i.e. the HDF5 library), and every dataset the XDMF index names must exist with
+// the stated dimensions (checked by the independent reader, --killed), the histories holding as
+// many rows as the index holds steps at least.
 TEST(Output, KilledRunLeavesReadableFiles) {
   // Three kills at different moments after the third output step (the
   // writer spends most of a step inside HDF5 calls: a single-file writer

@@ -7,12 +7,11 @@
 
 #include <cmath>
 #include <cstdio>
+#include <limits>
 #include <memory>
 #include <string>
 #include <type_traits>
 #include <vector>
-
-#include <limits>
 
 #include "tlfea/constraints/material_point.hpp"
 #include "tlfea/contact/detection.hpp"

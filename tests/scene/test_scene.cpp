@@ -43,10 +43,10 @@ TEST(SceneTimeFunction, ClosedForms) {
   TimeFunctionSpec t;
   t.kind = TimeFunctionSpec::Kind::Table;
   t.table = {{0.0, 0.0}, {1.0, 10.0}, {3.0, 6.0}};
-  EXPECT_EQ(t(-1.0), 0.0);   // held before the first point
-  EXPECT_EQ(t(0.5), 5.0);    // linear on [0, 1]
-  EXPECT_EQ(t(2.0), 8.0);    // 10 + (6 - 10) * 0.5
-  EXPECT_EQ(t(4.0), 6.0);    // held after the last point
+  EXPECT_EQ(t(-1.0), 0.0);  // held before the first point
+  EXPECT_EQ(t(0.5), 5.0);   // linear on [0, 1]
+  EXPECT_EQ(t(2.0), 8.0);   // 10 + (6 - 10) * 0.5
+  EXPECT_EQ(t(4.0), 6.0);   // held after the last point
 }
 
 // The YAML forms of the time functions reach the model: a node prescribed
@@ -279,11 +279,11 @@ output: {enabled: false}
     const char* gravity;
     bool ramp;
   };
-  for (const Case& c : {Case{"gravity: [0, 0, -9.81]\n", false},
-                        Case{"gravity: {vector: [0, 0, -9.81]}\n", false},
-                        Case{"gravity: {vector: [0, 0, -9.81], function: {type: ramp, t0: 0, "
-                             "t1: 0.02}}\n",
-                             true}}) {
+  for (const Case& c :
+       {Case{"gravity: [0, 0, -9.81]\n", false}, Case{"gravity: {vector: [0, 0, -9.81]}\n", false},
+        Case{"gravity: {vector: [0, 0, -9.81], function: {type: ramp, t0: 0, "
+             "t1: 0.02}}\n",
+             true}}) {
     Scene s = scene::load_scene_text(base + c.gravity, "gravity.yaml", ".");
     EXPECT_EQ(s.model->gravity()[2], g);
     EXPECT_EQ(s.model->gravity_factor(0.01), c.ramp ? 0.5 : 1.0) << c.gravity;

@@ -34,7 +34,8 @@ TEST(SceneSetup, PrescribingEveryNodeGrowsLessThanQuadratically) {
     for (int r = 0; r < repeats; ++r) {
       const auto t0 = std::chrono::steady_clock::now();
       Scene s = scene::load_scene_text(text(elements), "big.yaml", ".");
-      best = std::min(best, std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+      best = std::min(best,
+                      std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
       // Every coefficient prescribed (4 per node), none left clamped or free.
       EXPECT_EQ(s.model->prescribed().size(), 4u * (elements + 1));
       EXPECT_TRUE(s.model->clamped_coefficients().empty());
@@ -59,10 +60,9 @@ TEST(SceneJoints, ExamplesWithFinelyDividedBeamsBuild) {
     const char* file;
     std::vector<std::string> fine;
   };
-  for (const Case& c :
-       {Case{"ancf_pendulum.yaml", {"bodies.0.mesh.elements=300"}},
-        Case{"universal_joint_shaft.yaml",
-             {"bodies.0.mesh.elements=100", "bodies.1.mesh.elements=100"}}}) {
+  for (const Case& c : {Case{"ancf_pendulum.yaml", {"bodies.0.mesh.elements=300"}},
+                        Case{"universal_joint_shaft.yaml",
+                             {"bodies.0.mesh.elements=100", "bodies.1.mesh.elements=100"}}}) {
     const Scene coarse = scene::load_scene(dir + c.file);
     Scene s = scene::load_scene(dir + c.file, c.fine);
     EXPECT_EQ(s.bodies[0].elements, c.fine.size() == 1 ? 300 : 100) << c.file;

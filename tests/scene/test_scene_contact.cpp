@@ -87,9 +87,9 @@ TEST(SceneContact, PairOverridesKeepTheRestInherited) {
       "    - {body: cube, obstacle: 1, G_star: 1.0e7, slip_distance: 0}\n";
   Scene s = scene::load_scene_text(text, "good.yaml", ".");
   const ContactLawParams& floor = s.contact->pair_law(0, -1);
-  EXPECT_EQ(floor.mu_s, 0.6);    // the body's
-  EXPECT_EQ(floor.mu_k, 0.1);    // the pair's
-  EXPECT_EQ(floor.E_star, 3e8);  // the pair's
+  EXPECT_EQ(floor.mu_s, 0.6);            // the body's
+  EXPECT_EQ(floor.mu_k, 0.1);            // the pair's
+  EXPECT_EQ(floor.E_star, 3e8);          // the pair's
   EXPECT_EQ(floor.slip_distance, 2e-5);  // the section's
   // G* = E_star (1 - nu) / (2 (2 - nu)) for nu = 0.3 against a rigid plane.
   EXPECT_NEAR(floor.G_star, 3e8 * 0.7 / 3.4, 1e-6);

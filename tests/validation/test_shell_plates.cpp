@@ -219,9 +219,10 @@ TipDisplacement strip_tip(int n, const MaterialSpec& mat) {
     t.w += (sol.q(c, 2) - mesh.coefficients[c][2]) / (2.0 * L);
     t.u -= (sol.q(c, 0) - mesh.coefficients[c][0]) / (2.0 * L);
   }
-  std::printf("[ Sze strip, nu = 0.3, cylindrical bending ] %-13s %2d el, split %d: w / L = %.5f "
-              "(0.66996), u / L = %.5f (0.32894)\n",
-              mat.name().c_str(), n, mat.ancf3443_poisson_split ? 1 : 0, t.w, t.u);
+  std::printf(
+      "[ Sze strip, nu = 0.3, cylindrical bending ] %-13s %2d el, split %d: w / L = %.5f "
+      "(0.66996), u / L = %.5f (0.32894)\n",
+      mat.name().c_str(), n, mat.ancf3443_poisson_split ? 1 : 0, t.w, t.u);
   return t;
 }
 

@@ -10,10 +10,10 @@
 #include <string>
 #include <vector>
 
+#include "static_solve.hpp"
 #include "tlfea/core/generators.hpp"
 #include "tlfea/elements/element_block.hpp"
 #include "tlfea/solvers/time_stepper.hpp"
-#include "static_solve.hpp"
 
 namespace tlfea {
 namespace {

@@ -3,7 +3,6 @@
 #include <KokkosBlas1_nrm2.hpp>
 #include <Kokkos_Core.hpp>
 #include <Tpetra_Core.hpp>
-
 #include <cstdio>
 
 int main(int argc, char** argv) {

@@ -92,9 +92,8 @@ inline Real effective_shear(const ContactMaterial& a, const ContactMaterial& b) 
   return c > 0.0 ? 1.0 / c : 0.0;
 }
 inline ContactLawParams make_contact_law(const ContactMaterial& a, const ContactMaterial& b,
-                                         Real restitution, Real mu_s, Real mu_k,
-                                         Real radius = 0.0, bool patch = false,
-                                         Real slip_distance = 0.0) {
+                                         Real restitution, Real mu_s, Real mu_k, Real radius = 0.0,
+                                         bool patch = false, Real slip_distance = 0.0) {
   ContactLawParams p;
   p.E_star = effective_young(a, b);
   p.G_star = effective_shear(a, b);
@@ -133,8 +132,8 @@ KOKKOS_INLINE_FUNCTION Real contact_normal_force(const ContactLawParams& p, Real
   }
   const Real S_n = 2.0 * p.E_star * kmath::sqrt(radius * delta);
   const Real k_n = (2.0 / 3.0) * S_n;
-  const Real gamma_n = capped_dashpot(
-      2.0 * kmath::sqrt(5.0 / 6.0) * p.beta * kmath::sqrt(S_n * m_star), gamma_cap);
+  const Real gamma_n =
+      capped_dashpot(2.0 * kmath::sqrt(5.0 / 6.0) * p.beta * kmath::sqrt(S_n * m_star), gamma_cap);
   if (S_n_out) *S_n_out = S_n;
   const Real F = k_n * delta - gamma_n * v_n;
   return F > 0.0 ? F : 0.0;
@@ -223,9 +222,8 @@ KOKKOS_INLINE_FUNCTION int contact_tangential_force(const ContactLawParams& p, R
                                                     ContactHistory& h, Real F_t[3],
                                                     Real gamma_cap = 0.0) {
   const Real S_t = contact_tangential_stiffness(p, radius, delta);
-  return contact_tangential_spring(p, S_t,
-                                   capped_dashpot(contact_dashpot(p, S_t, m_star), gamma_cap),
-                                   F_n, n, v_t, dt, h, F_t);
+  return contact_tangential_spring(
+      p, S_t, capped_dashpot(contact_dashpot(p, S_t, m_star), gamma_cap), F_n, n, v_t, dt, h, F_t);
 }
 
 }  // namespace tlfea

@@ -18,16 +18,16 @@ constexpr int kMaxContactCoefficients = 27;
 // Device arrays with capacity `capacity`; `count` entries are valid.
 struct ContactPoints {
   Ordinal capacity = 0;
-  DeviceView<Ordinal*> count;  // size 1 (device-side counter)
-  DeviceView<Real* [3]> x;      // contact point
-  DeviceView<Real* [3]> normal;  // unit, from B towards A
-  DeviceView<Real*> delta;       // penetration > 0
-  DeviceView<Real*> area;        // patch area A_patch
-  DeviceView<Real*> radius;      // effective radius R* (from the patch, or given)
-  DeviceView<int* [2]> body;     // body ids of A and B (obstacle ids are -1 - k)
-  DeviceView<int* [2]> num;      // coefficients in each material point (0: obstacle)
-  DeviceView<Ordinal** [2]> id;  // (k, l, side) coefficient ids
-  DeviceView<Real** [2]> weight;  // (k, l, side) shape-function weights s_l
+  DeviceView<Ordinal*> count;               // size 1 (device-side counter)
+  DeviceView<Real* [3]> x;                  // contact point
+  DeviceView<Real* [3]> normal;             // unit, from B towards A
+  DeviceView<Real*> delta;                  // penetration > 0
+  DeviceView<Real*> area;                   // patch area A_patch
+  DeviceView<Real*> radius;                 // effective radius R* (from the patch, or given)
+  DeviceView<int* [2]> body;                // body ids of A and B (obstacle ids are -1 - k)
+  DeviceView<int* [2]> num;                 // coefficients in each material point (0: obstacle)
+  DeviceView<Ordinal** [2]> id;             // (k, l, side) coefficient ids
+  DeviceView<Real** [2]> weight;            // (k, l, side) shape-function weights s_l
   DeviceView<Real* [3]> obstacle_velocity;  // velocity of B when B is an obstacle
   DeviceView<unsigned long long*> key;      // pair identity (stable across steps)
 };

@@ -32,8 +32,8 @@
 // Vertex normals (update_positions): the normalised angle-weighted sum of
 // the current unit normals of the vertex's triangles, summed in a fixed order
 // per vertex (deterministic on every backend). At a box edge or corner this
-// is the mean of the faces' normals, however the faces are triangulated. The detection uses them to reject a
-// vertex-triangle pair whose normals do not oppose (DetectionSettings::
+// is the mean of the faces' normals, however the faces are triangulated. The detection uses them to
+// reject a vertex-triangle pair whose normals do not oppose (DetectionSettings::
 // normal_opposition).
 #pragma once
 
@@ -128,7 +128,7 @@ class Surface {
   DeviceView<Real*> vertex_weight;
   DeviceView<int*> vertex_body;
   DeviceView<Real*> vertex_area;
-  DeviceView<Real* [3]> x;  // current vertex positions (after update_positions)
+  DeviceView<Real* [3]> x;       // current vertex positions (after update_positions)
   DeviceView<Real* [3]> normal;  // current unit vertex normals (after update_positions)
   DeviceView<Ordinal*> vertex_triangle_ptr, vertex_triangle;  // triangles of each vertex
   DeviceView<Ordinal* [3]> triangle;

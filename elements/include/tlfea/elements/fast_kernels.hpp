@@ -265,8 +265,8 @@ struct FastTangentFunctor {
             for (int j = j0; j < n; ++j) {
               Real acc = Kik[j];
               for (int pc = 0; pc < Q; ++pc)
-                acc += gk[pc][0] * hT[pc][0][j] + gk[pc][1] * hT[pc][1][j] +
-                       gk[pc][2] * hT[pc][2][j];
+                acc +=
+                    gk[pc][0] * hT[pc][0][j] + gk[pc][1] * hT[pc][1][j] + gk[pc][2] * hT[pc][2][j];
               Kik[j] = acc;
             }
           }

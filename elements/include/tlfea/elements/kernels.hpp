@@ -77,10 +77,12 @@ KOKKOS_INLINE_FUNCTION Mat3 deformation_gradient(const ElementGeometry<E>& g, Or
 // a symmetric tangent only j >= i was integrated and the lower blocks are
 // mirrored first; then every (i, j) block goes to its precomputed offset.
 template <class E>
-KOKKOS_INLINE_FUNCTION void scatter_element_tangent(
-    const ElementGeometry<E>& g, Ordinal e, Real (&Ke)[E::n][E::n][9], bool symmetric,
-    bool plain, const DeviceView<Offset***>& offsets, const DeviceView<Offset*>& block_row_length,
-    const DeviceView<Real*>& values) {
+KOKKOS_INLINE_FUNCTION void scatter_element_tangent(const ElementGeometry<E>& g, Ordinal e,
+                                                    Real (&Ke)[E::n][E::n][9], bool symmetric,
+                                                    bool plain,
+                                                    const DeviceView<Offset***>& offsets,
+                                                    const DeviceView<Offset*>& block_row_length,
+                                                    const DeviceView<Real*>& values) {
   if (symmetric) {
     for (int i = 0; i < E::n; ++i)
       for (int j = 0; j < i; ++j)

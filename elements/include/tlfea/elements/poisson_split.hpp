@@ -465,8 +465,7 @@ KOKKOS_INLINE_FUNCTION void add_split_tangent(const SplitLaw& l, const Mat3& X, 
 
 // C += s dP_base/dF (the law kept in full; NoBaseLaw adds nothing).
 template <class Base>
-KOKKOS_INLINE_FUNCTION void add_base_tangent(const Base& base, const Mat3& F, Real s,
-                                             Tangent& C) {
+KOKKOS_INLINE_FUNCTION void add_base_tangent(const Base& base, const Mat3& F, Real s, Tangent& C) {
   if constexpr (Base::present) {
     if (s == 0.0) return;
     Tangent A;

@@ -28,11 +28,11 @@ namespace tlfea::scene {
 struct TimeFunctionSpec {
   enum class Kind { Constant, Ramp, Sine, Table };
   Kind kind = Kind::Constant;
-  Real value = 1.0;                      // constant
-  Real t0 = 0.0, t1 = 1.0;               // ramp: from t0 to t1 [s]
-  Real from = 0.0, to = 1.0;             // ramp: values before t0 and after t1
+  Real value = 1.0;           // constant
+  Real t0 = 0.0, t1 = 1.0;    // ramp: from t0 to t1 [s]
+  Real from = 0.0, to = 1.0;  // ramp: values before t0 and after t1
   Real amplitude = 1.0, frequency = 1.0, phase = 0.0, offset = 0.0;  // sine [-, Hz, rad, -]
-  std::vector<std::pair<Real, Real>> table;  // (t, f) with increasing t
+  std::vector<std::pair<Real, Real>> table;                          // (t, f) with increasing t
   Real operator()(Real t) const;
 };
 
@@ -41,7 +41,7 @@ struct SceneOutput {
   std::string directory;  // default "tlfea_out/<scene name>"
   int every = 1;
   bool displacement = true, velocity = true, stress = true, reactions = true, contact = true;
-  int samples = 3;  // ANCF visualisation points per parent direction per element
+  int samples = 3;          // ANCF visualisation points per parent direction per element
   double step_bytes = 0.0;  // estimated size of one output step's fields [bytes]
 };
 
@@ -60,8 +60,8 @@ struct Scene {
   std::string description;  // free text
   std::unique_ptr<Model> model;
   StepperSettings settings;
-  long steps = 0;        // steps to run (from time.steps or time.end_time / dt)
-  Real end_time = 0.0;   // steps * dt [s]
+  long steps = 0;       // steps to run (from time.steps or time.end_time / dt)
+  Real end_time = 0.0;  // steps * dt [s]
   SceneOutput output;
   std::vector<SceneBodyInfo> bodies;
   std::vector<std::pair<std::string, RowRange>> joints;  // name, constraint rows
@@ -82,8 +82,7 @@ struct Scene {
 Scene load_scene(const std::string& path, const std::vector<std::string>& overrides = {});
 // The same from text; `file` names it in messages, relative mesh paths are
 // taken from `base_dir`.
-Scene load_scene_text(const std::string& text, const std::string& file,
-                      const std::string& base_dir,
+Scene load_scene_text(const std::string& text, const std::string& file, const std::string& base_dir,
                       const std::vector<std::string>& overrides = {});
 
 }  // namespace tlfea::scene

@@ -29,15 +29,15 @@ struct LinearSolverOptions {
   // factorizes either). kk-cg and kk-gmres (Kokkos Kernels Krylov, every
   // build) keep every vector in the execution space's memory.
   std::string backend = "default";
-  bool symmetric = true;               // the matrix is symmetric (values, not only pattern)
-  bool positive_definite = false;      // Tacho: Cholesky instead of LDL^T
-  double tolerance = 1e-10;            // iterative: relative residual ||b - A x|| / ||b||
-  int max_iterations = 500;            // iterative
+  bool symmetric = true;           // the matrix is symmetric (values, not only pattern)
+  bool positive_definite = false;  // Tacho: Cholesky instead of LDL^T
+  double tolerance = 1e-10;        // iterative: relative residual ||b - A x|| / ||b||
+  int max_iterations = 500;        // iterative
   // Iterative: "default" (ilu for Belos, block-jacobi for kk-*), "none",
   // "jacobi", "ilu" and "muelu" (Belos), "block-jacobi" (kk-*: the inverse of
   // each coefficient's 3 x 3 diagonal block).
   std::string preconditioner = "default";
-  int ilu_level = 0;                   // ILU(k) fill level
+  int ilu_level = 0;  // ILU(k) fill level
   // Tacho fill-reducing order of the node graph: "nd" (METIS nested
   // dissection), "amd" (Eigen's approximate minimum degree) or "default" (nd
   // when built with METIS, else amd). Other backends ignore it.

@@ -19,9 +19,8 @@
 #pragma once
 
 #include <array>
-#include <vector>
-
 #include <string>
+#include <vector>
 
 #include "tlfea/core/mesh.hpp"
 #include "tlfea/core/tensor.hpp"

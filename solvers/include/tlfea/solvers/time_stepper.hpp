@@ -54,11 +54,11 @@ struct StepperSettings {
   // "dynamic" (backward Euler) or "static" (equilibrium per load increment,
   // see above; no contact).
   std::string analysis = "dynamic";
-  bool dp1_curvature = false;        // include h^2 sum eta_i grad^2 c_i (indefinite)
-  bool line_search = true;           // backtracking on |g|
-  bool reuse_jacobian = true;        // keep the factorization while convergence stays fast
-  Real reuse_ratio = 0.25;           // refactor when |g_k+1| / |g_k| exceeds this
-  int max_retries = 4;               // step halvings after a failed or NaN step
+  bool dp1_curvature = false;  // include h^2 sum eta_i grad^2 c_i (indefinite)
+  bool line_search = true;     // backtracking on |g|
+  bool reuse_jacobian = true;  // keep the factorization while convergence stays fast
+  Real reuse_ratio = 0.25;     // refactor when |g_k+1| / |g_k| exceeds this
+  int max_retries = 4;         // step halvings after a failed or NaN step
   LinearSolverOptions linear;
   // Inner solver: "newton" (assembled matrix + linear solver) or "adamw"
   // (first order on the gradient g of the step objective: Adam moments,
@@ -98,12 +98,12 @@ struct StepReport {
 struct StepperState {
   Real t = 0.0;
   long steps = 0;
-  Real penalty = 0.0;                          // rho (checked on restore)
-  std::vector<Real> q, v, dv, lambda;          // 3 n, 3 n, 3 n (last Newton update), m
-  std::vector<Real> prescribed_last;           // 3 per prescribed coefficient
-  bool reuse_next = false;                     // next step starts with the old factors
-  bool have_factor = false;                    // a factorization exists
-  Real factor_h = 0.0, factor_t = 0.0;         // its step size and evaluation time
+  Real penalty = 0.0;                                   // rho (checked on restore)
+  std::vector<Real> q, v, dv, lambda;                   // 3 n, 3 n, 3 n (last Newton update), m
+  std::vector<Real> prescribed_last;                    // 3 per prescribed coefficient
+  bool reuse_next = false;                              // next step starts with the old factors
+  bool have_factor = false;                             // a factorization exists
+  Real factor_h = 0.0, factor_t = 0.0;                  // its step size and evaluation time
   std::vector<Real> factor_q, factor_v, factor_lambda;  // its assembly point
 };
 
@@ -150,16 +150,16 @@ class TimeStepper {
   long steps_ = 0;
   Ordinal m_ = 0;
   CoefView q_, v_, qt_, vt_, dv_, g_, gt_, work_, fext_;
-  CoefView v_base_;                   // line-search base point (work_ is residual() scratch)
+  CoefView v_base_;  // line-search base point (work_ is residual() scratch)
   // The terms of g kept apart for the force scale F (residual_force_tol).
   CoefView inertia_, fint_, fc_;
-  CoefView zero_;                     // zero velocities (static analysis)
-  DeviceView<unsigned char*> free_;   // 1 for a free scalar dof, 0 clamped/prescribed
+  CoefView zero_;                    // zero velocities (static analysis)
+  DeviceView<unsigned char*> free_;  // 1 for a free scalar dof, 0 clamped/prescribed
   bool static_ = false;
-  Real force_scale_ = 0.0;            // F at the last residual() call
-  Real slope_ = 0.0;                  // dv . g at the last residual() call
+  Real force_scale_ = 0.0;                            // F at the last residual() call
+  Real slope_ = 0.0;                                  // dv . g at the last residual() call
   Real dv_norm_ = 0.0, v_norm_ = 0.0, q_norm_ = 0.0;  // |dv|, |v|, |q| there
-  DeviceView<Offset*> mass_row_map_;  // node-level scalar mass, for M (v - v_n)
+  DeviceView<Offset*> mass_row_map_;                  // node-level scalar mass, for M (v - v_n)
   DeviceView<Ordinal*> mass_cols_;
   DeviceView<Real*> mass_block_;
   CoefView fstep_;            // explicit per-step forces (contact), evaluated at step start
@@ -175,12 +175,12 @@ class TimeStepper {
   typename DeviceView<Real*>::HostMirror presc_vel_host_;
   std::vector<Vec3> presc_last_, presc_next_;
   bool have_factor_ = false;
-  Real factor_h_ = 0.0;       // step size the factorization was built for
-  Real factor_t_ = 0.0;       // evaluation time t_{n+1} of that assembly
-  CoefView factor_q_, factor_v_;       // q, v at which it was assembled
-  DeviceView<Real*> factor_lambda_;    // lambda (trial) at that assembly
-  bool reuse_next_ = false;   // previous step converged fast: start it with the old factor
-  Real residual_time_ = 0.0;  // accumulated assembly time of residual() calls
+  Real factor_h_ = 0.0;              // step size the factorization was built for
+  Real factor_t_ = 0.0;              // evaluation time t_{n+1} of that assembly
+  CoefView factor_q_, factor_v_;     // q, v at which it was assembled
+  DeviceView<Real*> factor_lambda_;  // lambda (trial) at that assembly
+  bool reuse_next_ = false;          // previous step converged fast: start it with the old factor
+  Real residual_time_ = 0.0;         // accumulated assembly time of residual() calls
 };
 
 // Static equilibrium (docs/theory.md §6.10) of `model` under its loads at
@@ -194,7 +194,7 @@ struct StaticSolution {
   CoefViewHost q;             // final positions
   int newton_iterations = 0;  // summed over the increments
   int factorizations = 0;
-  int cuts = 0;               // increment halvings
+  int cuts = 0;  // increment halvings
 };
 StaticSolution solve_static(Model& model, int increments,
                             StepperSettings settings = StepperSettings());

@@ -140,24 +140,42 @@ class ElementBlock final : public ElementBlockBase {
         if constexpr (PoissonSplitTraits<E, M>::supported) {
           if (split_) {
             launch_assembly("tlfea::elements::tangent",
-                            FastTangentFunctor<E, SplitLawOf, 2>{
-                                geom_, {fast_set(0), fast_set(1)}, split_law(), q, v, offsets_,
-                                block_row_length_, values, alpha_K, alpha_D});
+                            FastTangentFunctor<E, SplitLawOf, 2>{geom_,
+                                                                 {fast_set(0), fast_set(1)},
+                                                                 split_law(),
+                                                                 q,
+                                                                 v,
+                                                                 offsets_,
+                                                                 block_row_length_,
+                                                                 values,
+                                                                 alpha_K,
+                                                                 alpha_D});
             return;
           }
         }
-        launch_assembly("tlfea::elements::tangent",
-                        FastTangentFunctor<E, detail::ContinuumPointLaw<M>, 1>{
-                            geom_, {{geom_.H, geom_.dV, E::nq}}, {mat_}, q, v, offsets_,
-                            block_row_length_, values, alpha_K, alpha_D});
+        launch_assembly(
+            "tlfea::elements::tangent",
+            FastTangentFunctor<E, detail::ContinuumPointLaw<M>, 1>{geom_,
+                                                                   {{geom_.H, geom_.dV, E::nq}},
+                                                                   {mat_},
+                                                                   q,
+                                                                   v,
+                                                                   offsets_,
+                                                                   block_row_length_,
+                                                                   values,
+                                                                   alpha_K,
+                                                                   alpha_D});
         return;
       }
     }
     if constexpr (PoissonSplitTraits<E, M>::supported) {
       if (split_) {
         SplitTangentFunctor<E, M::is_viscous, SplitBase> sfn{
-            geom_,  {split_sets_[0], split_sets_[1]}, q, v, offsets_, block_row_length_,
-            values, alpha_K,                          alpha_D};
+            geom_,    {split_sets_[0], split_sets_[1]},
+            q,        v,
+            offsets_, block_row_length_,
+            values,   alpha_K,
+            alpha_D};
         sfn.base = split_base_;
         launch_assembly("tlfea::elements::tangent", sfn);
         return;
@@ -227,8 +245,7 @@ class ElementBlock final : public ElementBlockBase {
                          Kokkos::RangePolicy<ExecSpace>(0, geom_.num_elements),
                          DeformationGradientFunctor<E>{geom_, q, F});
     return F;
-  }
-  std::vector<Real> shape_at(Ordinal element, const Real xi[3]) const override {
+  } std::vector<Real> shape_at(Ordinal element, const Real xi[3]) const override {
     auto p = Kokkos::create_mirror_view(
         Kokkos::HostSpace(), Kokkos::subview(geom_.param, std::make_pair(element, element + 1)));
     Kokkos::deep_copy(p, Kokkos::subview(geom_.param, std::make_pair(element, element + 1)));
