@@ -7,6 +7,8 @@
 
 #include <cmath>
 #include <cstdio>
+#include <fstream>
+#include <sstream>
 #include <string>
 #include <type_traits>
 
@@ -161,6 +163,18 @@ TEST(RigidScene, CheckpointRestartIsBitIdenticalAndOutputWrites) {
       w.record(r);
     }
     w.finish();
+  }
+  {
+    // A primitive is drawn as its contact triangulation (docs/scene.md,
+    // "Rigid bodies"): body 0, the crank box at the default divisions 4, is
+    // 6 faces x 4 x 4 squares x 2 = 192 triangles.
+    std::ifstream in(os.directory + "/output.xdmf");
+    std::stringstream text;
+    text << in.rdbuf();
+    const std::string body0 =
+        "<Grid Name=\"body0\" GridType=\"Uniform\">\n"
+        "     <Topology TopologyType=\"Triangle\" NumberOfElements=\"192\">";
+    EXPECT_NE(text.str().find(body0), std::string::npos) << text.str().substr(0, 2000);
   }
   const std::string ck = temp_path("ck.h5");
   {
