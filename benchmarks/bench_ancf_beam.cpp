@@ -40,14 +40,8 @@ int run(const bench::StepperOptions& o) {
   const double model_setup = bench::now() - t_setup0;
 
   const bench::RunResult r = bench::run_steps(model, o, probe);
-  bench::Json j;
-  j.str("case", "b2_ancf3243_beam")
-      .str("element", to_string(mesh.type))
-      .str("material", "svk")
-      .str("resolution", std::to_string(elements))
-      .integer("elements", mesh.num_elements())
-      .integer("nodes", mesh.num_nodes())
-      .num("model_setup_s", model_setup);
+  bench::Json j = bench::case_json("b2_ancf3243_beam", mesh, "svk", std::to_string(elements));
+  j.num("model_setup_s", model_setup);
   bench::add_run_fields(j, r, o, model, probe, "z_hist").print();
   return 0;
 }
@@ -60,11 +54,7 @@ int main(int argc, char** argv) {
   return bench::driver_main(
       argc, argv, kProg, kUsage, o,
       [](const std::string& a, const std::function<std::string()>& next) {
-        if (a != "--elements") return false;
-        const long n = bench::parse_int(a, next());
-        if (n < 1 || n > 1000000) bench::arg_error("--elements must be in 1..1e6");
-        elements = static_cast<int>(n);
-        return true;
+        return bench::int_option(a, next, "--elements", 1, 1000000, elements);
       },
       run);
 }

@@ -41,15 +41,9 @@ int run(const bench::StepperOptions& o) {
   const double model_setup = bench::now() - t_setup0;
 
   const bench::RunResult r = bench::run_steps(model, o, probe);
-  bench::Json j;
-  j.str("case", "b3_ancf3443_plate")
-      .str("element", to_string(mesh.type))
-      .str("material", "svk")
-      .str("resolution", std::to_string(divisions) + "x" + std::to_string(divisions))
-      .integer("divisions", divisions)
-      .integer("elements", mesh.num_elements())
-      .integer("nodes", mesh.num_nodes())
-      .num("model_setup_s", model_setup);
+  bench::Json j = bench::case_json("b3_ancf3443_plate", mesh, "svk",
+                                   std::to_string(divisions) + "x" + std::to_string(divisions));
+  j.integer("divisions", divisions).num("model_setup_s", model_setup);
   bench::add_run_fields(j, r, o, model, probe, "z_hist").print();
   return 0;
 }
@@ -62,11 +56,7 @@ int main(int argc, char** argv) {
   return bench::driver_main(
       argc, argv, kProg, kUsage, o,
       [](const std::string& a, const std::function<std::string()>& next) {
-        if (a != "--divisions") return false;
-        const long n = bench::parse_int(a, next());
-        if (n < 1 || n > 4096) bench::arg_error("--divisions must be in 1..4096");
-        divisions = static_cast<int>(n);
-        return true;
+        return bench::int_option(a, next, "--divisions", 1, 4096, divisions);
       },
       run);
 }

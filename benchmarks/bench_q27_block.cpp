@@ -75,14 +75,9 @@ int run(const bench::StepperOptions& o) {
   const double model_setup = bench::now() - t_setup0;
 
   const bench::RunResult r = bench::run_steps(model, o, probe);
-  bench::Json j;
-  j.str("case", "b4_q27_block")
-      .str("element", to_string(mesh.type))
-      .str("material", "neo_hookean")
-      .str("resolution", std::to_string(divisions) + "^3")
-      .integer("divisions", divisions)
-      .integer("elements", mesh.num_elements())
-      .integer("nodes", mesh.num_nodes())
+  bench::Json j =
+      bench::case_json("b4_q27_block", mesh, "neo_hookean", std::to_string(divisions) + "^3");
+  j.integer("divisions", divisions)
       .num("memory_estimate_gib", estimate)
       .num("max_memory_gb", max_memory_gb)
       .num("model_setup_s", model_setup);
@@ -98,16 +93,10 @@ int main(int argc, char** argv) {
   return bench::driver_main(
       argc, argv, kProg, kUsage, o,
       [](const std::string& a, const std::function<std::string()>& next) {
-        if (a == "--divisions") {
-          const long n = bench::parse_int(a, next());
-          if (n < 1 || n > 1024) bench::arg_error("--divisions must be in 1..1024");
-          divisions = static_cast<int>(n);
-        } else if (a == "--max-memory-gb") {
-          max_memory_gb = bench::parse_double(a, next());
-          if (!(max_memory_gb > 0)) bench::arg_error("--max-memory-gb must be positive");
-        } else {
-          return false;
-        }
+        if (bench::int_option(a, next, "--divisions", 1, 1024, divisions)) return true;
+        if (a != "--max-memory-gb") return false;
+        max_memory_gb = bench::parse_double(a, next());
+        if (!(max_memory_gb > 0)) bench::arg_error("--max-memory-gb must be positive");
         return true;
       },
       run);

@@ -84,6 +84,19 @@ inline bool parse_stepper_option(const std::string& a, const std::function<std::
   return true;
 }
 
+// Consumes `name N` with lo <= N <= hi into `target`; false when `a` is
+// another option.
+inline bool int_option(const std::string& a, const std::function<std::string()>& next,
+                       const char* name, long lo, long hi, int& target) {
+  if (a != name) return false;
+  const long n = parse_int(a, next());
+  if (n < lo || n > hi)
+    arg_error(a + " must be in " + std::to_string(lo) + ".." + std::to_string(hi) + ", got " +
+              std::to_string(n));
+  target = static_cast<int>(n);
+  return true;
+}
+
 inline void check_solver_name(const std::string& solver) {
   const auto names = available_linear_solvers();
   if (std::find(names.begin(), names.end(), solver) != names.end()) return;
@@ -237,6 +250,19 @@ inline std::string breakdown_json(const std::vector<StepTimes>& steps, bool with
       .num("newton_iterations", avg([](const StepTimes& s) { return 1.0 * s.newton; }))
       .num("factorizations", avg([](const StepTimes& s) { return 1.0 * s.factorizations; }));
   return j.object();
+}
+
+// The opening fields of a driver's object: the case, its mesh and material.
+inline Json case_json(const std::string& name, const Mesh& mesh, const std::string& material,
+                      const std::string& resolution) {
+  Json j;
+  j.str("case", name)
+      .str("element", to_string(mesh.type))
+      .str("material", material)
+      .str("resolution", resolution)
+      .integer("elements", mesh.num_elements())
+      .integer("nodes", mesh.num_nodes());
+  return j;
 }
 
 // The fields common to the stepping drivers (after the problem's own), then

@@ -27,69 +27,13 @@
 //    4 x 2 over-integrates but keeps nq_face uniform.
 #pragma once
 
-#include <cmath>
-
 #include "tlfea/core/error.hpp"
 #include "tlfea/core/mesh.hpp"
 #include "tlfea/core/types.hpp"
+#include "tlfea/elements/ancf_common.hpp"
 #include "tlfea/elements/quadrature.hpp"
 
 namespace tlfea {
-
-namespace detail {
-
-// Host: inverse of a dense N x N matrix by Gauss-Jordan elimination with
-// partial pivoting. Throws Error when a pivot vanishes relative to the
-// matrix scale.
-template <int N>
-void invert_dense_host(const Real A[N][N], Real Ainv[N][N], const char* who) {
-  Real a[N][2 * N];
-  Real scale = 0.0;
-  for (int i = 0; i < N; ++i)
-    for (int j = 0; j < N; ++j) {
-      a[i][j] = A[i][j];
-      a[i][N + j] = (i == j) ? 1.0 : 0.0;
-      scale = std::fmax(scale, std::fabs(A[i][j]));
-    }
-  if (!(scale > 0.0)) throw_error(who, ": matrix B is zero");
-  for (int c = 0; c < N; ++c) {
-    int piv = c;
-    for (int r = c + 1; r < N; ++r)
-      if (std::fabs(a[r][c]) > std::fabs(a[piv][c])) piv = r;
-    if (!(std::fabs(a[piv][c]) > 1e-14 * scale))
-      throw_error(who, ": matrix B is singular (check the element size L, W, H)");
-    if (piv != c)
-      for (int j = 0; j < 2 * N; ++j) {
-        const Real t = a[c][j];
-        a[c][j] = a[piv][j];
-        a[piv][j] = t;
-      }
-    const Real inv = 1.0 / a[c][c];
-    for (int j = 0; j < 2 * N; ++j) a[c][j] *= inv;
-    for (int r = 0; r < N; ++r) {
-      if (r == c || a[r][c] == 0.0) continue;
-      const Real f = a[r][c];
-      for (int j = 0; j < 2 * N; ++j) a[r][j] -= f * a[c][j];
-    }
-  }
-  for (int i = 0; i < N; ++i)
-    for (int j = 0; j < N; ++j) Ainv[i][j] = a[i][N + j];
-}
-
-// Host: B^-1 from the inverse of Bhat, the matrix B of the same basis in
-// normalised coordinates (x, y, z) = (u/L, v/W, w/H). Every basis function is
-// a monomial u^a v^b w^c, so b(u) = Dr b(x) with Dr = diag(b_m(L, W, H)), and
-// the gradient columns scale as d/du = (1/L) d/dx etc., so B = Dr Bhat Dc with
-// Dc = diag(1, 1/L, 1/W, 1/H) per node. Hence B^-1 = Dc^-1 Bhat^-1 Dr^-1.
-template <int N>
-void ancf_scale_binv(const Real Bhat_inv[N][N], const Real monomial_scale[N], Real L, Real W,
-                     Real H, Real Binv[N][N]) {
-  const Real dc[4] = {1.0, L, W, H};
-  for (int i = 0; i < N; ++i)
-    for (int m = 0; m < N; ++m) Binv[i][m] = dc[i % 4] * Bhat_inv[i][m] / monomial_scale[m];
-}
-
-}  // namespace detail
 
 struct ANCF3243 {
   static constexpr ElementType type = ElementType::ANCF3243;
@@ -136,31 +80,8 @@ struct ANCF3243 {
   // depend on the element size, inverted there and scaled back
   // (detail::ancf_scale_binv), so B^-1 is accurate for any element size.
   static Param make_param(Real L, Real W, Real H) {
-    if (!(L > 0.0) || !(W > 0.0) || !(H > 0.0))
-      throw_error("ANCF3243::make_param: element size must be positive, got L = ", L, ", W = ", W,
-                  ", H = ", H);
-    Param p;
-    p.L = L;
-    p.W = W;
-    p.H = H;
-    Real B[n][n];
-    for (int k = 0; k < nodes; ++k) {
-      const Real u = (k == 0) ? 0.0 : 1.0;
-      Real b[n], bu[n], bv[n], bw[n];
-      basis(u, 0.0, 0.0, b);
-      basis_deriv(u, 0.0, 0.0, bu, bv, bw);
-      for (int m = 0; m < n; ++m) {
-        B[m][4 * k + 0] = b[m];
-        B[m][4 * k + 1] = bu[m];
-        B[m][4 * k + 2] = bv[m];
-        B[m][4 * k + 3] = bw[m];
-      }
-    }
-    Real Bhat_inv[n][n], scale[n];
-    detail::invert_dense_host<n>(B, Bhat_inv, "ANCF3243::make_param");
-    basis(L, W, H, scale);
-    detail::ancf_scale_binv<n>(Bhat_inv, scale, L, W, H, p.Binv);
-    return p;
+    const Real nu[nodes] = {0.0, 1.0}, nv[nodes] = {0.0, 0.0};  // normalised u/L, v/W
+    return detail::ancf_make_param<ANCF3243>(L, W, H, nu, nv, "ANCF3243::make_param");
   }
 
   // Material coordinates (u, v, w) of parent point xi.
@@ -171,32 +92,10 @@ struct ANCF3243 {
   }
 
   KOKKOS_INLINE_FUNCTION static void shape(const Param& p, const Real xi[3], Real s[n]) {
-    Real x[3], b[n];
-    material_point(p, xi, x);
-    basis(x[0], x[1], x[2], b);
-    for (int i = 0; i < n; ++i) {
-      Real acc = 0.0;
-      for (int m = 0; m < n; ++m) acc += p.Binv[i][m] * b[m];
-      s[i] = acc;
-    }
+    detail::ancf_shape<ANCF3243>(p, xi, s);
   }
-
-  // ds_i/dxi_k = (B^-1 b_{,u_k})_i du_k/dxi_k, du/dxi = L/2, dv/deta = W/2, dw/dzeta = H/2.
   KOKKOS_INLINE_FUNCTION static void shape_deriv(const Param& p, const Real xi[3], Real ds[n][3]) {
-    Real x[3], bu[n], bv[n], bw[n];
-    material_point(p, xi, x);
-    basis_deriv(x[0], x[1], x[2], bu, bv, bw);
-    for (int i = 0; i < n; ++i) {
-      Real au = 0.0, av = 0.0, aw = 0.0;
-      for (int m = 0; m < n; ++m) {
-        au += p.Binv[i][m] * bu[m];
-        av += p.Binv[i][m] * bv[m];
-        aw += p.Binv[i][m] * bw[m];
-      }
-      ds[i][0] = 0.5 * p.L * au;
-      ds[i][1] = 0.5 * p.W * av;
-      ds[i][2] = 0.5 * p.H * aw;
-    }
+    detail::ancf_shape_deriv<ANCF3243>(p, xi, ds);
   }
 
   KOKKOS_INLINE_FUNCTION static void quad_point(int q, Real xi[3], Real& w) {

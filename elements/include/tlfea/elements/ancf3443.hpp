@@ -30,7 +30,7 @@
 #include "tlfea/core/error.hpp"
 #include "tlfea/core/mesh.hpp"
 #include "tlfea/core/types.hpp"
-#include "tlfea/elements/ancf3243.hpp"  // detail::invert_dense_host
+#include "tlfea/elements/ancf_common.hpp"
 #include "tlfea/elements/quadrature.hpp"
 
 namespace tlfea {
@@ -102,32 +102,9 @@ struct ANCF3443 {
   // Host: B^-1 for an element of size L (along u), W (along v), thickness H,
   // formed in normalised coordinates and scaled back (detail::ancf_scale_binv).
   static Param make_param(Real L, Real W, Real H) {
-    if (!(L > 0.0) || !(W > 0.0) || !(H > 0.0))
-      throw_error("ANCF3443::make_param: element size must be positive, got L = ", L, ", W = ", W,
-                  ", H = ", H);
-    Param p;
-    p.L = L;
-    p.W = W;
-    p.H = H;
-    const Real nu[4] = {0.0, 1.0, 1.0, 0.0};  // normalised u/L, v/W
-    const Real nv[4] = {0.0, 0.0, 1.0, 1.0};
-    Real B[n][n];
-    for (int k = 0; k < nodes; ++k) {
-      Real b[n], bu[n], bv[n], bw[n];
-      basis(nu[k], nv[k], 0.0, b);
-      basis_deriv(nu[k], nv[k], 0.0, bu, bv, bw);
-      for (int m = 0; m < n; ++m) {
-        B[m][4 * k + 0] = b[m];
-        B[m][4 * k + 1] = bu[m];
-        B[m][4 * k + 2] = bv[m];
-        B[m][4 * k + 3] = bw[m];
-      }
-    }
-    Real Bhat_inv[n][n], scale[n];
-    detail::invert_dense_host<n>(B, Bhat_inv, "ANCF3443::make_param");
-    basis(L, W, H, scale);
-    detail::ancf_scale_binv<n>(Bhat_inv, scale, L, W, H, p.Binv);
-    return p;
+    const Real nu[nodes] = {0.0, 1.0, 1.0, 0.0};  // normalised u/L, v/W
+    const Real nv[nodes] = {0.0, 0.0, 1.0, 1.0};
+    return detail::ancf_make_param<ANCF3443>(L, W, H, nu, nv, "ANCF3443::make_param");
   }
 
   // Material coordinates (u, v, w) of parent point xi.
@@ -138,32 +115,10 @@ struct ANCF3443 {
   }
 
   KOKKOS_INLINE_FUNCTION static void shape(const Param& p, const Real xi[3], Real s[n]) {
-    Real x[3], b[n];
-    material_point(p, xi, x);
-    basis(x[0], x[1], x[2], b);
-    for (int i = 0; i < n; ++i) {
-      Real acc = 0.0;
-      for (int m = 0; m < n; ++m) acc += p.Binv[i][m] * b[m];
-      s[i] = acc;
-    }
+    detail::ancf_shape<ANCF3443>(p, xi, s);
   }
-
-  // ds_i/dxi_k = (B^-1 b_{,u_k})_i du_k/dxi_k, du/dxi = L/2, dv/deta = W/2, dw/dzeta = H/2.
   KOKKOS_INLINE_FUNCTION static void shape_deriv(const Param& p, const Real xi[3], Real ds[n][3]) {
-    Real x[3], bu[n], bv[n], bw[n];
-    material_point(p, xi, x);
-    basis_deriv(x[0], x[1], x[2], bu, bv, bw);
-    for (int i = 0; i < n; ++i) {
-      Real au = 0.0, av = 0.0, aw = 0.0;
-      for (int m = 0; m < n; ++m) {
-        au += p.Binv[i][m] * bu[m];
-        av += p.Binv[i][m] * bv[m];
-        aw += p.Binv[i][m] * bw[m];
-      }
-      ds[i][0] = 0.5 * p.L * au;
-      ds[i][1] = 0.5 * p.W * av;
-      ds[i][2] = 0.5 * p.H * aw;
-    }
+    detail::ancf_shape_deriv<ANCF3443>(p, xi, ds);
   }
 
   KOKKOS_INLINE_FUNCTION static void quad_point(int q, Real xi[3], Real& w) {

@@ -329,6 +329,20 @@ KOKKOS_INLINE_FUNCTION void face_tangents(const Real ds[E::n][3], const Real t1[
   }
 }
 
+// Face quadrature point p of face fc of element e: weight w, shape values s,
+// and the tangents x_a, x_b with their shape-function parts da, db
+// (face_tangents) for the coefficients xe.
+template <class E>
+KOKKOS_INLINE_FUNCTION void face_point(const ElementGeometry<E>& g, Ordinal e, int fc, int p,
+                                       const Real xe[E::n][3], Real& w, Real s[E::n], Vec3& xa,
+                                       Vec3& xb, Real da[E::n], Real db[E::n]) {
+  Real xi[3], t1[3], t2[3], ds[E::n][3];
+  E::face_quad_point(fc, p, xi, t1, t2, w);
+  E::shape(g.param(e), xi, s);
+  E::shape_deriv(g.param(e), xi, ds);
+  face_tangents<E>(ds, t1, t2, xe, xa, xb, da, db);
+}
+
 // Surface loads on faces (element, local face):
 //  dead traction:     f_i += int s_i t0 dA0                      (follower = false)
 //  follower pressure: f_i += -p int s_i J F^-T n0 dA0
@@ -351,12 +365,9 @@ struct SurfaceLoadFunctor {
     detail::gather(g, x, e, xe);
     for (int i = 0; i < E::n; ++i) fe[i][0] = fe[i][1] = fe[i][2] = 0.0;
     for (int p = 0; p < E::nq_face; ++p) {
-      Real xi[3], t1[3], t2[3], w, s[E::n], ds[E::n][3], da[E::n], db[E::n];
-      E::face_quad_point(fc, p, xi, t1, t2, w);
-      E::shape(g.param(e), xi, s);
-      E::shape_deriv(g.param(e), xi, ds);
+      Real w, s[E::n], da[E::n], db[E::n];
       Vec3 xa, xb;
-      face_tangents<E>(ds, t1, t2, xe, xa, xb, da, db);
+      face_point<E>(g, e, fc, p, xe, w, s, xa, xb, da, db);
       const Vec3 nda = cross(xa, xb);
       Real load[3];
       if (follower) {
@@ -395,12 +406,9 @@ struct PressureTangentFunctor {
     Real xe[E::n][3];
     detail::gather(g, x, e, xe);
     for (int p = 0; p < E::nq_face; ++p) {
-      Real xi[3], t1[3], t2[3], w, s[E::n], ds[E::n][3], da[E::n], db[E::n];
-      E::face_quad_point(fc, p, xi, t1, t2, w);
-      E::shape(g.param(e), xi, s);
-      E::shape_deriv(g.param(e), xi, ds);
+      Real w, s[E::n], da[E::n], db[E::n];
       Vec3 xa, xb;
-      face_tangents<E>(ds, t1, t2, xe, xa, xb, da, db);
+      face_point<E>(g, e, fc, p, xe, w, s, xa, xb, da, db);
       // Skew matrices: [u]_x = [[0,-u2,u1],[u2,0,-u0],[-u1,u0,0]].
       const Real Sa[9] = {0, -xa[2], xa[1], xa[2], 0, -xa[0], -xa[1], xa[0], 0};
       const Real Sb[9] = {0, -xb[2], xb[1], xb[2], 0, -xb[0], -xb[1], xb[0], 0};

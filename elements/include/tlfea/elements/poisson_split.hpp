@@ -212,56 +212,52 @@ struct PoissonSplitTraits {
   static constexpr bool supported = false;
   using Base = NoBaseLaw;
 };
+// SVK and Kelvin-Voigt<SVK>: the split laws are the whole law (no base law);
+// the beam splits by split_from_lame, the shell by shell_split_from_lame.
+template <class E>
+struct SvkSplitOf;
 template <>
-struct PoissonSplitTraits<ANCF3243, StVenantKirchhoff> {
+struct SvkSplitOf<ANCF3243> {
+  static bool enabled(const MaterialSpec& s) { return s.ancf3243_poisson_split; }
+  static void split(Real lambda, Real mu, SplitLaw& full, SplitLaw& axis, const char* who) {
+    split_from_lame(lambda, mu, full, axis, who);
+  }
+};
+template <>
+struct SvkSplitOf<ANCF3443> {
+  static bool enabled(const MaterialSpec& s) { return s.ancf3443_poisson_split; }
+  static void split(Real lambda, Real mu, SplitLaw& full, SplitLaw& mid, const char* who) {
+    shell_split_from_lame(lambda, mu, full, mid, who);
+  }
+};
+template <class E>
+struct SvkSplitTraits {
   static constexpr bool supported = true;
   using Base = NoBaseLaw;
-  static Base base(const StVenantKirchhoff&) { return {}; }
-  static bool enabled(const MaterialSpec& s) { return s.ancf3243_poisson_split; }
+  template <class M>
+  static Base base(const M&) {
+    return {};
+  }
+  static bool enabled(const MaterialSpec& s) { return SvkSplitOf<E>::enabled(s); }
   static PoissonSplitCoefficients coefficients(const StVenantKirchhoff& m) {
     PoissonSplitCoefficients k;
-    split_from_lame(m.lambda, m.mu, k.full, k.axis, "St. Venant-Kirchhoff (lambda, mu)");
+    SvkSplitOf<E>::split(m.lambda, m.mu, k.full, k.axis, "St. Venant-Kirchhoff (lambda, mu)");
     return k;
   }
-};
-template <>
-struct PoissonSplitTraits<ANCF3243, KelvinVoigt<StVenantKirchhoff>> {
-  static constexpr bool supported = true;
-  using Base = NoBaseLaw;
-  static Base base(const KelvinVoigt<StVenantKirchhoff>&) { return {}; }
-  static bool enabled(const MaterialSpec& s) { return s.ancf3243_poisson_split; }
   static PoissonSplitCoefficients coefficients(const KelvinVoigt<StVenantKirchhoff>& m) {
-    PoissonSplitCoefficients k =
-        PoissonSplitTraits<ANCF3243, StVenantKirchhoff>::coefficients(m.elastic);
-    split_from_lame(m.lambda_v, m.mu_v, k.vfull, k.vaxis, "Kelvin-Voigt (lambda_v, mu_v)");
+    PoissonSplitCoefficients k = coefficients(m.elastic);
+    SvkSplitOf<E>::split(m.lambda_v, m.mu_v, k.vfull, k.vaxis, "Kelvin-Voigt (lambda_v, mu_v)");
     return k;
   }
 };
 template <>
-struct PoissonSplitTraits<ANCF3443, StVenantKirchhoff> {
-  static constexpr bool supported = true;
-  using Base = NoBaseLaw;
-  static Base base(const StVenantKirchhoff&) { return {}; }
-  static bool enabled(const MaterialSpec& s) { return s.ancf3443_poisson_split; }
-  static PoissonSplitCoefficients coefficients(const StVenantKirchhoff& m) {
-    PoissonSplitCoefficients k;
-    shell_split_from_lame(m.lambda, m.mu, k.full, k.axis, "St. Venant-Kirchhoff (lambda, mu)");
-    return k;
-  }
-};
+struct PoissonSplitTraits<ANCF3243, StVenantKirchhoff> : SvkSplitTraits<ANCF3243> {};
 template <>
-struct PoissonSplitTraits<ANCF3443, KelvinVoigt<StVenantKirchhoff>> {
-  static constexpr bool supported = true;
-  using Base = NoBaseLaw;
-  static Base base(const KelvinVoigt<StVenantKirchhoff>&) { return {}; }
-  static bool enabled(const MaterialSpec& s) { return s.ancf3443_poisson_split; }
-  static PoissonSplitCoefficients coefficients(const KelvinVoigt<StVenantKirchhoff>& m) {
-    PoissonSplitCoefficients k =
-        PoissonSplitTraits<ANCF3443, StVenantKirchhoff>::coefficients(m.elastic);
-    shell_split_from_lame(m.lambda_v, m.mu_v, k.vfull, k.vaxis, "Kelvin-Voigt (lambda_v, mu_v)");
-    return k;
-  }
-};
+struct PoissonSplitTraits<ANCF3243, KelvinVoigt<StVenantKirchhoff>> : SvkSplitTraits<ANCF3243> {};
+template <>
+struct PoissonSplitTraits<ANCF3443, StVenantKirchhoff> : SvkSplitTraits<ANCF3443> {};
+template <>
+struct PoissonSplitTraits<ANCF3443, KelvinVoigt<StVenantKirchhoff>> : SvkSplitTraits<ANCF3443> {};
 
 // Hyperelastic shells: the full rule carries the law and -Dv, the mid-surface
 // Dv, with Dv from the law's small-strain Lame constants (above).

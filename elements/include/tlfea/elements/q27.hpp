@@ -16,11 +16,12 @@
 
 #include "tlfea/core/mesh.hpp"
 #include "tlfea/core/types.hpp"
+#include "tlfea/elements/lagrange_param.hpp"
 #include "tlfea/elements/quadrature.hpp"
 
 namespace tlfea {
 
-struct Q27 {
+struct Q27 : LagrangeElementParam {
   static constexpr ElementType type = ElementType::Q27;
   static constexpr int n = 27;
   static constexpr int nodes = 27;
@@ -29,11 +30,6 @@ struct Q27 {
   static constexpr int nq_mass = 27;
   static constexpr int nfaces = 6;
   static constexpr int nq_face = 9;
-
-  struct Param {
-    Real unused;
-  };
-  static Param make_param(Real /*L*/ = 0, Real /*W*/ = 0, Real /*H*/ = 0) { return Param{0.0}; }
 
   // 1D quadratic Lagrange values and derivatives at nodes -1, 0, +1.
   KOKKOS_INLINE_FUNCTION static void lagrange(Real s, Real l[3], Real dl[3]) {

@@ -18,11 +18,12 @@
 
 #include "tlfea/core/mesh.hpp"
 #include "tlfea/core/types.hpp"
+#include "tlfea/elements/lagrange_param.hpp"
 #include "tlfea/elements/quadrature.hpp"
 
 namespace tlfea {
 
-struct T10 {
+struct T10 : LagrangeElementParam {
   static constexpr ElementType type = ElementType::T10;
   static constexpr int n = 10;
   static constexpr int nodes = 10;
@@ -31,11 +32,6 @@ struct T10 {
   static constexpr int nq_mass = 14;
   static constexpr int nfaces = 4;
   static constexpr int nq_face = 7;
-
-  struct Param {
-    Real unused;
-  };
-  static Param make_param(Real /*L*/ = 0, Real /*W*/ = 0, Real /*H*/ = 0) { return Param{0.0}; }
 
   // Endpoints (vertex indices) of the edge carrying midside node 4 + e.
   KOKKOS_INLINE_FUNCTION static void edge_vertices(int e, int& a, int& b) {
