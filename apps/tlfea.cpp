@@ -184,13 +184,17 @@ int cmd_check(const Options& o) {
   return 0;
 }
 
-int cmd_info() {
+int cmd_info(int ranks) {
   std::printf("tlfea %s\n", TLFEA_VERSION);
   std::printf("Kokkos: %s backend, concurrency %d\n", Kokkos::DefaultExecutionSpace::name(),
               static_cast<int>(Kokkos::DefaultExecutionSpace().concurrency()));
-  std::printf("MPI: %s\n", tlfea::MpiSession::enabled()
-                               ? "built (Trilinos solvers); tlfea runs on 1 rank"
-                               : "not built (1 rank)");
+  if (tlfea::MpiSession::enabled())
+    std::printf(
+        "MPI: built (Trilinos solvers); %d rank%s in this job; tlfea run uses 1 rank "
+        "(a run started on more is refused: runs are not distributed yet)\n",
+        ranks, ranks == 1 ? "" : "s");
+  else
+    std::printf("MPI: not built (1 rank)\n");
   std::string solvers;
   for (const auto& n : tlfea::available_linear_solvers())
     solvers += (solvers.empty() ? "" : ", ") + n;
@@ -350,10 +354,28 @@ int main(int argc, char** argv) {
     std::fputs(tlfea_default_scene_yaml, stdout);
     return std::fflush(stdout) == 0 ? 0 : 2;
   }
+  // Several MPI ranks: `info` answers from rank 0; a run is refused on every
+  // rank (each would run the whole model and write the same files), rank 0
+  // saying why, before anything is written.
+  const int ranks = mpi ? mpi->world_size() : 1;
+  if (ranks > 1) {
+    const bool first = mpi->world_rank() == 0;
+    if (cmd == "run") {
+      if (first)
+        std::fprintf(stderr,
+                     "tlfea run: started on %d MPI ranks, but runs are not distributed yet: every "
+                     "rank would run the whole model and write the same output; run it on one "
+                     "rank (without mpirun, or mpirun -np 1)\n",
+                     ranks);
+      mpi->barrier();
+      return 2;
+    }
+    if (!first) return 0;
+  }
   int kargc = 1;
   Kokkos::ScopeGuard kokkos(kargc, argv);
   try {
-    if (cmd == "info") return cmd_info();
+    if (cmd == "info") return cmd_info(ranks);
     if (cmd == "check") return cmd_check(o);
     return cmd_run(o);
   } catch (const tlfea::Error& e) {

@@ -30,6 +30,32 @@ MpiSession::~MpiSession() {
 #endif
 }
 
+int MpiSession::world_size() const {
+#ifdef TLFEA_HAVE_MPI
+  int n = 1;
+  MPI_Comm_size(MPI_COMM_WORLD, &n);
+  return n;
+#else
+  return 1;
+#endif
+}
+
+int MpiSession::world_rank() const {
+#ifdef TLFEA_HAVE_MPI
+  int r = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &r);
+  return r;
+#else
+  return 0;
+#endif
+}
+
+void MpiSession::barrier() const {
+#ifdef TLFEA_HAVE_MPI
+  MPI_Barrier(MPI_COMM_WORLD);
+#endif
+}
+
 bool MpiSession::enabled() {
 #ifdef TLFEA_HAVE_MPI
   return true;

@@ -59,6 +59,19 @@ default_scene)
   else
     grep -q "BLAS: no threaded BLAS linked" "$work/info" || fail "info has no BLAS line"
   fi
+  # Started on several MPI ranks (a build with MPI and an mpirun on PATH): a
+  # run is refused on every rank with one message and writes nothing; info
+  # answers once and reports the ranks.
+  if grep -q "^MPI: built" "$work/info" && command -v mpirun > /dev/null; then
+    mpi() { OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1 mpirun -np 2 "$@"; }
+    mpi "$tlfea" info > "$work/info2" 2> /dev/null || fail "tlfea info on 2 ranks"
+    [ "$(grep -c "^MPI: built" "$work/info2")" -eq 1 ] || fail "info on 2 ranks: not one MPI line: $(cat "$work/info2")"
+    grep -q "2 ranks in this job" "$work/info2" || fail "info on 2 ranks does not report them"
+    mpi "$tlfea" run --steps 2 --output "$work/out_mpi" > /dev/null 2> "$work/mpi_err"
+    [ $? -ne 0 ] || fail "run on 2 ranks: exit status 0"
+    [ "$(grep -c "started on 2 MPI ranks" "$work/mpi_err")" -eq 1 ] || fail "run on 2 ranks: not one message: $(cat "$work/mpi_err")"
+    [ -e "$work/out_mpi" ] && fail "run on 2 ranks wrote output"
+  fi
   TLFEA_BLAS_THREADS=two "$tlfea" info > /dev/null 2> "$work/blas_err"
   [ $? -eq 2 ] || fail "TLFEA_BLAS_THREADS=two: exit status not 2"
   grep -q "TLFEA_BLAS_THREADS='two' is not a thread count" "$work/blas_err" || fail "no message for TLFEA_BLAS_THREADS=two"

@@ -63,7 +63,6 @@ void ancf_scale_binv(const Real Bhat_inv[N][N], const Real monomial_scale[N], Re
     for (int m = 0; m < N; ++m) Binv[i][m] = dc[i % 4] * Bhat_inv[i][m] / monomial_scale[m];
 }
 
-
 // Host: the element parameters of an ANCF element E of size L x W x H whose
 // nodes sit at normalised coordinates (node_u[k], node_v[k], 0) = (u/L, v/W, w/H):
 // B = [b, b_u, b_v, b_w](P_k) column by column, inverted in normalised
@@ -100,8 +99,7 @@ typename E::Param ancf_make_param(Real L, Real W, Real H, const Real node_u[E::n
 
 // s = B^-1 b(u(xi)).
 template <class E>
-KOKKOS_INLINE_FUNCTION void ancf_shape(const typename E::Param& p, const Real xi[3],
-                                       Real s[E::n]) {
+KOKKOS_INLINE_FUNCTION void ancf_shape(const typename E::Param& p, const Real xi[3], Real s[E::n]) {
   Real x[3], b[E::n];
   E::material_point(p, xi, x);
   E::basis(x[0], x[1], x[2], b);

@@ -21,6 +21,11 @@ class MpiSession {
   static bool enabled();
   // Whether this object called MPI_Init (and will call MPI_Finalize).
   bool owns_mpi() const { return owns_; }
+  // Ranks in MPI_COMM_WORLD and this process's rank (1 and 0 without MPI).
+  int world_size() const;
+  int world_rank() const;
+  // MPI_Barrier on MPI_COMM_WORLD (nothing without MPI).
+  void barrier() const;
 
  private:
   bool owns_ = false;
