@@ -201,7 +201,9 @@ Ordinal Scene::unknowns() const {
   std::set<Ordinal> fixed(model->clamped_coefficients().begin(),
                           model->clamped_coefficients().end());
   for (const auto& p : model->prescribed()) fixed.insert(p.coefficient);
-  return 3 * (model->num_coefficients() - static_cast<Ordinal>(fixed.size()));
+  Ordinal components = 0;  // single fixed components of otherwise free coefficients
+  for (Ordinal d : model->fixed_components()) components += fixed.count(d / 3) ? 0 : 1;
+  return 3 * (model->num_coefficients() - static_cast<Ordinal>(fixed.size())) - components;
 }
 
 Ordinal Scene::constraint_rows() const {

@@ -180,6 +180,29 @@ void Model::prescribe_coefficient(int body, Ordinal node, int k, MotionFunction 
   clamped_stale_ = true;
 }
 
+void Model::fix_components(int body, Ordinal node, int k, std::array<bool, 3> axes) {
+  if (finalized_) throw_error("Model::fix_components: the model is already finalized");
+  const Body& b = bodies_.at(body);
+  const int cpn = b.mesh.coefficients_per_node();
+  if (node < 0 || node >= b.mesh.num_nodes() || k < 0 || k >= cpn)
+    throw_error(b.mesh.source, ": fixed coefficient (node ", node, ", ", k, ") out of range (",
+                b.mesh.num_nodes(), " nodes, ", cpn, " coefficients each)");
+  const Ordinal c = b.offset + node * cpn + k;
+  for (int a = 0; a < 3; ++a)
+    if (axes[a]) fixed_components_.push_back(3 * c + a);
+}
+
+const std::vector<Ordinal>& Model::fixed_components() const {
+  std::sort(fixed_components_.begin(), fixed_components_.end());
+  fixed_components_.erase(std::unique(fixed_components_.begin(), fixed_components_.end()),
+                          fixed_components_.end());
+  fixed_components_.erase(
+      std::remove_if(fixed_components_.begin(), fixed_components_.end(),
+                     [&](Ordinal d) { return prescribed_set_.count(d / 3) > 0; }),
+      fixed_components_.end());
+  return fixed_components_;
+}
+
 void Model::set_gravity(const Vec3& g, TimeFunction amplitude) {
   if (finalized_) throw_error("Model::set_gravity: the model is already finalized");
   gravity_ = g;

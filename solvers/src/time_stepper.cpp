@@ -277,7 +277,14 @@ TimeStepper::TimeStepper(Model& model, const StepperSettings& settings)
   }
   presc_next_ = presc_last_;
   for (Ordinal c : model_.clamped_coefficients())
-    for (int a = 0; a < 3; ++a) dofs.push_back(3 * c + a);
+    for (int a = 0; a < 3; ++a) {
+      dofs.push_back(3 * c + a);
+      fixed[3 * c + a] = 1;
+    }
+  // Single fixed components (Model::fix_components): held like clamped dofs
+  // (none of a prescribed coefficient; each dof once).
+  for (Ordinal d : model_.fixed_components())
+    if (!fixed[d]) dofs.push_back(d);
   dofs.insert(dofs.end(), presc.begin(), presc.end());
   for (Ordinal d : dofs) fixed[d] = 1;
   {

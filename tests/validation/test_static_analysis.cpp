@@ -7,6 +7,7 @@
 // test_shell_plates.cpp run through the same solver.
 #include <gtest/gtest.h>
 
+#include <array>
 #include <cmath>
 #include <cstdio>
 
@@ -123,6 +124,56 @@ TEST(StaticAnalysis, ViscousMaterialHasItsElasticEquilibrium) {
   const Real w = sol.q(c, 2) - mesh.coefficients[c][2];
   std::printf("[ static Kelvin-Voigt cantilever ] w / w_EB = %.5f\n", w / (k * L / 3.0));
   EXPECT_NEAR(w / (k * L / 3.0), 1.0, 0.01);
+}
+
+// Single fixed components (Model::fix_components): a Q27 bar [0, L] x
+// [0, b] x [0, b], SVK with nu = 0.3, on rollers (x held on the face
+// x = 0, y on y = 0, z on z = 0; the other two components of those nodes
+// free) and pulled by a dead traction sigma e_x on x = L. The rollers allow
+// the uniaxial stress state, whose small-strain displacement
+//   u = (sigma / E) (X, -nu Y, -nu Z)
+// is in the Q27 space (linear elasticity; Timoshenko and Goodier). At
+// sigma / E = 1e-4 the SVK response departs from it by relative order 1e-4
+// (finite strain), so 1e-3 bounds it. The held components stay at their
+// reference values to round-off; the free ones must contract by the Poisson
+// ratio (a whole-node clamp would stop them).
+TEST(StaticAnalysis, FixedComponentsActAsRollers) {
+  const Real L = 1.0, b = 0.2, E = 1e7, nu = 0.3, sigma = 1e-4 * E;
+  const Mesh mesh = generate_box(ElementType::Q27, {L, b, b}, {2, 1, 1});
+  Model model;
+  const int body = model.add_body(mesh, MaterialSpec::svk(E, nu), 1000.0);
+  const char* planes[3] = {"xmin", "ymin", "zmin"};
+  for (int a = 0; a < 3; ++a)
+    for (Ordinal nd : mesh.node_sets.at(planes[a])) {
+      std::array<bool, 3> axes{{false, false, false}};
+      axes[a] = true;
+      model.fix_components(body, nd, 0, axes);
+    }
+  EXPECT_THROW(model.fix_components(body, mesh.num_nodes(), 0, {{true, false, false}}), Error);
+  EXPECT_THROW(model.fix_components(body, 0, 1, {{true, false, false}}), Error);  // Q27: r only
+  model.add_traction(body, "xmax", Vec3{{sigma, 0.0, 0.0}}, pseudo_time_ramp());
+  EXPECT_EQ(model.fixed_components().size(), mesh.node_sets.at("xmin").size() +
+                                                 mesh.node_sets.at("ymin").size() +
+                                                 mesh.node_sets.at("zmin").size());
+  const StaticSolution sol = solve_static(model, 1);
+  const Real eps = sigma / E;
+  Real worst = 0.0, held = 0.0;
+  for (Ordinal n = 0; n < mesh.num_nodes(); ++n) {
+    const auto X = mesh.node_position(n);
+    const Real exact[3] = {eps * X[0], -nu * eps * X[1], -nu * eps * X[2]};
+    for (int a = 0; a < 3; ++a) {
+      const Real u = sol.q(n, a) - X[a];
+      worst = std::max(worst, std::abs(u - exact[a]));
+      if (X[a] == 0.0) held = std::max(held, std::abs(u));
+    }
+  }
+  std::printf("[ static Q27 bar on rollers ] max |u - u_exact| / (eps L) = %.2e, held |u| = %.1e\n",
+              worst / (eps * L), held);
+  EXPECT_LT(worst, 1e-3 * eps * L);
+  EXPECT_LT(held, 1e-12 * L);
+  const Ordinal corner = mesh.node_sets.at("xmax").back();  // a node off the rollers' planes
+  EXPECT_NEAR(sol.q(corner, 1) - mesh.node_position(corner)[1],
+              -nu * eps * mesh.node_position(corner)[1], 1e-3 * eps * L);
 }
 
 TEST(StaticAnalysis, BadSettingsAreRefused) {

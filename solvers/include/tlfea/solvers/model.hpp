@@ -4,6 +4,7 @@
 // pattern of the Newton matrix (elements + constraint couplings).
 #pragma once
 
+#include <array>
 #include <functional>
 #include <memory>
 #include <unordered_set>
@@ -85,6 +86,17 @@ class Model {
   // Any single coefficient vector of a node (k = 0 its position; for ANCF
   // k = 1, 2, 3 its gradients r_u, r_v, r_w) follows value(t, reference).
   void prescribe_coefficient(int body, Ordinal node, int k, MotionFunction value);
+  // Single Cartesian components of one coefficient vector (k as above) held
+  // at their reference values: axes[a] fixes component a (x, y, z). For
+  // conditions a whole-vector clamp cannot state, e.g. a symmetry plane
+  // x = 0 of an ANCF shell (r_x = 0, r_u || e_x, r_v and r_w in the plane;
+  // tests/validation/test_shell_cylinder.cpp). Eliminated from the unknowns
+  // like clamped coefficients; components of a prescribed coefficient follow
+  // its prescription instead.
+  void fix_components(int body, Ordinal node, int k, std::array<bool, 3> axes);
+  // The fixed components as scalar dofs 3 c + a (c a global coefficient),
+  // sorted, without those of prescribed coefficients.
+  const std::vector<Ordinal>& fixed_components() const;
 
   // Loads (SI: N, Pa). Each may carry an amplitude f(t) (empty: constant).
   // Gravity g, optionally with an amplitude f(t) (e.g. a ramp to settle a
@@ -188,6 +200,7 @@ class Model {
   // dropped when read.
   mutable std::vector<Ordinal> clamped_;
   mutable bool clamped_stale_ = false;
+  mutable std::vector<Ordinal> fixed_components_;  // scalar dofs 3 c + a
   struct NodalForce {
     Ordinal coefficient;
     Vec3 force;
