@@ -1,5 +1,7 @@
 // TLFEA scene: node selectors (set, box, plane, nodes) and a body's
-// boundary conditions: clamped nodes and prescribed motions (docs/scene.md).
+// boundary conditions: clamped nodes, symmetry planes and prescribed motions
+// (docs/scene.md).
+#include <array>
 #include <cmath>
 
 #include "builder.hpp"
@@ -72,6 +74,48 @@ void Builder::body_conditions(Map& m, int index) {
     const bool grads = cm.boolean("gradients", true);
     cm.done();
     model.clamp_nodes(b.id, nodes, grads);
+  });
+  // Symmetry planes normal to a coordinate axis e_a (docs/scene.md): a node on
+  // the plane keeps x_a; each ANCF gradient d keeps its reflection symmetry,
+  // F commuting with the reflection I - 2 e_a e_a^T: a gradient in the plane
+  // (d_a = 0) stays in it (d_a fixed), one along e_a stays along it (the
+  // other two components fixed); an oblique gradient has no such condition.
+  for_each_entry(m, "symmetry", what, "a list of {plane: {point, normal}}", [&](Map& sm, size_t) {
+    if (b.rigid) fail(c_, sm.node(), sm.what() + ": symmetry applies to deformable bodies");
+    if (!sm.has("plane")) fail(c_, sm.node(), sm.what() + ": give plane: {point, normal}");
+    const Vec3 nrm = Map(c_, sm.get("plane"), sm.key("plane")).vec3_req("normal");
+    const Real len = std::sqrt(dot(nrm, nrm));
+    int axis = -1;
+    for (int a = 0; a < 3; ++a)
+      if (len > 0.0 && std::fabs(std::fabs(nrm[a]) - len) <= 1e-12 * len) axis = a;
+    if (axis < 0)
+      fail(c_, sm.node()["plane"],
+           sm.what() +
+               ".plane.normal must be along x, y or z (a symmetry plane normal to a "
+               "coordinate axis)");
+    const std::vector<Ordinal> nodes = select(sm, b);  // checks the plane's keys
+    sm.done();
+    const int cpn = b.mesh.coefficients_per_node();
+    const char* names[4] = {"r", "r_u", "r_v", "r_w"};
+    for (Ordinal n : nodes) {
+      std::array<bool, 3> along{false, false, false};
+      along[axis] = true;
+      model.fix_components(b.id, n, 0, along);
+      for (int k = 1; k < cpn; ++k) {
+        const auto& d = b.mesh.coefficients[static_cast<size_t>(n) * cpn + k];
+        const Real dn = std::sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
+        const Real normal_part = std::fabs(d[axis]),
+                   in_plane = std::sqrt(dn * dn - d[axis] * d[axis]);
+        if (normal_part <= 1e-9 * dn)
+          model.fix_components(b.id, n, k, along);
+        else if (in_plane <= 1e-9 * dn)
+          model.fix_components(b.id, n, k, {axis != 0, axis != 1, axis != 2});
+        else
+          fail(c_, sm.node(),
+               sm.what() + ": gradient " + names[k] + " of node " + std::to_string(n) +
+                   " is oblique to the symmetry plane (neither in it nor normal to it)");
+      }
+    }
   });
   // Per node: 1 + the prescribe entry that prescribed it, 0 if none (one
   // look-up per node; Model::prescribe_coefficient would only say "twice").
