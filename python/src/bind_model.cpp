@@ -1,6 +1,8 @@
 // TLFEA Python module: binding of Model, a model built in code (bodies,
 // loads, boundary conditions, contact).
 
+#include <array>
+
 #include "py_bindings.hpp"
 
 namespace tlfea_py {
@@ -70,6 +72,15 @@ void bind_model(py::module_& m) {
                                            motion_function(fn, "prescribed coefficient"));
           },
           py::arg("body"), py::arg("node"), py::arg("k"), py::arg("value"))
+      .def(
+          "fix_components",
+          [](PyModel& pm, int b, Ordinal node, int k, const std::array<bool, 3>& axes) {
+            check_body(pm.get(), b);
+            pm.get().fix_components(b, node, k, axes);
+          },
+          py::arg("body"), py::arg("node"), py::arg("k"), py::arg("axes"),
+          "Holds the components axes = (x, y, z) of coefficient k (0 the position, 1-3 the "
+          "ANCF gradients) of a node at their reference values: rollers and symmetry planes.")
       .def("set_gravity", [](PyModel& pm, const tlfea::Vec3& g) { pm.get().set_gravity(g); })
       .def_property(
           "gravity", [](const PyModel& pm) { return pm.get().gravity(); },

@@ -156,6 +156,31 @@ def test_prescribed_motion_from_python():
         tlfea.Stepper(bad).step()
 
 
+def test_fixed_components_hold_and_the_rest_falls_freely():
+    # Every node's z held (rollers) under gravity (2, 0, -9.81): a rigid
+    # translation along x, which backward Euler gives as
+    # x_n = X + g_x h^2 n (n + 1) / 2 (v_n = g_x n h, x_n = x_{n-1} + h v_n);
+    # z stays at its reference value exactly.
+    mesh = tlfea.generate_box("T10", (1.0, 0.1, 0.1), (2, 1, 1))
+    model = tlfea.Model()
+    body = model.add_body(mesh, tlfea.MaterialSpec.svk(1e7, 0.3), 1000.0)
+    for node in range(mesh.num_nodes):
+        model.fix_components(body, node, 0, (False, False, True))
+    model.gravity = (2.0, 0.0, -9.81)
+    h, n = 1e-3, 5
+    s = tlfea.Stepper(model, tlfea.StepperSettings(dt=h))
+    s.run(n)
+    X = mesh.nodes
+    x = np.asarray(s.node_positions(0))
+    np.testing.assert_array_equal(x[:, 2], X[:, 2])
+    np.testing.assert_allclose(x[:, 0] - X[:, 0], 2.0 * h * h * n * (n + 1) / 2, rtol=1e-9)
+    np.testing.assert_allclose(x[:, 1], X[:, 1], rtol=0, atol=1e-12)
+    with pytest.raises(tlfea.Error, match="out of range"):
+        model2 = tlfea.Model()
+        b2 = model2.add_body(mesh, tlfea.MaterialSpec.svk(1e7, 0.3), 1000.0)
+        model2.fix_components(b2, mesh.num_nodes, 0, (True, False, False))
+
+
 def test_joints_spherical_and_fixed_hold():
     # A closed chain under gravity: beam 0 on a spherical joint to the ground
     # at x = 0, beam 1 (lying on beam 0) welded to the ground at its middle

@@ -24,12 +24,13 @@ using scene::Scene;
 std::string plate(bool quarter) {
   const std::string mesh = quarter ? "lx: 0.5, ly: 0.5, thickness: 0.02, divisions: [4, 4]"
                                    : "lx: 1.0, ly: 1.0, thickness: 0.02, divisions: [8, 8]";
-  const std::string bc = quarter ? R"(    clamp: [{set: xmin}, {set: ymin}]
+  const std::string bc = quarter
+                             ? R"(    clamp: [{set: xmin}, {set: ymin}]
     symmetry:
       - {plane: {point: [0.5, 0, 0], normal: [1, 0, 0]}}
       - {plane: {point: [0, 0.5, 0], normal: [0, -1, 0]}}
 )"
-                                 : "    clamp: [{set: xmin}, {set: xmax}, {set: ymin}, {set: ymax}]\n";
+                             : "    clamp: [{set: xmin}, {set: xmax}, {set: ymin}, {set: ymax}]\n";
   return R"(
 analysis: static
 gravity: [0, 0, -9.81]
