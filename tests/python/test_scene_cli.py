@@ -173,13 +173,23 @@ def test_every_example_scene_runs_as_in_the_cli(example, tlfea_exe, source_dir, 
     path = source_dir / "examples" / example
     r = run_cli(tlfea_exe, "run", path, "--steps", 3, "--output", tmp_path / "cli")
     assert r.returncode == 0, r.stderr
-    stepper = tlfea.load_scene(str(path)).stepper()
+    scene = tlfea.load_scene(str(path))
+    stepper = scene.stepper()
     reports = stepper.run(3)
     assert len(reports) == 3 and all(rep.converged for rep in reports)
     with h5py.File(tmp_path / "cli" / "checkpoint.h5", "r") as f:
         q_cli = np.asarray(f["q"]).reshape(-1, 3)
         v_cli = np.asarray(f["v"]).reshape(-1, 3)
     scale = max(1.0, float(np.abs(q_cli).max()))
-    assert_same_run(stepper.positions, q_cli, scale)
+    # With threads and constraints, two runs agree only as far as the
+    # augmented-Lagrangian loop converges them: it stops once the weighted
+    # violation is below constraint_tolerance (docs/theory.md §6.5), so
+    # positions may differ by about twice that, and velocities (q = q_n + h v)
+    # by that over h (observed on rigid_wheel_tire: 6e-8 m/s, 1e-10 of the
+    # velocity scale being 6.7e-10).
+    constrained = scene.model.constraints.num_rows > 0  # joints, rigid bodies
+    q_tol = 2.0 * scene.settings.constraint_tolerance if constrained else None
+    assert_same_run(stepper.positions, q_cli, scale, q_tol)
     if not stepper.is_static:  # (a static checkpoint holds the increment rate)
-        assert_same_run(stepper.velocities, v_cli, max(1.0, float(np.abs(v_cli).max())))
+        assert_same_run(stepper.velocities, v_cli, max(1.0, float(np.abs(v_cli).max())),
+                        None if q_tol is None else q_tol / scene.settings.dt)
