@@ -19,8 +19,8 @@ Ordinal MaterialPointSetHost::add(const Ordinal* ids, const Real* weights, Ordin
   return size() - 1;
 }
 
-Ordinal MaterialPointSetHost::add(const std::vector<Ordinal>& ids,
-                                  const std::vector<Real>& weights, const Vec3& off) {
+Ordinal MaterialPointSetHost::add(const std::vector<Ordinal>& ids, const std::vector<Real>& weights,
+                                  const Vec3& off) {
   if (ids.size() != weights.size())
     throw_error("material point set: ", ids.size(), " ids but ", weights.size(), " weights");
   return add(ids.data(), weights.data(), static_cast<Ordinal>(ids.size()), off);

@@ -122,8 +122,7 @@ TEST(MaterialPointSet, ScatterIsTheTransposeOfGather) {
     // One launch per point: the points share coefficients, so plain adds
     // need one writer at a time.
     for (Ordinal k = 0; k < n; ++k)
-      Kokkos::parallel_for(Kokkos::RangePolicy<ExecSpace>(k, k + 1),
-                           ScatterAll{d, f, plain, 0.5});
+      Kokkos::parallel_for(Kokkos::RangePolicy<ExecSpace>(k, k + 1), ScatterAll{d, f, plain, 0.5});
     auto fh = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), f);
     std::vector<Real> ref(3 * nc, 0.0);
     for (Ordinal k = 0; k < n; ++k) {

@@ -41,9 +41,8 @@ KOKKOS_INLINE_FUNCTION void gather_combination(const Ordinal b, const Ordinal e,
 // coefficient) or atomic ones.
 template <class Ids, class Weights, class Field>
 KOKKOS_INLINE_FUNCTION void scatter_combination(const Ordinal b, const Ordinal e, const Ids& id,
-                                                const Weights& w, const Real scale,
-                                                const Real F[3], const Field& f,
-                                                const bool plain) {
+                                                const Weights& w, const Real scale, const Real F[3],
+                                                const Field& f, const bool plain) {
   for (Ordinal l = b; l < e; ++l) {
     const Ordinal c = id(l);
     const Real wl = scale * w(l);
