@@ -59,14 +59,7 @@ namespace {
 
 // Point slots of a row: P, Q, R, T|S. a = r_Q - r_P; b (DP1) / d (DP2) = r_3 - r_2.
 KOKKOS_INLINE_FUNCTION Vec3 point_at(const ConstraintData& d, const CoefView& q, Ordinal p) {
-  Vec3 r{{d.point_offset(p, 0), d.point_offset(p, 1), d.point_offset(p, 2)}};
-  const int n = d.point_num(p);
-  for (int i = 0; i < n; ++i) {
-    const Ordinal id = d.point_id(p, i);
-    const Real w = d.point_weight(p, i);
-    for (int a = 0; a < 3; ++a) r[a] += w * q(id, a);
-  }
-  return r;
+  return d.points.position(p, q);
 }
 
 KOKKOS_INLINE_FUNCTION Vec3 diff(const Vec3& x, const Vec3& y) {
@@ -240,12 +233,14 @@ ConstraintSet::ConstraintSet(const CoefView& q0, bool row_weights) : row_weights
 
 Ordinal ConstraintSet::add_point(const MaterialPoint& p) {
   if (finalized_) throw_error("constraints: add after finalize");
+  if (p.id.size() != static_cast<size_t>(p.num) || p.weight.size() != p.id.size())
+    throw_error("constraints: point with ", p.num, " coefficients, ", p.id.size(), " ids and ",
+                p.weight.size(), " weights");
   for (int i = 0; i < p.num; ++i)
     if (p.id[i] < 0 || static_cast<size_t>(p.id[i]) >= q0_.extent(0))
       throw_error("constraints: point coefficient ", p.id[i], " outside the system (",
                   q0_.extent(0), " coefficients)");
-  points_.push_back(p);
-  return static_cast<Ordinal>(points_.size() - 1);
+  return points_.add(p.id.data(), p.weight.data(), p.num, p.offset);
 }
 
 Ordinal ConstraintSet::add_row(Row row) {
@@ -397,7 +392,8 @@ RowRange ConstraintSet::add_rotation_driver(const JointFrame& i, const JointFram
   if (!(std::hypot(alpha, beta) > 0.1 * La))
     throw_error("constraints: rotation driver: frame j's cross1 fiber is (nearly) along the axis");
   const RowRange range{num_rows(), 2};
-  const size_t nrows = rows_.size(), npoints = points_.size();
+  const size_t nrows = rows_.size();
+  const Ordinal npoints = points_.size();
   try {
     add_dp1(i.origin, i.cross1, j.origin, j.cross1,
             DrivingFunction::function([theta, L1, alpha, beta](Real t) {
@@ -411,7 +407,7 @@ RowRange ConstraintSet::add_rotation_driver(const JointFrame& i, const JointFram
             }));
   } catch (...) {
     rows_.resize(nrows);
-    points_.resize(npoints);
+    points_.truncate(npoints);
     throw;
   }
   return range;
@@ -421,12 +417,13 @@ RowRange ConstraintSet::add_rotation_driver(const JointFrame& i, const JointFram
 RowRange ConstraintSet::add_joint(RowRange (ConstraintSet::*build)(const JointFrame&,
                                                                    const JointFrame&),
                                   const JointFrame& i, const JointFrame& j) {
-  const size_t nrows = rows_.size(), npoints = points_.size();
+  const size_t nrows = rows_.size();
+  const Ordinal npoints = points_.size();
   try {
     return (this->*build)(i, j);
   } catch (...) {
     rows_.resize(nrows);
-    points_.resize(npoints);
+    points_.truncate(npoints);
     throw;
   }
 }
@@ -462,7 +459,6 @@ Real ConstraintSet::row_weight(Ordinal row) const {
 void ConstraintSet::finalize() {
   if (finalized_) throw_error("constraints: finalize called twice");
   const Ordinal nr = num_rows();
-  const Ordinal np = static_cast<Ordinal>(points_.size());
 
   // Unique coefficients per row and the slot weights W(row, l, k).
   std::vector<std::vector<Ordinal>> coefs(nr);
@@ -472,7 +468,7 @@ void ConstraintSet::finalize() {
     for (int k = 0; k < 4; ++k) {
       const Ordinal p = rows_[r].point[k];
       if (p < 0) continue;
-      for (int i = 0; i < points_[p].num; ++i) ids.push_back(points_[p].id[i]);
+      for (Ordinal i = points_.ptr[p]; i < points_.ptr[p + 1]; ++i) ids.push_back(points_.id[i]);
     }
     std::sort(ids.begin(), ids.end());
     ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
@@ -490,11 +486,7 @@ void ConstraintSet::finalize() {
   d.num_coefficients = DeviceView<int*>("tlfea::constraints::num_coefficients", nr);
   d.coefficient = DeviceView<Ordinal**>("tlfea::constraints::coefficient", nr, K);
   d.slot_weight = DeviceView<Real** [4]>("tlfea::constraints::slot_weight", nr, K);
-  d.point_num = DeviceView<int*>("tlfea::constraints::point_num", np);
-  d.point_id = DeviceView<Ordinal* [kMaxPointCoefficients]>("tlfea::constraints::point_id", np);
-  d.point_weight =
-      DeviceView<Real* [kMaxPointCoefficients]>("tlfea::constraints::point_weight", np);
-  d.point_offset = DeviceView<Real* [3]>("tlfea::constraints::point_offset", np);
+  d.points = upload_material_points("tlfea::constraints::point", points_);
 
   auto type = Kokkos::create_mirror_view(d.type);
   auto point = Kokkos::create_mirror_view(d.point);
@@ -517,25 +509,12 @@ void ConstraintSet::finalize() {
       // Unused slots alias slot 0's point; their gradient is zero.
       point(r, k) = p >= 0 ? p : row.point[0];
       if (p < 0) continue;
-      for (int i = 0; i < points_[p].num; ++i) {
-        const int l = static_cast<int>(std::lower_bound(ids.begin(), ids.end(), points_[p].id[i]) -
-                                       ids.begin());
-        slot_weight(r, l, k) += points_[p].weight[i];
+      for (Ordinal i = points_.ptr[p]; i < points_.ptr[p + 1]; ++i) {
+        const int l =
+            static_cast<int>(std::lower_bound(ids.begin(), ids.end(), points_.id[i]) - ids.begin());
+        slot_weight(r, l, k) += points_.weight[i];
       }
     }
-  }
-  auto pnum = Kokkos::create_mirror_view(d.point_num);
-  auto pid = Kokkos::create_mirror_view(d.point_id);
-  auto pw = Kokkos::create_mirror_view(d.point_weight);
-  auto poff = Kokkos::create_mirror_view(d.point_offset);
-  for (Ordinal p = 0; p < np; ++p) {
-    const MaterialPoint& mp = points_[p];
-    pnum(p) = mp.num;
-    for (int i = 0; i < kMaxPointCoefficients; ++i) {
-      pid(p, i) = i < mp.num ? mp.id[i] : 0;
-      pw(p, i) = i < mp.num ? mp.weight[i] : 0.0;
-    }
-    for (int x = 0; x < 3; ++x) poff(p, x) = mp.offset[x];
   }
   Kokkos::deep_copy(d.type, type);
   Kokkos::deep_copy(d.point, point);
@@ -544,10 +523,6 @@ void ConstraintSet::finalize() {
   Kokkos::deep_copy(d.num_coefficients, ncoef);
   Kokkos::deep_copy(d.coefficient, coefficient);
   Kokkos::deep_copy(d.slot_weight, slot_weight);
-  Kokkos::deep_copy(d.point_num, pnum);
-  Kokkos::deep_copy(d.point_id, pid);
-  Kokkos::deep_copy(d.point_weight, pw);
-  Kokkos::deep_copy(d.point_offset, poff);
   drive_host_ = Kokkos::create_mirror_view(d.drive);
   drive_valid_ = false;
   finalized_ = true;

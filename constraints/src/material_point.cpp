@@ -15,14 +15,27 @@ MaterialPoint make_material_point(const ElementBlockBase& block, Ordinal element
                 " elements)");
   const std::vector<Real> s = block.shape_at(element, xi);
   const std::vector<Ordinal> ids = block.element_coefficients(element);
-  if (s.size() != ids.size() || s.size() > static_cast<size_t>(kMaxPointCoefficients))
-    throw_error("material point: element with ", s.size(), " coefficients");
+  if (s.size() != ids.size())
+    throw_error("material point: element with ", s.size(), " shape functions and ", ids.size(),
+                " coefficients");
   MaterialPoint p;
   p.num = static_cast<int>(s.size());
-  for (int i = 0; i < p.num; ++i) {
-    p.id[i] = ids[i];
-    p.weight[i] = s[i];
-  }
+  p.id = ids;
+  p.weight = s;
+  return p;
+}
+
+MaterialPoint combination_point(std::vector<Ordinal> ids, std::vector<Real> weights,
+                                const Vec3& offset) {
+  if (ids.size() != weights.size())
+    throw_error("material point: ", ids.size(), " coefficients but ", weights.size(), " weights");
+  for (const Ordinal id : ids)
+    if (id < 0) throw_error("material point: negative coefficient id ", id);
+  MaterialPoint p;
+  p.num = static_cast<int>(ids.size());
+  p.id = std::move(ids);
+  p.weight = std::move(weights);
+  p.offset = offset;
   return p;
 }
 

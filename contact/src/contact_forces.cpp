@@ -62,11 +62,7 @@ struct ContactKernelBase {
         for (int i = 0; i < 3; ++i) out[i] = cp.obstacle_velocity(k, i);
       return;
     }
-    for (int l = 0; l < n; ++l) {
-      const Ordinal c = cp.id(k, l, side);
-      const Real w = cp.weight(k, l, side);
-      for (int i = 0; i < 3; ++i) out[i] += w * v(c, i);
-    }
+    contact_side_gather(cp, k, side, v, out);
   }
 
   // v_rel = v_A - v_B: its normal component v_n (returned) and tangential part.
@@ -228,12 +224,7 @@ struct ContactForceKernel : ContactKernelBase {
     for (int i = 0; i < 3; ++i) F[i] = Fn * n[i] + Ft[i];
     for (int side = 0; side < 2; ++side) {
       const Real sign = side == 0 ? 1.0 : -1.0;
-      const int nc = cp.num(k, side);
-      for (int l = 0; l < nc; ++l) {
-        const Ordinal c = cp.id(k, l, side);
-        const Real w = sign * cp.weight(k, l, side);
-        for (int i = 0; i < 3; ++i) Kokkos::atomic_add(&f(c, i), w * F[i]);
-      }
+      contact_side_scatter(cp, k, side, sign, F, f);
     }
     fn(k) = Fn;
     mstar(k) = m_star;

@@ -168,10 +168,10 @@ struct NarrowPhase : NarrowPhaseData {
 
   KOKKOS_INLINE_FUNCTION void copy_vertex_point(const Ordinal v, const Ordinal idx) const {
     int m = 0;
-    for (Ordinal l = vertex_ptr(v); l < vertex_ptr(v + 1) && m < kMaxContactCoefficients;
+    for (Ordinal l = vertices.ptr(v); l < vertices.ptr(v + 1) && m < kMaxContactCoefficients;
          ++l, ++m) {
-      cp.id(idx, m, 0) = vertex_coef(l);
-      cp.weight(idx, m, 0) = vertex_weight(l);
+      cp.id(idx, m, 0) = vertices.id(l);
+      cp.weight(idx, m, 0) = vertices.weight(l);
     }
     cp.num(idx, 0) = m;
   }
@@ -218,9 +218,9 @@ struct NarrowPhase : NarrowPhaseData {
       int m = 0;
       for (int b = 0; b < 3; ++b) {
         const Ordinal tv = tri(c.tri, b);
-        for (Ordinal l = vertex_ptr(tv); l < vertex_ptr(tv + 1); ++l) {
-          const Ordinal id = vertex_coef(l);
-          const Real w = c.lam[b] * vertex_weight(l);
+        for (Ordinal l = vertices.ptr(tv); l < vertices.ptr(tv + 1); ++l) {
+          const Ordinal id = vertices.id(l);
+          const Real w = c.lam[b] * vertices.weight(l);
           int i = 0;
           while (i < m && cp.id(idx, i, 1) != id) ++i;
           if (i < m) {

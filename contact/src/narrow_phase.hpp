@@ -15,8 +15,7 @@ struct NarrowPhaseData {
   DeviceView<Real*[3]> x, vertex_normal;
   DeviceView<int*> vertex_body;
   DeviceView<Real*> vertex_area;
-  DeviceView<Ordinal*> vertex_ptr, vertex_coef;
-  DeviceView<Real*> vertex_weight;
+  MaterialPointSet vertices;
   DeviceView<Ordinal* [3]> tri;
   DeviceView<int*> triangle_body;
   Ordinal num_triangles;

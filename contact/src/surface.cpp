@@ -7,6 +7,7 @@
 #include <functional>
 #include <unordered_map>
 
+#include "tlfea/contact/contact_points.hpp"
 #include "tlfea/core/error.hpp"
 #include "tlfea/core/view_utils.hpp"
 #include "tlfea/elements/element_types.hpp"
@@ -226,17 +227,11 @@ void extract_ancf(const Mesh& mesh, Ordinal coef_offset, int body, const Surface
 }
 
 struct UpdateVertices {
-  DeviceView<Ordinal*> ptr, coef;
-  DeviceView<Real*> weight;
+  MaterialPointSet vertices;
   CoefView q;
   DeviceView<Real* [3]> x;
   KOKKOS_INLINE_FUNCTION void operator()(const Ordinal v) const {
-    Real r[3] = {0.0, 0.0, 0.0};
-    for (Ordinal l = ptr(v); l < ptr(v + 1); ++l) {
-      const Ordinal c = coef(l);
-      const Real w = weight(l);
-      for (int a = 0; a < 3; ++a) r[a] += w * q(c, a);
-    }
+    const Vec3 r = vertices.position(v, q);
     for (int a = 0; a < 3; ++a) x(v, a) = r[a];
   }
 };
@@ -266,6 +261,18 @@ void SurfaceHost::append(const SurfaceHost& o) {
   triangle_body.insert(triangle_body.end(), o.triangle_body.begin(), o.triangle_body.end());
   triangle_element.insert(triangle_element.end(), o.triangle_element.begin(),
                           o.triangle_element.end());
+}
+
+MaterialPointSetHost SurfaceHost::vertex_points() const {
+  if (vertex_ptr.size() != vertex_body.size() + 1 || vertex_coef.size() != vertex_weight.size() ||
+      vertex_ptr.back() != static_cast<Ordinal>(vertex_coef.size()))
+    throw_error("contact surface: inconsistent vertex combinations");
+  MaterialPointSetHost p;
+  p.ptr = vertex_ptr;
+  p.id = vertex_coef;
+  p.weight = vertex_weight;
+  p.offset.assign(vertex_body.size(), Vec3{{0.0, 0.0, 0.0}});
+  return p;
 }
 
 SurfaceHost extract_surface(const Mesh& mesh, Ordinal coef_offset, int body,
@@ -332,9 +339,23 @@ struct UpdateNormals {
 
 Surface::Surface(const SurfaceHost& host)
     : host_(host), num_vertices_(host.num_vertices()), num_triangles_(host.num_triangles()) {
-  vertex_ptr = upload_to_device("tlfea::contact::vertex_ptr", host.vertex_ptr);
-  vertex_coef = upload_to_device("tlfea::contact::vertex_coef", host.vertex_coef);
-  vertex_weight = upload_to_device("tlfea::contact::vertex_weight", host.vertex_weight);
+  const MaterialPointSetHost points = host.vertex_points();
+  for (Ordinal t = 0; t < num_triangles_; ++t) {
+    std::vector<Ordinal> ids;
+    for (int k = 0; k < 3; ++k) {
+      const Ordinal v = host.triangles[t][k];
+      if (v < 0 || v >= num_vertices_)
+        throw_error("contact surface: triangle ", t, " has vertex ", v, " of ", num_vertices_);
+      ids.insert(ids.end(), points.id.begin() + points.ptr[v],
+                 points.id.begin() + points.ptr[v + 1]);
+    }
+    std::sort(ids.begin(), ids.end());
+    const auto distinct = std::unique(ids.begin(), ids.end()) - ids.begin();
+    if (distinct > kMaxContactCoefficients)
+      throw_error("contact surface: triangle ", t, " combines ", distinct,
+                  " coefficients, more than a contact side holds (", kMaxContactCoefficients, ")");
+  }
+  vertices = upload_material_points("tlfea::contact::vertex", points);
   vertex_body = upload_to_device("tlfea::contact::vertex_body", host.vertex_body);
   vertex_area = upload_to_device("tlfea::contact::vertex_area", host.vertex_area);
   triangle_body = upload_to_device("tlfea::contact::triangle_body", host.triangle_body);
@@ -366,7 +387,7 @@ void Surface::update_positions(const CoefView& q) const {
   if (num_vertices_ == 0) return;
   Kokkos::parallel_for("tlfea::contact::update_vertices",
                        Kokkos::RangePolicy<ExecSpace>(0, num_vertices_),
-                       UpdateVertices{vertex_ptr, vertex_coef, vertex_weight, q, x});
+                       UpdateVertices{vertices, q, x});
   Kokkos::parallel_for("tlfea::contact::update_normals",
                        Kokkos::RangePolicy<ExecSpace>(0, num_vertices_),
                        UpdateNormals{vertex_triangle_ptr, vertex_triangle, triangle, x, normal});

@@ -43,19 +43,15 @@ struct PositionSum : ArraySum {
 // its first coefficient (0 when P is unused or on the ground: no coefficient).
 struct FirstPointOfRow : ArraySum {
   DeviceView<Ordinal* [4]> point;
-  DeviceView<int*> point_num;
-  DeviceView<Ordinal* [kMaxPointCoefficients]> point_id;
-  DeviceView<Real* [kMaxPointCoefficients]> point_weight;
-  DeviceView<Real* [3]> point_offset;
+  MaterialPointSet points;
   CoefView q;
   Ordinal row;
   KOKKOS_INLINE_FUNCTION void operator()(const Ordinal, value_type s) const {
     const Ordinal P = point(row, 0);
     if (P < 0) return;
-    for (int a = 0; a < 3; ++a) s[a] += point_offset(P, a);
-    for (int l = 0; l < point_num(P); ++l)
-      for (int a = 0; a < 3; ++a) s[a] += point_weight(P, l) * q(point_id(P, l), a);
-    if (point_num(P) > 0) s[3] += 1.0 + static_cast<Real>(point_id(P, 0));
+    const Vec3 x = points.position(P, q);
+    for (int a = 0; a < 3; ++a) s[a] += x[a];
+    if (points.num_coefficients(P) > 0) s[3] += 1.0 + static_cast<Real>(points.id(points.ptr(P)));
   }
 };
 
@@ -125,16 +121,9 @@ JointReaction joint_reaction(Model& model, const TimeStepper& stepper, RowRange 
   if (rows.count > 0) {
     const ConstraintData& cd = model.constraints().data();
     Real s[4] = {0.0, 0.0, 0.0, 0.0};
-    Kokkos::parallel_reduce("tlfea::solvers::joint_location", Kokkos::RangePolicy<ExecSpace>(0, 1),
-                            FirstPointOfRow{{4},
-                                            cd.point,
-                                            cd.point_num,
-                                            cd.point_id,
-                                            cd.point_weight,
-                                            cd.point_offset,
-                                            stepper.positions(),
-                                            rows.first},
-                            s);
+    Kokkos::parallel_reduce(
+        "tlfea::solvers::joint_location", Kokkos::RangePolicy<ExecSpace>(0, 1),
+        FirstPointOfRow{{4}, cd.point, cd.points, stepper.positions(), rows.first}, s);
     r.location = Vec3{{s[0], s[1], s[2]}};
     const Ordinal id = static_cast<Ordinal>(s[3]) - 1;
     if (id >= 0)

@@ -343,6 +343,18 @@ ConstraintSet& Model::constraints() {
   return *constraints_;
 }
 
+namespace {
+
+// f += F_k at material point k of a set of point loads (one thread).
+struct PointForceScatter {
+  MaterialPointSet points;
+  Vec3 F;
+  CoefView f;
+  KOKKOS_INLINE_FUNCTION void operator()(const Ordinal k) const { points.add_force(k, F, f, true); }
+};
+
+}  // namespace
+
 void Model::finalize() {
   if (finalized_) return;
   build_reference();
@@ -356,11 +368,7 @@ void Model::finalize() {
     ConstraintSet& cs = constraints();
     const MaterialPoint o = ground_point(Vec3{{0.0, 0.0, 0.0}});
     MaterialPoint d[3];
-    for (int k = 0; k < 3; ++k) {
-      d[k].num = 1;
-      d[k].id[0] = b.offset + 1 + k;
-      d[k].weight[0] = 1.0;
-    }
+    for (int k = 0; k < 3; ++k) d[k] = combination_point({b.offset + 1 + k}, {1.0});
     b.rigidity.first = cs.num_rows();
     for (int k = 0; k < 3; ++k) cs.add_dist(o, d[k], DrivingFunction::constant(1.0));
     cs.add_dp1(o, d[0], o, d[1], DrivingFunction::constant(0.0));
@@ -403,23 +411,22 @@ void Model::finalize() {
     for (int a = 0; a < 3; ++a) h(nf.coefficient, a) += nf.force[a];
     Kokkos::deep_copy(f, h);
   }
-  for (const PointForce& pf : point_forces_) {
-    PointLoads pl;
-    pl.element = DeviceView<Ordinal*>("tlfea::solvers::point_element", 1);
-    pl.xi = DeviceView<Real* [3]>("tlfea::solvers::point_xi", 1);
-    pl.force = DeviceView<Real* [3]>("tlfea::solvers::point_force", 1);
-    auto he = Kokkos::create_mirror_view(pl.element);
-    auto hx = Kokkos::create_mirror_view(pl.xi);
-    auto hf = Kokkos::create_mirror_view(pl.force);
-    he(0) = pf.element;
-    for (int a = 0; a < 3; ++a) {
-      hx(0, a) = pf.xi[a];
-      hf(0, a) = pf.force[a];
+  // Point forces (§3.7): one set of their material points, each force
+  // scattered into its target by MaterialPointSet::add_force (one launch per
+  // force, in order).
+  if (!point_forces_.empty()) {
+    MaterialPointSetHost ph;
+    for (const PointForce& pf : point_forces_) {
+      const Real xi[3] = {pf.xi[0], pf.xi[1], pf.xi[2]};
+      const MaterialPoint p = make_material_point(*bodies_[pf.body].block, pf.element, xi);
+      ph.add(p.id.data(), p.weight.data(), p.num);
     }
-    Kokkos::deep_copy(pl.element, he);
-    Kokkos::deep_copy(pl.xi, hx);
-    Kokkos::deep_copy(pl.force, hf);
-    bodies_[pf.body].block->point_forces(pl, 1.0, target(pf.amplitude));
+    const MaterialPointSet points = upload_material_points("tlfea::solvers::point_load", ph);
+    for (size_t k = 0; k < point_forces_.size(); ++k)
+      Kokkos::parallel_for(
+          "tlfea::solvers::point_force",
+          Kokkos::RangePolicy<ExecSpace>(static_cast<Ordinal>(k), static_cast<Ordinal>(k) + 1),
+          PointForceScatter{points, point_forces_[k].force, target(point_forces_[k].amplitude)});
   }
   for (const Traction& tr : tractions_)
     bodies_[tr.body].block->dead_traction(q0_, make_face_list(tr.faces), tr.t0,

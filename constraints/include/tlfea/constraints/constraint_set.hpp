@@ -44,6 +44,7 @@
 
 #include "tlfea/constraints/material_point.hpp"
 #include "tlfea/core/crs_pattern.hpp"
+#include "tlfea/core/material_point_set.hpp"
 #include "tlfea/core/tensor.hpp"
 #include "tlfea/core/types.hpp"
 
@@ -85,10 +86,7 @@ struct ConstraintData {
   DeviceView<int*> num_coefficients;   // unique coefficients of each row
   DeviceView<Ordinal**> coefficient;   // (row, l) unique coefficient ids, -1 padded
   DeviceView<Real** [4]> slot_weight;  // (row, l, slot): d r_slot / d e_l (scalar)
-  DeviceView<int*> point_num;
-  DeviceView<Ordinal* [kMaxPointCoefficients]> point_id;
-  DeviceView<Real* [kMaxPointCoefficients]> point_weight;
-  DeviceView<Real* [3]> point_offset;
+  MaterialPointSet points;             // the rows' material points (point(row, k) indexes it)
   // CRS placement (after set_matrix_offsets).
   DeviceView<Offset***> offsets;         // (row, l, m)
   DeviceView<Offset*> block_row_length;  // of the pattern
@@ -198,7 +196,7 @@ class ConstraintSet {
   CoefViewHost q0_;
   bool row_weights_;
   bool finalized_ = false;
-  std::vector<MaterialPoint> points_;
+  MaterialPointSetHost points_;
   std::vector<Row> rows_;
   ConstraintData data_;
   DeviceView<Real*>::HostMirror drive_host_;

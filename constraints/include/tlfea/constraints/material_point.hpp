@@ -2,10 +2,12 @@
 //
 // A material point X = (element, xi) has r_X = sum_i s_i(xi) e_i
 // (docs/theory.md §1.3, r = N s, and §1.6). Because xi is fixed, X is a fixed
-// linear combination of coefficients, so it is stored as up to 27 (coefficient
-// id, weight s_i(xi)) pairs; a ground point has no coefficients and a fixed
-// position `offset`. In general r_X = offset + sum_i weight_i q(id_i), and
-// dr_X/de_i = weight_i I_3 (the single chain rule of every primitive).
+// linear combination of coefficients, so it is stored as (coefficient id,
+// weight s_i(xi)) pairs, any number of them; a ground point has no
+// coefficients and a fixed position `offset`. In general
+// r_X = offset + sum_i weight_i q(id_i), and dr_X/de_i = weight_i I_3 (the
+// single chain rule of every primitive). A ConstraintSet keeps its points in
+// one MaterialPointSet (core/material_point_set.hpp).
 #pragma once
 
 #include <vector>
@@ -16,13 +18,10 @@
 
 namespace tlfea {
 
-// Largest element coefficient count (Q27).
-constexpr int kMaxPointCoefficients = 27;
-
 struct MaterialPoint {
-  int num = 0;  // coefficients in the combination; 0 for a ground point
-  Ordinal id[kMaxPointCoefficients];
-  Real weight[kMaxPointCoefficients];
+  int num = 0;               // coefficients in the combination (id.size()); 0 for a ground point
+  std::vector<Ordinal> id;   // global coefficient ids
+  std::vector<Real> weight;  // s_i(xi)
   Vec3 offset{{0.0, 0.0, 0.0}};  // ground position (0 for body points)
   bool is_ground() const { return num == 0; }
 };
@@ -32,6 +31,11 @@ struct MaterialPoint {
 MaterialPoint make_material_point(const ElementBlockBase& block, Ordinal element, const Real xi[3]);
 // A fixed point in space.
 MaterialPoint ground_point(const Vec3& position);
+// The point offset + sum_i weights_i q(ids_i), any number of coefficients
+// (e.g. a point of a rigid body, or a mean of points of several elements).
+// Throws Error for lengths that differ or a negative id.
+MaterialPoint combination_point(std::vector<Ordinal> ids, std::vector<Real> weights,
+                                const Vec3& offset = Vec3{{0.0, 0.0, 0.0}});
 
 // Position of a point in the configuration q (host copy of the coefficients).
 Vec3 point_position(const MaterialPoint& p, const CoefViewHost& q);

@@ -27,7 +27,8 @@
 //     vertex's combination; B's material point the barycentric combination
 //     sum_b lambda_b (vertex b's combination) of the triangle's vertices, i.e.
 //     the material point of the flat triangle's closest point (all three
-//     vertices belong to one element, so at most 27 coefficients).
+//     vertices belong to one element; Surface checks that they fit the
+//     kMaxContactCoefficients slots of a side, contact_points.hpp).
 //  4. output in vertex order (a count pass, a scan, a write pass), so the
 //     result is deterministic and keys come out in increasing order.
 //

@@ -24,8 +24,10 @@
 // solid vertex is a node, so its combination is that one coefficient with
 // weight 1; an ANCF
 // vertex combines the element's 8 or 16 coefficients. The combinations are
-// stored compressed (vertex_ptr / vertex_coef / vertex_weight) and the device
-// positions are refreshed from q by one kernel (Surface::update_positions).
+// stored compressed (vertex_ptr / vertex_coef / vertex_weight: the CRS of a
+// MaterialPointSetHost, core/material_point_set.hpp); on the device they are
+// one MaterialPointSet (Surface::vertices), through which the positions are
+// refreshed from q by one kernel (Surface::update_positions).
 //
 // A_patch of a vertex is one third of the reference areas of its triangles.
 //
@@ -40,6 +42,7 @@
 #include <array>
 #include <vector>
 
+#include "tlfea/core/material_point_set.hpp"
 #include "tlfea/core/mesh.hpp"
 #include "tlfea/core/types.hpp"
 
@@ -71,6 +74,8 @@ struct SurfaceHost {
   Ordinal num_triangles() const { return static_cast<Ordinal>(triangles.size()); }
   // Appends another soup (vertex ids of `other` shifted past this one's).
   void append(const SurfaceHost& other);
+  // The vertices as a set of material points (point v = vertex v).
+  MaterialPointSetHost vertex_points() const;
 };
 
 // Surface of a mesh whose coefficient 0 is global coefficient `coef_offset`,
@@ -114,18 +119,19 @@ SurfaceHost rigid_surface(const RigidShapeSurface& shape, const std::array<Real,
 class Surface {
  public:
   Surface() = default;
+  // Throws Error when the three vertices of a triangle together have more
+  // than kMaxContactCoefficients distinct coefficients (contact_points.hpp).
   explicit Surface(const SurfaceHost& host);
 
   Ordinal num_vertices() const { return num_vertices_; }
   Ordinal num_triangles() const { return num_triangles_; }
   const SurfaceHost& host() const { return host_; }
 
-  // x(v) = sum_l w_l q(c_l) for every vertex ("tlfea::contact::update_vertices"),
+  // x(v) = vertices.position(v, q) for every vertex ("tlfea::contact::update_vertices"),
   // then the vertex normals ("tlfea::contact::update_normals").
   void update_positions(const CoefView& q) const;
 
-  DeviceView<Ordinal*> vertex_ptr, vertex_coef;
-  DeviceView<Real*> vertex_weight;
+  MaterialPointSet vertices;  // vertex v is material point v
   DeviceView<int*> vertex_body;
   DeviceView<Real*> vertex_area;
   DeviceView<Real* [3]> x;       // current vertex positions (after update_positions)
