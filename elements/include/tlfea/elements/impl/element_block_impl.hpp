@@ -12,6 +12,7 @@
 #include "tlfea/elements/geometry.hpp"
 #include "tlfea/elements/kernels.hpp"
 #include "tlfea/elements/poisson_split.hpp"
+#include "tlfea/elements/team_kernels.hpp"
 #include "tlfea/materials/materials.hpp"
 
 namespace tlfea {
@@ -91,6 +92,8 @@ class ElementBlock final : public ElementBlockBase {
   bool poisson_split() const override { return split_; }
   void set_reference_kernels(bool on) override { reference_ = on && FastKernelTraits<E>::enabled; }
   bool reference_kernels() const override { return reference_; }
+  KernelShape kernel_shape() const override { return shape_; }
+  void set_kernel_shape(KernelShape s) override { shape_ = s; }
   const ElementGeometry<E>& geometry() const { return geom_; }
 
   CliqueSet cliques() const override {
@@ -111,6 +114,22 @@ class ElementBlock final : public ElementBlockBase {
   }
 
   void internal_force(const CoefView& q, const CoefView& v, const CoefView& f) const override {
+    if (shape_ == KernelShape::Team) {
+      if constexpr (PoissonSplitTraits<E, M>::supported) {
+        if (split_) {
+          for_each_element_team("tlfea::elements::internal_force", scatter_, colouring_,
+                                geom_.num_elements,
+                                TeamInternalForceFunctor<E, SplitLawOf, 2>{
+                                    geom_, {fast_set(0), fast_set(1)}, split_law(), q, v, f});
+          return;
+        }
+      }
+      for_each_element_team("tlfea::elements::internal_force", scatter_, colouring_,
+                            geom_.num_elements,
+                            TeamInternalForceFunctor<E, detail::ContinuumPointLaw<M>, 1>{
+                                geom_, {{geom_.H, geom_.dV, E::nq}}, {mat_}, q, v, f});
+      return;
+    }
     // Restructured force only where it measured faster (FastKernelTraits).
     if constexpr (FastKernelTraits<E>::split_force && PoissonSplitTraits<E, M>::supported) {
       if (!reference_ && split_) {
@@ -135,6 +154,38 @@ class ElementBlock final : public ElementBlockBase {
   void tangent(const CoefView& q, const CoefView& v, Real alpha_K, Real alpha_D,
                const DeviceView<Real*>& values) const override {
     require_offsets();
+    if (shape_ == KernelShape::Team) {
+      if constexpr (PoissonSplitTraits<E, M>::supported) {
+        if (split_) {
+          for_each_element_team("tlfea::elements::tangent", scatter_, colouring_,
+                                geom_.num_elements,
+                                TeamTangentFunctor<E, SplitLawOf, 2>{geom_,
+                                                                     {fast_set(0), fast_set(1)},
+                                                                     split_law(),
+                                                                     q,
+                                                                     v,
+                                                                     offsets_,
+                                                                     block_row_length_,
+                                                                     values,
+                                                                     alpha_K,
+                                                                     alpha_D});
+          return;
+        }
+      }
+      for_each_element_team(
+          "tlfea::elements::tangent", scatter_, colouring_, geom_.num_elements,
+          TeamTangentFunctor<E, detail::ContinuumPointLaw<M>, 1>{geom_,
+                                                                 {{geom_.H, geom_.dV, E::nq}},
+                                                                 {mat_},
+                                                                 q,
+                                                                 v,
+                                                                 offsets_,
+                                                                 block_row_length_,
+                                                                 values,
+                                                                 alpha_K,
+                                                                 alpha_D});
+      return;
+    }
     if constexpr (FastKernelTraits<E>::enabled) {
       if (!reference_) {
         if constexpr (PoissonSplitTraits<E, M>::supported) {
@@ -316,6 +367,8 @@ class ElementBlock final : public ElementBlockBase {
   // in full on the full rule (hyperelastic shells only).
   bool split_ = false;
   bool reference_ = false;  // set_reference_kernels
+  // internal_force / tangent loop shape; per-space default (scatter_policy.hpp).
+  KernelShape shape_ = default_kernel_shape_for<ExecSpace>();
   detail::SplitPointSet<E> split_sets_[2];
   SplitBase split_base_{};
 };
