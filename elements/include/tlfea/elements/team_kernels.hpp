@@ -131,6 +131,7 @@ struct TeamInternalForceFunctor {
         }
       scatter_add(plain, f(g.conn(e, i), a), fi);
     });
+    m.team_barrier();  // scratch free for the team's next element
   }
 };
 
@@ -204,6 +205,7 @@ struct TeamTangentFunctor {
       // Elastic: K_ji = K_ij^T (major symmetry), entry (c, a) of block (j, i).
       if (offT >= 0) scatter_add(plain, values(offT + c * block_row_length(g.conn(e, j)) + a), kij);
     });
+    m.team_barrier();  // scratch free for the team's next element
   }
 };
 
