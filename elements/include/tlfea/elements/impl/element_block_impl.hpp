@@ -12,7 +12,6 @@
 #include "tlfea/elements/geometry.hpp"
 #include "tlfea/elements/kernels.hpp"
 #include "tlfea/elements/poisson_split.hpp"
-#include "tlfea/elements/team_kernels.hpp"
 #include "tlfea/materials/materials.hpp"
 
 namespace tlfea {
@@ -56,6 +55,28 @@ struct MaterialFromSpec<KelvinVoigt<X>> {
     m.lambda_v = s.lambda_v;
     return m;
   }
+};
+
+// The team-per-element internal force and tangent (team_kernels.hpp) of one
+// <element, material> pair: the block's data and the two launches, defined in
+// impl/team_loops_impl.hpp and compiled in their own sources
+// (elements/src/team_<element>.cpp), so that the translation units of the
+// range loops, and the compiler's inlining in them, stay as they were (with
+// the team loops in the same unit GCC stopped inlining add_split_stress into
+// the split beam's force loop, 1.3x slower).
+template <class E, class M>
+struct TeamLoops {
+  ElementGeometry<E> geom;
+  M mat;
+  bool split = false;  // Poisson split: sets[0], sets[1] and law are used
+  detail::FastPointSet<E> sets[2];
+  detail::SplitPointLaw<M::is_viscous, typename PoissonSplitTraits<E, M>::Base> law;
+  ScatterPolicy scatter;
+  const ElementColouring* colouring;
+  void internal_force(const CoefView& q, const CoefView& v, const CoefView& f) const;
+  void tangent(const CoefView& q, const CoefView& v, Real alpha_K, Real alpha_D,
+               const DeviceView<Offset***>& offsets, const DeviceView<Offset*>& block_row_length,
+               const DeviceView<Real*>& values) const;
 };
 
 template <class E, class M>
@@ -115,19 +136,7 @@ class ElementBlock final : public ElementBlockBase {
 
   void internal_force(const CoefView& q, const CoefView& v, const CoefView& f) const override {
     if (shape_ == KernelShape::Team) {
-      if constexpr (PoissonSplitTraits<E, M>::supported) {
-        if (split_) {
-          for_each_element_team("tlfea::elements::internal_force", scatter_, colouring_,
-                                geom_.num_elements,
-                                TeamInternalForceFunctor<E, SplitLawOf, 2>{
-                                    geom_, {fast_set(0), fast_set(1)}, split_law(), q, v, f});
-          return;
-        }
-      }
-      for_each_element_team("tlfea::elements::internal_force", scatter_, colouring_,
-                            geom_.num_elements,
-                            TeamInternalForceFunctor<E, detail::ContinuumPointLaw<M>, 1>{
-                                geom_, {{geom_.H, geom_.dV, E::nq}}, {mat_}, q, v, f});
+      team_loops().internal_force(q, v, f);
       return;
     }
     // Restructured force only where it measured faster (FastKernelTraits).
@@ -155,35 +164,7 @@ class ElementBlock final : public ElementBlockBase {
                const DeviceView<Real*>& values) const override {
     require_offsets();
     if (shape_ == KernelShape::Team) {
-      if constexpr (PoissonSplitTraits<E, M>::supported) {
-        if (split_) {
-          for_each_element_team("tlfea::elements::tangent", scatter_, colouring_,
-                                geom_.num_elements,
-                                TeamTangentFunctor<E, SplitLawOf, 2>{geom_,
-                                                                     {fast_set(0), fast_set(1)},
-                                                                     split_law(),
-                                                                     q,
-                                                                     v,
-                                                                     offsets_,
-                                                                     block_row_length_,
-                                                                     values,
-                                                                     alpha_K,
-                                                                     alpha_D});
-          return;
-        }
-      }
-      for_each_element_team(
-          "tlfea::elements::tangent", scatter_, colouring_, geom_.num_elements,
-          TeamTangentFunctor<E, detail::ContinuumPointLaw<M>, 1>{geom_,
-                                                                 {{geom_.H, geom_.dV, E::nq}},
-                                                                 {mat_},
-                                                                 q,
-                                                                 v,
-                                                                 offsets_,
-                                                                 block_row_length_,
-                                                                 values,
-                                                                 alpha_K,
-                                                                 alpha_D});
+      team_loops().tangent(q, v, alpha_K, alpha_D, offsets_, block_row_length_, values);
       return;
     }
     if constexpr (FastKernelTraits<E>::enabled) {
@@ -330,6 +311,19 @@ class ElementBlock final : public ElementBlockBase {
   template <class F>
   void launch_assembly(const char* label, F fn) const {
     for_each_element(label, scatter_, colouring_, geom_.num_elements, fn);
+  }
+  TeamLoops<E, M> team_loops() const {
+    TeamLoops<E, M> t{geom_, mat_,     false,      {{geom_.H, geom_.dV, E::nq}, {}},
+                      {},    scatter_, &colouring_};
+    if constexpr (PoissonSplitTraits<E, M>::supported) {
+      if (split_) {
+        t.split = true;
+        t.sets[0] = fast_set(0);
+        t.sets[1] = fast_set(1);
+        t.law = split_law();
+      }
+    }
+    return t;
   }
   detail::FastPointSet<E> fast_set(int k) const {
     return {split_sets_[k].H, split_sets_[k].dV, split_sets_[k].np};
