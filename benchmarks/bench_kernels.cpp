@@ -3,6 +3,7 @@
 //
 //   tlfea_bench_kernels [--mesh-dir DIR] [--max-res R] [--repeat N] [--quick]
 //                       [--only PREFIX] [--materials LIST] [--compare 0|1]
+//                       [--team 0|1]
 //
 // --only runs the cases whose name starts with PREFIX (e.g. "ancf");
 // --materials is a comma list of svk, svk_nosplit (ANCF Poisson split off),
@@ -13,7 +14,9 @@
 // alternating, and the medians and their ratio are printed (one build, one
 // run: the ratio is robust to a busy machine). The compare timings are the
 // calling thread's CPU time when Kokkos runs one thread (Serial), so time
-// spent descheduled on a shared machine does not count.
+// spent descheduled on a shared machine does not count. --team 1 likewise
+// times the one-thread-per-element loops against the team-per-element loops
+// (team_kernels.hpp; ElementBlockBase::set_kernel_shape).
 //
 // Without --mesh-dir the T10 cases use generated boxes; with it, the B1 beam
 // meshes DIR/beam_3x2x1_res{0,2,4,8,16}.1.{node,ele} up to --max-res.
@@ -59,7 +62,7 @@ double timed(Fn&& fn) {
   return (cpu ? thread_cpu_s() : bench::now()) - t0;
 }
 
-void run_case(const Case& c, const MaterialSpec& mat, int repeat, bool compare) {
+void run_case(const Case& c, const MaterialSpec& mat, int repeat, bool compare, bool team) {
   const double t_setup0 = bench::now();
   auto block = make_element_block(c.mesh, 0, mat, 2700.0);
   std::vector<CliqueSet> cl{block->cliques()};
@@ -111,6 +114,20 @@ void run_case(const Case& c, const MaterialSpec& mat, int repeat, bool compare) 
       }
     block->set_reference_kernels(false);
   }
+  // Interleaved range-shape / team-shape timings (per-call medians).
+  std::vector<double> sf[2], sk[2];
+  const KernelShape shape0 = block->kernel_shape();  // the space's default
+  if (team) {
+    for (int r = 0; r < repeat; ++r)
+      for (int t = 0; t < 2; ++t) {
+        block->set_kernel_shape(t == 1 ? KernelShape::Team : KernelShape::Range);
+        Kokkos::deep_copy(f, 0.0);
+        sf[t].push_back(timed([&] { block->internal_force(q, v, f); }));
+        Kokkos::deep_copy(values, 0.0);
+        sk[t].push_back(timed([&] { block->tangent(q, v, 1.0, 0.0, values); }));
+      }
+    block->set_kernel_shape(shape0);
+  }
   bench::Json j;
   j.str("case", c.name)
       .str("element", to_string(c.mesh.type))
@@ -138,6 +155,16 @@ void run_case(const Case& c, const MaterialSpec& mat, int repeat, bool compare) 
         .num("reference_tangent_elements_per_s", ne / k1)
         .num("tangent_speedup", k1 / k0);
   }
+  if (team) {
+    const double f0 = bench::median(sf[0]), f1 = bench::median(sf[1]);
+    const double k0 = bench::median(sk[0]), k1 = bench::median(sk[1]);
+    j.str("team_timer", ExecSpace().concurrency() == 1 ? "thread_cpu" : "wall")
+        .str("default_shape", to_string(shape0))
+        .num("range_internal_force_s", f0)
+        .num("team_internal_force_s", f1)
+        .num("range_tangent_s", k0)
+        .num("team_tangent_s", k1);
+  }
   bench::add_config(j).print();
 }
 
@@ -147,7 +174,7 @@ int main(int argc, char** argv) {
   Kokkos::ScopeGuard guard(argc, argv);
   std::string mesh_dir;
   int max_res = 16, repeat = 5;
-  bool quick = false, compare = false;
+  bool quick = false, compare = false, team = false;
   std::string only, materials = "svk,mr";
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
@@ -172,11 +199,13 @@ int main(int argc, char** argv) {
       materials = next("--materials");
     else if (a == "--compare")
       compare = next("--compare") == "1";
+    else if (a == "--team")
+      team = next("--team") == "1";
     else if (a == "--help" || a == "-h") {
       std::printf(
           "usage: tlfea_bench_kernels [--mesh-dir DIR] [--max-res R] [--repeat N] [--quick]\n"
           "                           [--only PREFIX] [--materials svk,svk_nosplit,kv_svk,mr,nh]\n"
-          "                           [--compare 0|1]\n");
+          "                           [--compare 0|1] [--team 0|1]\n");
       return 0;
     } else {
       std::fprintf(stderr, "tlfea_bench_kernels: unknown argument '%s'\n", a.c_str());
@@ -232,7 +261,7 @@ int main(int argc, char** argv) {
     }
     for (const Case& c : cases) {
       if (c.name.compare(0, only.size(), only) != 0) continue;
-      for (const MaterialSpec& m : mats) run_case(c, m, repeat, compare);
+      for (const MaterialSpec& m : mats) run_case(c, m, repeat, compare, team);
     }
   } catch (const tlfea::Error& e) {
     std::fprintf(stderr, "tlfea_bench_kernels: %s\n", e.what());

@@ -12,7 +12,9 @@
 #      GPU build's default solver (cudss if bundled, else kk-cg), then res 8
 #      and 16 on the CPU build (one thread) for the comparison: seconds per
 #      step, breakdown, Newton iterations and the probe history x_hist;
-#   3. the contact drop (Q27 cubes on the ground) on both.
+#   3. the contact drop (Q27 cubes on the ground) on both;
+#   4. the element force and tangent loops on the GPU, range against team
+#      (tlfea_bench_kernels --team 1).
 # B3 (ANCF 3443 plate) has no driver yet; it is added here when it has one.
 set -uo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
@@ -84,6 +86,10 @@ for res in $CPU_RES; do
 done
 timed contact_drop_gpu driver 60 "$GPU_BIN/tlfea_bench_contact_drop" --steps 50 
 OMP_NUM_THREADS=1 timed contact_drop_cpu1 driver 60 "$CPU_BIN/tlfea_bench_contact_drop" --steps 50
+# Element force and tangent: one thread per element (range) against one team
+# per element (the GPU default, docs/theory.md §3.12), every element type.
+timed kernels_team_gpu driver 120 "$GPU_BIN/tlfea_bench_kernels" --team 1 --materials svk,nh \
+  --repeat 5
 
 python3 - "$OUT" "$TMP" "$n" <<'PY'
 import json, sys, os

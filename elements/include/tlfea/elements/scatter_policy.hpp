@@ -108,6 +108,81 @@ void for_each_element(const char* label, ScatterPolicy policy, const ElementColo
   Kokkos::parallel_for(label, Kokkos::RangePolicy<ExecSpace>(0, n), fn);
 }
 
+// The shape of the internal-force and tangent loops (docs/theory.md §3.12):
+// Range: one thread per element, the element matrix on the thread's stack
+//        (kernels.hpp, poisson_split.hpp, and on the ANCF elements the
+//        restructured loops of fast_kernels.hpp);
+// Team:  one team per element, the per-point stress or tangent in team
+//        scratch memory, one thread per output entry (team_kernels.hpp).
+enum class KernelShape { Range, Team };
+
+inline const char* to_string(KernelShape s) { return s == KernelShape::Team ? "team" : "range"; }
+
+// The default shape, chosen here and nowhere else: Team on GPU memory spaces
+// (the Range element matrix, 52 KB for Q27, would spill to local memory),
+// Range on host spaces (its CPU times are the measured ones; the Team loops
+// re-read the gradients once per output entry).
+constexpr KernelShape default_kernel_shape(bool device_space) {
+  return device_space ? KernelShape::Team : KernelShape::Range;
+}
+template <class Space>
+KernelShape default_kernel_shape_for(const Space& = Space()) {
+  constexpr bool device =
+      !Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename Space::memory_space>::accessible;
+  return default_kernel_shape(device);
+}
+
+// Launch adaptor of the team loops: league rank k is element k, or element
+// list(begin + k) for one colour's slice of a coloured launch.
+template <class F>
+struct TeamElements {
+  F fn;
+  DeviceView<Ordinal*> list;  // empty: identity
+  Ordinal begin = 0;
+  bool coloured = false;
+  KOKKOS_INLINE_FUNCTION void operator()(
+      const typename Kokkos::TeamPolicy<ExecSpace>::member_type& m) const {
+    const Ordinal k = m.league_rank();
+    fn(m, coloured ? list(begin + k) : k);
+  }
+};
+
+// The team policy of the element loops for `league` elements with `bytes`
+// of level-0 scratch per team: team size 1 on host spaces (a team is one
+// thread; the league is spread over the threads), Kokkos::AUTO on devices.
+inline Kokkos::TeamPolicy<ExecSpace> element_team_policy(Ordinal league, size_t bytes) {
+  constexpr bool device =
+      !Kokkos::SpaceAccessibility<Kokkos::HostSpace, ExecSpace::memory_space>::accessible;
+  if constexpr (device)
+    return Kokkos::TeamPolicy<ExecSpace>(league, Kokkos::AUTO)
+        .set_scratch_size(0, Kokkos::PerTeam(bytes));
+  else
+    return Kokkos::TeamPolicy<ExecSpace>(league, 1).set_scratch_size(0, Kokkos::PerTeam(bytes));
+}
+
+// for_each_element for the team loops: fn(member, e) for e in [0, n), one
+// team per element, fn.scratch_reals() reals of team scratch, fn.plain set
+// as in for_each_element (within a team the threads write distinct entries).
+template <class F>
+void for_each_element_team(const char* label, ScatterPolicy policy,
+                           const ElementColouring& colouring, Ordinal n, F fn) {
+  using Scratch =
+      Kokkos::View<Real*, ExecSpace::scratch_memory_space, Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
+  const size_t bytes = Scratch::shmem_size(fn.scratch_reals());
+  if (policy == ScatterPolicy::Coloured) {
+    fn.plain = true;
+    for (int c = 0; c < colouring.num_colours(); ++c) {
+      const Ordinal b = colouring.offsets[c], e = colouring.offsets[c + 1];
+      Kokkos::parallel_for(label, element_team_policy(e - b, bytes),
+                           TeamElements<F>{fn, colouring.elements, b, true});
+    }
+    return;
+  }
+  fn.plain = policy == ScatterPolicy::Plain;
+  if (n == 0) return;
+  Kokkos::parallel_for(label, element_team_policy(n, bytes), TeamElements<F>{fn, {}, 0, false});
+}
+
 // Loops over load items (point loads, loaded faces), several of which may hit
 // one element: no colouring, so Coloured scatters with atomics.
 template <class F>

@@ -57,6 +57,28 @@ struct MaterialFromSpec<KelvinVoigt<X>> {
   }
 };
 
+// The team-per-element internal force and tangent (team_kernels.hpp) of one
+// <element, material> pair: the block's data and the two launches, defined in
+// impl/team_loops_impl.hpp and compiled in their own sources
+// (elements/src/team_<element>.cpp), so that the translation units of the
+// range loops, and the compiler's inlining in them, stay as they were (with
+// the team loops in the same unit GCC stopped inlining add_split_stress into
+// the split beam's force loop, 1.3x slower).
+template <class E, class M>
+struct TeamLoops {
+  ElementGeometry<E> geom;
+  M mat;
+  bool split = false;  // Poisson split: sets[0], sets[1] and law are used
+  detail::FastPointSet<E> sets[2];
+  detail::SplitPointLaw<M::is_viscous, typename PoissonSplitTraits<E, M>::Base> law;
+  ScatterPolicy scatter;
+  const ElementColouring* colouring;
+  void internal_force(const CoefView& q, const CoefView& v, const CoefView& f) const;
+  void tangent(const CoefView& q, const CoefView& v, Real alpha_K, Real alpha_D,
+               const DeviceView<Offset***>& offsets, const DeviceView<Offset*>& block_row_length,
+               const DeviceView<Real*>& values) const;
+};
+
 template <class E, class M>
 class ElementBlock final : public ElementBlockBase {
  public:
@@ -91,6 +113,8 @@ class ElementBlock final : public ElementBlockBase {
   bool poisson_split() const override { return split_; }
   void set_reference_kernels(bool on) override { reference_ = on && FastKernelTraits<E>::enabled; }
   bool reference_kernels() const override { return reference_; }
+  KernelShape kernel_shape() const override { return shape_; }
+  void set_kernel_shape(KernelShape s) override { shape_ = s; }
   const ElementGeometry<E>& geometry() const { return geom_; }
 
   CliqueSet cliques() const override {
@@ -111,6 +135,10 @@ class ElementBlock final : public ElementBlockBase {
   }
 
   void internal_force(const CoefView& q, const CoefView& v, const CoefView& f) const override {
+    if (shape_ == KernelShape::Team) {
+      team_loops().internal_force(q, v, f);
+      return;
+    }
     // Restructured force only where it measured faster (FastKernelTraits).
     if constexpr (FastKernelTraits<E>::split_force && PoissonSplitTraits<E, M>::supported) {
       if (!reference_ && split_) {
@@ -135,6 +163,10 @@ class ElementBlock final : public ElementBlockBase {
   void tangent(const CoefView& q, const CoefView& v, Real alpha_K, Real alpha_D,
                const DeviceView<Real*>& values) const override {
     require_offsets();
+    if (shape_ == KernelShape::Team) {
+      team_loops().tangent(q, v, alpha_K, alpha_D, offsets_, block_row_length_, values);
+      return;
+    }
     if constexpr (FastKernelTraits<E>::enabled) {
       if (!reference_) {
         if constexpr (PoissonSplitTraits<E, M>::supported) {
@@ -280,6 +312,19 @@ class ElementBlock final : public ElementBlockBase {
   void launch_assembly(const char* label, F fn) const {
     for_each_element(label, scatter_, colouring_, geom_.num_elements, fn);
   }
+  TeamLoops<E, M> team_loops() const {
+    TeamLoops<E, M> t{geom_, mat_,     false,      {{geom_.H, geom_.dV, E::nq}, {}},
+                      {},    scatter_, &colouring_};
+    if constexpr (PoissonSplitTraits<E, M>::supported) {
+      if (split_) {
+        t.split = true;
+        t.sets[0] = fast_set(0);
+        t.sets[1] = fast_set(1);
+        t.law = split_law();
+      }
+    }
+    return t;
+  }
   detail::FastPointSet<E> fast_set(int k) const {
     return {split_sets_[k].H, split_sets_[k].dV, split_sets_[k].np};
   }
@@ -316,6 +361,8 @@ class ElementBlock final : public ElementBlockBase {
   // in full on the full rule (hyperelastic shells only).
   bool split_ = false;
   bool reference_ = false;  // set_reference_kernels
+  // internal_force / tangent loop shape; per-space default (scatter_policy.hpp).
+  KernelShape shape_ = default_kernel_shape_for<ExecSpace>();
   detail::SplitPointSet<E> split_sets_[2];
   SplitBase split_base_{};
 };

@@ -1,0 +1,212 @@
+// TLFEA: internal-force and tangent loops shaped for GPUs: one Kokkos team per
+// element, the per-point constitutive data in team scratch memory, and no
+// element matrix held by one thread (docs/theory.md §3.12).
+//
+// The one-thread-per-element loops (kernels.hpp, poisson_split.hpp,
+// fast_kernels.hpp) hold the element matrix on the stack: n x n x 9 doubles,
+// 52 KB for Q27, 18 KB for ANCF 3443, 7 KB for T10. On a GPU that spills to
+// local memory and leaves few threads resident. Here:
+//  phase 0: the team gathers the element coefficients x_e (and v_e) into
+//           scratch;
+//  phase 1: the team's threads split the quadrature points (every set of the
+//           law: the full rule, and the reduced rule of the ANCF Poisson
+//           split); each computes F (and Fdot) at its point and stores the
+//           weighted first Piola stress dV P (force) or the weighted tangent
+//           C = alpha_K dV dP/dF + alpha_D dV dP/dFdot (9 x 9) in scratch;
+//  phase 2: the threads split the outputs. Force: the pairs (node i,
+//           direction a), f_ia = sum_p P_p(a, B) h_iB. Tangent: the entries
+//           (block (i, j), a, c), K_ij[a][c] = sum_p C_p[3a+B][3c+D] h_iB h_jD,
+//           j >= i for the symmetric (elastic) tangents, the entry then also
+//           added at its mirror (j, i, c, a). Each thread holds one scalar
+//           accumulator and scatters it itself (scatter_add with the add mode
+//           of the launch helper, atomics on GPUs).
+// Same points, weights, gradients and laws (the point laws of
+// fast_kernels.hpp) as the range loops: the results agree to round-off, only
+// the order of the sums differs. Which shape runs where is chosen in one
+// place, default_kernel_shape (scatter_policy.hpp).
+#pragma once
+
+#include "tlfea/elements/fast_kernels.hpp"
+
+namespace tlfea {
+
+namespace detail {
+
+using TeamMember = Kokkos::TeamPolicy<ExecSpace>::member_type;
+using ScratchReals =
+    Kokkos::View<Real*, ExecSpace::scratch_memory_space, Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
+
+// Total point count over the sets, and (set, point) of a flat point index.
+template <class E, int nsets>
+KOKKOS_INLINE_FUNCTION int total_points(const FastPointSet<E> (&set)[nsets]) {
+  int np = 0;
+  for (int k = 0; k < nsets; ++k) np += set[k].np;
+  return np;
+}
+template <class E, int nsets>
+KOKKOS_INLINE_FUNCTION void point_of(const FastPointSet<E> (&set)[nsets], int flat, int& k,
+                                     int& p) {
+  k = 0;
+  while (k + 1 < nsets && flat >= set[k].np) flat -= set[k++].np;
+  p = flat;
+}
+
+// x_e into scratch, xs[3 * i + a] = x(conn(e, i), a), split over the team.
+template <class E>
+KOKKOS_INLINE_FUNCTION void team_gather(const TeamMember& m, const ElementGeometry<E>& g,
+                                        const CoefView& x, Ordinal e, Real* xs) {
+  Kokkos::parallel_for(Kokkos::TeamThreadRange(m, 3 * E::n),
+                       [&](const int t) { xs[t] = x(g.conn(e, t / 3), t % 3); });
+}
+
+// F = sum_i x_i (x) h_i at point p of set ps, x from scratch.
+template <class E>
+KOKKOS_INLINE_FUNCTION Mat3 team_gradient(const FastPointSet<E>& ps, Ordinal e, int p,
+                                          const Real* xs) {
+  Mat3 F = zero3();
+  for (int i = 0; i < E::n; ++i) {
+    const Real h0 = ps.H(e, p, i, 0), h1 = ps.H(e, p, i, 1), h2 = ps.H(e, p, i, 2);
+    for (int a = 0; a < 3; ++a) {
+      const Real x = xs[3 * i + a];
+      F(a, 0) += x * h0;
+      F(a, 1) += x * h1;
+      F(a, 2) += x * h2;
+    }
+  }
+  return F;
+}
+
+// Block (i, j) of the b-th block of the upper triangle (row-major, j >= i).
+KOKKOS_INLINE_FUNCTION void upper_block(int n, int b, int& i, int& j) {
+  i = 0;
+  while (b >= n - i) b -= n - i++;
+  j = i + b;
+}
+
+}  // namespace detail
+
+// f_i += sum_sets sum_p P(F, Fdot) h_i dV (as InternalForceFunctor /
+// SplitInternalForceFunctor / FastInternalForceFunctor). Launched with
+// for_each_element_team, which calls operator()(member, e) once per element.
+template <class E, class Law, int nsets>
+struct TeamInternalForceFunctor {
+  ElementGeometry<E> g;
+  detail::FastPointSet<E> set[nsets];
+  Law law;
+  CoefView q, v, f;
+  bool plain = false;  // add mode, set by for_each_element_team (scatter_policy.hpp)
+
+  static constexpr int nx = 3 * E::n * (Law::viscous ? 2 : 1);
+  // Scratch reals per team: x_e (and v_e), then 9 per point.
+  KOKKOS_INLINE_FUNCTION int scratch_reals() const { return nx + 9 * detail::total_points(set); }
+
+  KOKKOS_INLINE_FUNCTION void operator()(const detail::TeamMember& m, const Ordinal e) const {
+    detail::ScratchReals s(m.team_scratch(0), scratch_reals());
+    Real* xs = s.data();
+    Real* vs = xs + 3 * E::n;
+    Real* Ps = xs + nx;
+    detail::team_gather(m, g, q, e, xs);
+    if constexpr (Law::viscous) detail::team_gather(m, g, v, e, vs);
+    m.team_barrier();
+    const int np = detail::total_points(set);
+    Kokkos::parallel_for(Kokkos::TeamThreadRange(m, np), [&](const int t) {
+      int k, p;
+      detail::point_of(set, t, k, p);
+      const Mat3 F = detail::team_gradient(set[k], e, p, xs);
+      Mat3 Fdot = zero3();
+      if constexpr (Law::viscous) Fdot = detail::team_gradient(set[k], e, p, vs);
+      const Mat3 P = set[k].dV(e, p) * law.stress(k, F, Fdot);
+      for (int r = 0; r < 9; ++r) Ps[9 * t + r] = P.m[r];
+    });
+    m.team_barrier();
+    Kokkos::parallel_for(Kokkos::TeamThreadRange(m, 3 * E::n), [&](const int t) {
+      const int i = t / 3, a = t % 3;
+      Real fi = 0.0;
+      int flat = 0;
+      for (int k = 0; k < nsets; ++k)
+        for (int p = 0; p < set[k].np; ++p, ++flat) {
+          const Real* P = Ps + 9 * flat + 3 * a;
+          fi += P[0] * set[k].H(e, p, i, 0) + P[1] * set[k].H(e, p, i, 1) +
+                P[2] * set[k].H(e, p, i, 2);
+        }
+      scatter_add(plain, f(g.conn(e, i), a), fi);
+    });
+    m.team_barrier();  // scratch free for the team's next element
+  }
+};
+
+// values += alpha_K K + alpha_D D, K_ij[a][c] = sum_p C_p[3a+B][3c+D] h_iB
+// h_jD (as TangentFunctor / SplitTangentFunctor / FastTangentFunctor).
+template <class E, class Law, int nsets>
+struct TeamTangentFunctor {
+  ElementGeometry<E> g;
+  detail::FastPointSet<E> set[nsets];
+  Law law;
+  CoefView q, v;
+  DeviceView<Offset***> offsets;
+  DeviceView<Offset*> block_row_length;
+  DeviceView<Real*> values;
+  Real alpha_K = 1.0, alpha_D = 0.0;
+  bool plain = false;  // add mode, set by for_each_element_team (scatter_policy.hpp)
+
+  static constexpr bool symmetric = !Law::viscous;
+  static constexpr int nx = 3 * E::n * (Law::viscous ? 2 : 1);
+  static constexpr int nblocks = symmetric ? E::n * (E::n + 1) / 2 : E::n * E::n;
+  // Scratch reals per team: x_e (and v_e), then 81 per point (ANCF 3443
+  // with the Poisson split, the largest: 48 points, 31 KB).
+  KOKKOS_INLINE_FUNCTION int scratch_reals() const { return nx + 81 * detail::total_points(set); }
+
+  KOKKOS_INLINE_FUNCTION void operator()(const detail::TeamMember& m, const Ordinal e) const {
+    const int np = detail::total_points(set);
+    detail::ScratchReals s(m.team_scratch(0), nx + 81 * np);
+    Real* xs = s.data();
+    Real* vs = xs + 3 * E::n;
+    Real* Cs = xs + nx;
+    detail::team_gather(m, g, q, e, xs);
+    if constexpr (Law::viscous) detail::team_gather(m, g, v, e, vs);
+    m.team_barrier();
+    Kokkos::parallel_for(Kokkos::TeamThreadRange(m, np), [&](const int t) {
+      int k, p;
+      detail::point_of(set, t, k, p);
+      const Mat3 F = detail::team_gradient(set[k], e, p, xs);
+      Mat3 Fdot = zero3();
+      if constexpr (Law::viscous) Fdot = detail::team_gradient(set[k], e, p, vs);
+      const Real dV = set[k].dV(e, p);
+      Tangent C;
+      law.tangent(k, F, Fdot, alpha_K * dV, alpha_D * dV, C);
+      for (int r = 0; r < 9; ++r)
+        for (int c = 0; c < 9; ++c) Cs[81 * t + 9 * r + c] = C.a[r][c];
+    });
+    m.team_barrier();
+    Kokkos::parallel_for(Kokkos::TeamThreadRange(m, 9 * nblocks), [&](const int t) {
+      const int b = t / 9, a = (t % 9) / 3, c = t % 3;
+      int i, j;
+      if constexpr (symmetric)
+        detail::upper_block(E::n, b, i, j);
+      else {
+        i = b / E::n;
+        j = b % E::n;
+      }
+      // Blocks outside the pattern have offset -1 (and are skipped).
+      const Offset off = offsets(e, i, j);
+      const Offset offT = symmetric && j != i ? offsets(e, j, i) : Offset(-1);
+      if (off < 0 && offT < 0) return;
+      Real kij = 0.0;
+      int flat = 0;
+      for (int k = 0; k < nsets; ++k)
+        for (int p = 0; p < set[k].np; ++p, ++flat) {
+          const Real* C = Cs + 81 * flat + 27 * a + 3 * c;  // C[3a+B][3c+D] = C[27a+9B+3c+D]
+          const Real hi[3] = {set[k].H(e, p, i, 0), set[k].H(e, p, i, 1), set[k].H(e, p, i, 2)};
+          const Real hj[3] = {set[k].H(e, p, j, 0), set[k].H(e, p, j, 1), set[k].H(e, p, j, 2)};
+          for (int B = 0; B < 3; ++B)
+            kij += hi[B] * (C[9 * B] * hj[0] + C[9 * B + 1] * hj[1] + C[9 * B + 2] * hj[2]);
+        }
+      if (off >= 0) scatter_add(plain, values(off + a * block_row_length(g.conn(e, i)) + c), kij);
+      // Elastic: K_ji = K_ij^T (major symmetry), entry (c, a) of block (j, i).
+      if (offT >= 0) scatter_add(plain, values(offT + c * block_row_length(g.conn(e, j)) + a), kij);
+    });
+    m.team_barrier();  // scratch free for the team's next element
+  }
+};
+
+}  // namespace tlfea
