@@ -62,8 +62,12 @@ default_scene)
   # Started on several MPI ranks (a build with MPI and an mpirun on PATH): a
   # run is refused on every rank with one message and writes nothing; info
   # answers once and reports the ranks.
-  if grep -q "^MPI: built" "$work/info" && command -v mpirun > /dev/null; then
-    mpi() { OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1 mpirun -np 2 "$@"; }
+  # (Skipped, saying so, where mpirun cannot start two processes at all.)
+  mpi() { OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1 mpirun -np 2 "$@"; }
+  if grep -q "^MPI: built" "$work/info" && command -v mpirun > /dev/null &&
+    ! mpi true > "$work/mpi_probe" 2>&1; then
+    echo "note: mpirun -np 2 true fails here, 2-rank checks skipped: $(head -c 300 "$work/mpi_probe")" >&2
+  elif grep -q "^MPI: built" "$work/info" && command -v mpirun > /dev/null; then
     mpi "$tlfea" info > "$work/info2" 2> /dev/null || fail "tlfea info on 2 ranks"
     [ "$(grep -c "^MPI: built" "$work/info2")" -eq 1 ] || fail "info on 2 ranks: not one MPI line: $(cat "$work/info2")"
     grep -q "2 ranks in this job" "$work/info2" || fail "info on 2 ranks does not report them"
