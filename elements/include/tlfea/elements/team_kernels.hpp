@@ -76,6 +76,27 @@ KOKKOS_INLINE_FUNCTION Mat3 team_gradient(const FastPointSet<E>& ps, Ordinal e, 
   return F;
 }
 
+// Phase 0: x_e (and, for a viscous law, v_e at xs + 3n) into scratch, then a
+// team barrier.
+template <class E, bool viscous>
+KOKKOS_INLINE_FUNCTION void team_gather_state(const TeamMember& m, const ElementGeometry<E>& g,
+                                              const CoefView& q, const CoefView& v, Ordinal e,
+                                              Real* xs) {
+  team_gather(m, g, q, e, xs);
+  if constexpr (viscous) team_gather(m, g, v, e, xs + 3 * E::n);
+  m.team_barrier();
+}
+
+// F (and Fdot for a viscous law, else 0) at point p of set ps, from the
+// scratch state of team_gather_state.
+template <class E, bool viscous>
+KOKKOS_INLINE_FUNCTION void team_kinematics(const FastPointSet<E>& ps, Ordinal e, int p,
+                                            const Real* xs, Mat3& F, Mat3& Fdot) {
+  F = team_gradient(ps, e, p, xs);
+  Fdot = zero3();
+  if constexpr (viscous) Fdot = team_gradient(ps, e, p, xs + 3 * E::n);
+}
+
 // Block (i, j) of the b-th block of the upper triangle (row-major, j >= i).
 KOKKOS_INLINE_FUNCTION void upper_block(int n, int b, int& i, int& j) {
   i = 0;
@@ -103,18 +124,14 @@ struct TeamInternalForceFunctor {
   KOKKOS_INLINE_FUNCTION void operator()(const detail::TeamMember& m, const Ordinal e) const {
     detail::ScratchReals s(m.team_scratch(0), scratch_reals());
     Real* xs = s.data();
-    Real* vs = xs + 3 * E::n;
     Real* Ps = xs + nx;
-    detail::team_gather(m, g, q, e, xs);
-    if constexpr (Law::viscous) detail::team_gather(m, g, v, e, vs);
-    m.team_barrier();
+    detail::team_gather_state<E, Law::viscous>(m, g, q, v, e, xs);
     const int np = detail::total_points(set);
     Kokkos::parallel_for(Kokkos::TeamThreadRange(m, np), [&](const int t) {
       int k, p;
       detail::point_of(set, t, k, p);
-      const Mat3 F = detail::team_gradient(set[k], e, p, xs);
-      Mat3 Fdot = zero3();
-      if constexpr (Law::viscous) Fdot = detail::team_gradient(set[k], e, p, vs);
+      Mat3 F, Fdot;
+      detail::team_kinematics<E, Law::viscous>(set[k], e, p, xs, F, Fdot);
       const Mat3 P = set[k].dV(e, p) * law.stress(k, F, Fdot);
       for (int r = 0; r < 9; ++r) Ps[9 * t + r] = P.m[r];
     });
@@ -158,19 +175,15 @@ struct TeamTangentFunctor {
 
   KOKKOS_INLINE_FUNCTION void operator()(const detail::TeamMember& m, const Ordinal e) const {
     const int np = detail::total_points(set);
-    detail::ScratchReals s(m.team_scratch(0), nx + 81 * np);
+    detail::ScratchReals s(m.team_scratch(0), scratch_reals());
     Real* xs = s.data();
-    Real* vs = xs + 3 * E::n;
     Real* Cs = xs + nx;
-    detail::team_gather(m, g, q, e, xs);
-    if constexpr (Law::viscous) detail::team_gather(m, g, v, e, vs);
-    m.team_barrier();
+    detail::team_gather_state<E, Law::viscous>(m, g, q, v, e, xs);
     Kokkos::parallel_for(Kokkos::TeamThreadRange(m, np), [&](const int t) {
       int k, p;
       detail::point_of(set, t, k, p);
-      const Mat3 F = detail::team_gradient(set[k], e, p, xs);
-      Mat3 Fdot = zero3();
-      if constexpr (Law::viscous) Fdot = detail::team_gradient(set[k], e, p, vs);
+      Mat3 F, Fdot;
+      detail::team_kinematics<E, Law::viscous>(set[k], e, p, xs, F, Fdot);
       const Real dV = set[k].dV(e, p);
       Tangent C;
       law.tangent(k, F, Fdot, alpha_K * dV, alpha_D * dV, C);
