@@ -49,6 +49,10 @@ struct ContactKernelBase {
   DeviceView<Real*> lumped;
   DeviceView<ContactLawParams*> law;
   DeviceView<Real*> body_point_mass;
+  // Per body: 1 when its point mass is shared among the contacts of each
+  // pair it is in (set_point_mass(b, m, true)); those counts, per pair slot.
+  DeviceView<int*> body_mass_shared;
+  DeviceView<Ordinal*> pair_contacts;
 
   KOKKOS_INLINE_FUNCTION int participant(int id) const {
     return id >= 0 ? id : num_bodies + (-1 - id);
@@ -81,11 +85,17 @@ struct ContactKernelBase {
     return b >= 0 && b < num_bodies && body_point_mass(b) > 0.0;
   }
 
+  // A side's damping mass: the body's point mass when set (divided among
+  // the pair's loaded contacts when shared), else the lumped point mass.
   KOKKOS_INLINE_FUNCTION Real side_mass(const Ordinal k, const int side) const {
     if (cp.num(k, side) == 0) return 0.0;  // obstacle: infinite
     const int b = cp.body(k, side);
-    if (has_point_mass(b)) return body_point_mass(b);
-    return point_mass(cp, lumped, k, side);
+    if (!has_point_mass(b)) return point_mass(cp, lumped, k, side);
+    const Real m = body_point_mass(b);
+    if (!body_mass_shared(b)) return m;
+    const Ordinal n =
+        pair_contacts(patch_slot(participant(cp.body(k, 0)), participant(cp.body(k, 1))));
+    return n > 1 ? m / static_cast<Real>(n) : m;
   }
 
   // The mass the contact force acts on: m* of the two sides' lumped point
@@ -100,6 +110,15 @@ struct ContactKernelBase {
   KOKKOS_INLINE_FUNCTION Ordinal patch_slot(const int pa, const int pb) const {
     const int lo = pa < pb ? pa : pb, hi = pa < pb ? pb : pa;
     return static_cast<Ordinal>(lo) * num_participants + hi;
+  }
+};
+
+// Shared point masses: the loaded contacts (delta > 0) of each pair.
+struct PairCountKernel : ContactKernelBase {
+  KOKKOS_INLINE_FUNCTION void operator()(const Ordinal k) const {
+    if (k >= cp.count(0) || !(cp.delta(k) > 0.0)) return;
+    const Ordinal P = patch_slot(participant(cp.body(k, 0)), participant(cp.body(k, 1)));
+    Kokkos::atomic_add(&pair_contacts(P), Ordinal(1));
   }
 };
 
@@ -344,8 +363,12 @@ void ContactForces::setup(const DeviceView<Real*>& lumped_mass,
       law_host_[a * np + b] = make_pair_law(materials_[a], materials_[b], pair_host_[a * np + b]);
     }
   point_mass_host_.assign(num_bodies_, 0.0);
+  point_mass_shared_host_.assign(num_bodies_, 0);
   law_ = DeviceView<ContactLawParams*>("tlfea::contact::law", law_host_.size());
   point_mass_ = DeviceView<Real*>("tlfea::contact::point_mass", num_bodies_ > 0 ? num_bodies_ : 1);
+  point_mass_shared_ =
+      DeviceView<int*>("tlfea::contact::point_mass_shared", num_bodies_ > 0 ? num_bodies_ : 1);
+  pair_contacts_ = DeviceView<Ordinal*>("tlfea::contact::pair_contacts", law_host_.size());
   counters_ = DeviceView<Ordinal[3]>("tlfea::contact::counters");
   dirty_ = true;
   upload_tables();
@@ -374,8 +397,11 @@ const ContactLawParams& ContactForces::pair_law(int a, int b) const {
   return law_host_.at(pair_index(a, b));
 }
 
-void ContactForces::set_point_mass(int body, Real mass) {
+void ContactForces::set_point_mass(int body, Real mass, bool shared) {
+  if (!std::isfinite(mass))
+    throw_error("ContactForces: body ", body, ": point mass must be finite, got ", mass);
   point_mass_host_.at(body) = mass;
+  point_mass_shared_host_.at(body) = shared && mass > 0.0 ? 1 : 0;
   dirty_ = true;
 }
 
@@ -387,6 +413,11 @@ void ContactForces::upload_tables() {
   auto mh = Kokkos::create_mirror_view(point_mass_);
   for (int b = 0; b < num_bodies_; ++b) mh(b) = point_mass_host_[b];
   Kokkos::deep_copy(point_mass_, mh);
+  auto sh = Kokkos::create_mirror_view(point_mass_shared_);
+  for (int b = 0; b < num_bodies_; ++b) sh(b) = point_mass_shared_host_[b];
+  Kokkos::deep_copy(point_mass_shared_, sh);
+  any_shared_ = std::any_of(point_mass_shared_host_.begin(), point_mass_shared_host_.end(),
+                            [](int s) { return s != 0; });
   any_patch_ = std::any_of(law_host_.begin(), law_host_.end(),
                            [](const ContactLawParams& p) { return p.patch != 0; });
   const size_t np = static_cast<size_t>(num_bodies_ + num_obstacles_);
@@ -439,10 +470,15 @@ void ContactForces::evaluate(const ContactPoints& points, const CoefView& /*q*/,
   if (new_step) std::swap(base_, result_);
   result_.clear();
   Kokkos::deep_copy(counters_, Ordinal(0));
-  const ContactKernelBase base{points,       v,    num_bodies_, num_bodies_ + num_obstacles_,
-                               lumped_mass_, law_, point_mass_};
+  const ContactKernelBase base{points,        v,    num_bodies_, num_bodies_ + num_obstacles_,
+                               lumped_mass_,  law_, point_mass_, point_mass_shared_,
+                               pair_contacts_};
   if (points.capacity == 0) return;
   const Kokkos::RangePolicy<ExecSpace> range(0, points.capacity);
+  if (any_shared_) {
+    Kokkos::deep_copy(pair_contacts_, Ordinal(0));
+    Kokkos::parallel_for("tlfea::contact::pair_contacts", range, PairCountKernel{base});
+  }
   if (any_patch_) {
     Kokkos::deep_copy(patch_delta_, 0.0);
     Kokkos::deep_copy(patch_radius_, 0.0);

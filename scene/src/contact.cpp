@@ -123,7 +123,8 @@ void Builder::add_contact(const YAML::Node& node) {
     fail(c_, m.node()["radius"],
          "contact.radius must be >= 0 (0: from the detection), got " + Map::fmt(pair.radius));
   pair.patch = m.choice("law", {"point", "patch"}, "point") == "patch";
-  const bool body_mass = m.choice("damping_mass", {"nodes", "body"}, "nodes") == "body";
+  const std::string damping_mass = m.choice("damping_mass", {"nodes", "body", "shared"}, "nodes");
+  const bool body_mass = damping_mass != "nodes";
   const Real contact_radius = m.num("contact_radius", 0.0);
   if (contact_radius < 0.0)
     fail(c_, m.node()["contact_radius"],
@@ -191,12 +192,14 @@ void Builder::add_contact(const YAML::Node& node) {
   for (int b : bodies)
     if (bodies_[b].rigid) cf->set_point_mass(bodies_[b].id, bodies_[b].rigid_mass);
   if (body_mass) {
-    // damping_mass: body: the body's mass m = e^T M e (Model::body_motion,
-    // docs/theory.md §9.3; the state does not enter m).
+    // damping_mass: body (shared): the body's mass m = e^T M e
+    // (Model::body_motion, docs/theory.md §9.3; the state does not enter m),
+    // for every contact (divided among the loaded contacts of each pair).
     const CoefView rest("tlfea::scene::rest", model.num_coefficients());
     for (int b : bodies)
       cf->set_point_mass(bodies_[b].id,
-                         model.body_motion(bodies_[b].id, model.reference(), rest).mass);
+                         model.body_motion(bodies_[b].id, model.reference(), rest).mass,
+                         damping_mass == "shared");
   }
   model.add_step_force(
       [det, cf](Real t, const CoefView& q, const CoefView& v, Real h, const CoefView& f) {

@@ -10,8 +10,11 @@
 // coefficient weakens from mu_s to mu_k only over a slip distance D_c
 // (slip-weakening, contact_law.hpp; docs/theory.md §7.4): the microslip of
 // lightly loaded vertices and the slip during a transient dip of the normal
-// force (the block set down at zero penetration) stay far below D_c, so the
-// contacts keep mu_s and stick again.
+// force stay below D_c, so the contacts keep mu_s and stick again. With the
+// full weight at t = 0 the block also bounces and rocks on its contacts; an
+// independent rigid-block integration of the same law (rigid_block_on_slope.hpp)
+// is the reference for that case (docs/theory.md §7.4, "A block set down on
+// a slope").
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -21,6 +24,7 @@
 #include <limits>
 #include <memory>
 
+#include "rigid_block_on_slope.hpp"
 #include "tlfea/contact/contact_forces.hpp"
 #include "tlfea/contact/detection.hpp"
 #include "tlfea/core/generators.hpp"
@@ -36,7 +40,13 @@ struct SlopeCase {
   int divisions = 2;
   Real tan_alpha = 0.22;
   bool patch = false;
-  Real ramp = 0.0;  // gravity eased in linearly over this time (0: on from t = 0)
+  Real ramp = 0.0;        // gravity eased in linearly over this time (0: on from t = 0)
+  Real bulk_E = 1e7;      // the block's Young's modulus [Pa]
+  Real contact_E = 1e7;   // the contact material's (ContactMaterial) [Pa]
+  Real damping_mass = 0;  // > 0: every contact's dashpot mass (set_point_mass); 0: vertex masses
+  bool shared = false;    // damping_mass divided among the loaded contacts (set_point_mass)
+  Real mu_v = 0;          // > 0: Kelvin-Voigt bulk viscosity [Pa s] (lambda_v = 0)
+  Real dt = 1e-4;         // time step [s]
 };
 
 // The meshes: Q27 2 x 2 x 2 (25 bottom vertices), Q27 3 x 3 x 3 (49), T10
@@ -78,7 +88,9 @@ struct BlockOnSlope {
       X[0] = ca * x + sa * z;
       X[2] = -sa * x + ca * z;
     }
-    model.add_body(mesh, MaterialSpec::svk(1e7, 0.3), 1000.0);
+    MaterialSpec mat = MaterialSpec::svk(c.bulk_E, 0.3);
+    if (c.mu_v > 0.0) mat = mat.with_kelvin_voigt(c.mu_v, 0.0);
+    model.add_body(mesh, mat, 1000.0);
     if (c.ramp <= 0.0) model.set_gravity({{0.0, 0.0, -kG}});
     model.finalize();
     lumped = row_sum_lumped_mass(model.pattern(), model.mass_values());
@@ -102,8 +114,9 @@ struct BlockOnSlope {
     ps.mu_k = kMuK;
     ps.patch = c.patch;
     if (const char* dc = std::getenv("SLOPE_DC")) ps.slip_distance = std::atof(dc);  // experiments
-    cf->setup(lumped, {ContactMaterial{1e7, 0.3}},
+    cf->setup(lumped, {ContactMaterial{c.contact_E, 0.3}},
               {ContactMaterial{std::numeric_limits<Real>::infinity(), 0.0}}, ps);
+    if (c.damping_mass > 0.0) cf->set_point_mass(0, c.damping_mass, c.shared);
     auto dd = det;
     auto cc = cf;
     const Real ramp = c.ramp;
@@ -157,10 +170,10 @@ const char* name(const SlopeCase& c) {
 
 // Below the friction angle: the centre of mass moves less than 1 % of the
 // free kinetic slide over the same time T.
-Real run_stays(const SlopeCase& c, Real T) {
+Real run_stays(const SlopeCase& c, Real T, bool expect_stays = true) {
   BlockOnSlope b(c);
   StepperSettings s;
-  s.dt = 1e-4;
+  s.dt = c.dt;
   TimeStepper st(b.model, s);
   const Real x0 = b.along_slope(st.positions()), z0 = b.along_normal(st.positions());
   const int n = static_cast<int>(std::lround(T / s.dt));
@@ -185,7 +198,7 @@ Real run_stays(const SlopeCase& c, Real T) {
   const Real dx = b.along_slope(st.positions()) - x0, ref = b.free_slide(n * s.dt);
   std::printf("[%s] stays: moved %.3e m, free kinetic slide %.3e m (ratio %.4f)\n", name(c), dx,
               ref, dx / ref);
-  EXPECT_LT(std::fabs(dx), 0.01 * ref) << name(c);
+  if (expect_stays) EXPECT_LT(std::fabs(dx), 0.01 * ref) << name(c);
   return dx / ref;
 }
 
@@ -194,7 +207,7 @@ Real run_stays(const SlopeCase& c, Real T) {
 Real run_slides(const SlopeCase& c, Real T1, Real T2) {
   BlockOnSlope b(c);
   StepperSettings s;
-  s.dt = 1e-4;
+  s.dt = c.dt;
   TimeStepper st(b.model, s);
   const int n1 = static_cast<int>(std::lround(T1 / s.dt));
   const int n2 = static_cast<int>(std::lround(T2 / s.dt));
@@ -237,15 +250,101 @@ TEST(ContactSlope, BlockStaysBelowFrictionAngle) { stays_below(false, 0.2); }
 // dashpot is sized by the touching nodes' masses) and slips down in every
 // trough. Point law: 107 %, 94 %, 102 % (Q27 2^3, Q27 3^3, T10) at tan a =
 // 0.22; with D_c = 1e-2 m (no weakening in practice) it still creeps 5.1 %
-// (0.44 mm) before it holds, so no friction law that caps |F_t| at
-// mu_s F_n meets 1 % here. Patch law: the law rocks a flat block (normal
-// force between 0.2 and 2 times the load), 170-260 % also with the ramp.
+// (0.44 mm) before it holds. The rigid-block reference of the same law
+// slides away too at tan a = 0.24 after this abrupt load (0.96 of the free
+// slide; GravityFromStartSoftContactFollowsRigidReference), so "stays" is
+// not what the law predicts there; at 0.22 the soft elastic block (its
+// shear mode has the contact's period) slides where the rigid one holds,
+// also with the shared damping mass and a Kelvin-Voigt bulk (87 %). With a
+// stiffer, lightly damped block it holds from t = 0
+// (GravityFromStartSharedDampingMassStays). Patch law: the law rocks a flat
+// block (normal force between 0.2 and 2 times the load), 170-260 % also
+// with the ramp.
 TEST(ContactSlope, DISABLED_BlockStaysBelowFrictionAngleGravityFromStart) {
   stays_below(false, 0.0);
 }
 TEST(ContactSlope, DISABLED_BlockStaysBelowFrictionAnglePatchLaw) {
   stays_below(true, 0.2);
   stays_below(true, 0.0);
+}
+
+// Gravity on in full at t = 0 against an independent reference: the same
+// contact law on a rigid cube that may slide, bounce and rock
+// (rigid_block_on_slope.hpp, integrated with a step 50 times finer). The FE
+// block is made rigid-like (bulk E = 1e12 Pa; the contact keeps its own
+// modulus through ContactMaterial) and every contact's dashpot mass is the
+// reference's, the body's mass over its 25 bottom vertices. With a soft
+// contact (E = 1e7 Pa, contact period ~8 ms) the abrupt load makes the block
+// bounce and rock: at tan a = 0.22 both hold (0.6-0.7 % of the free slide);
+// at tan a = 0.24 the law itself lets the reference slide away (0.96 of the
+// free kinetic slide: the normal troughs of the rocking exceed the slip
+// distance D_c = 0.1 mm), and the FE block follows it. With a stiff contact
+// (E = 1e9 Pa) the transient is short and both hold at both angles from t =
+// 0 (0.2-0.3 %). Agreement: |FE - reference| <= 2 % of the free slide (the
+// FE steps the contact forces explicitly, 80 steps per contact period at
+// 1e7 Pa; measured 0.01-0.9 %).
+void against_rigid_reference(Real contact_E, Real dt, Real T, Real tan_alpha, bool stays) {
+  SlopeCase c;
+  c.tan_alpha = tan_alpha;
+  c.bulk_E = 1e12;
+  c.contact_E = contact_E;
+  c.damping_mass = 1.0 / 25.0;  // 1 kg over the 5 x 5 bottom vertices
+  c.dt = dt;
+  const Real fe = run_stays(c, T, stays);
+  rigid_slope::Params p;
+  p.tan_alpha = tan_alpha;
+  p.E = contact_E;
+  p.damping_mass = c.damping_mass;
+  p.dt = dt / 50.0;
+  p.duration = T;
+  BlockOnSlope b(c);  // for the free slide of the same case
+  const Real ref = rigid_slope::slide(p) / b.free_slide(T);
+  std::printf("[%s E_c=%.0e] FE %.4f, rigid-block reference %.4f of the free slide\n", name(c),
+              contact_E, fe, ref);
+  EXPECT_NEAR(fe, ref, 0.02) << name(c);
+  if (stays) {
+    EXPECT_LT(std::fabs(ref), 0.01) << "reference " << name(c);
+  } else {
+    EXPECT_GT(ref, 0.5) << "reference " << name(c);
+  }
+}
+TEST(ContactSlope, GravityFromStartSoftContactFollowsRigidReference) {
+  against_rigid_reference(1e7, 1e-4, 0.3, 0.22, true);
+  against_rigid_reference(1e7, 1e-4, 0.3, 0.24, false);
+}
+TEST(ContactSlope, GravityFromStartStiffContactStays) {
+  against_rigid_reference(1e9, 1e-5, 0.1, 0.22, true);
+  against_rigid_reference(1e9, 1e-5, 0.1, 0.24, true);
+}
+
+// What a user does (docs/scene.md `damping_mass: shared`): an elastic block
+// (E = 1e9 Pa for the body and the contact, a light Kelvin-Voigt viscosity
+// mu_v = 2e3 Pa s, about 2.5 % of critical in its first shear mode) with the
+// body's mass shared among its loaded contacts as damping mass, gravity on
+// in full at t = 0, on each mesh: stays below the friction angle (< 1 % of
+// the free slide, the issue's bar; measured 0.25-0.40 %) and slides above
+// it with g (sin a - mu_k cos a) within 3 %. Measured and not asserted: with
+// the nodal masses as damping masses the same block moves 2.4 % (tan a =
+// 0.22) and 41 % (0.24); with shared masses but no bulk viscosity, 104 %
+// (the block's undamped high modes, driven by the explicit contact forces,
+// make the contacts chatter; mu_v = 200 Pa s already holds it: 0.3-0.4 %).
+SlopeCase damped_stiff_block(const SlopeCase& mesh, Real tan_alpha) {
+  SlopeCase c = mesh;
+  c.tan_alpha = tan_alpha;
+  c.bulk_E = c.contact_E = 1e9;
+  c.mu_v = 2e3;
+  c.damping_mass = 1.0;  // the block's mass, shared among its loaded contacts
+  c.shared = true;
+  c.dt = 2e-5;
+  return c;
+}
+TEST(ContactSlope, GravityFromStartSharedDampingMassStays) {
+  for (const SlopeCase& m : kMeshes)
+    for (Real tan_alpha : {0.22, 0.24}) run_stays(damped_stiff_block(m, tan_alpha), 0.1);
+}
+TEST(ContactSlope, GravityFromStartSharedDampingMassSlidesAbove) {
+  for (Real tan_alpha : {0.27, 0.3})
+    run_slides(damped_stiff_block(kMeshes[0], tan_alpha), 0.05, 0.1);
 }
 
 // Above the friction angle: just above (tan a = 0.27) and at tan a = 0.3,

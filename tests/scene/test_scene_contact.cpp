@@ -40,6 +40,23 @@ TEST(SceneContact, PatchLawWithBodyDampingMass) {
   EXPECT_NEAR(total, hertz, 1e-12 * hertz);
 }
 
+// damping_mass: shared with the point law: the cube (1 kg) pressed 1 mm into
+// a plane touches it with n vertices, and every contact's m* is 1 kg / n
+// (the body's mass divided among the pair's loaded contacts; round-off).
+TEST(SceneContact, PointLawWithSharedDampingMass) {
+  const std::string text = std::string(kGood) +
+                           "contact:\n  damping_mass: shared\n  contact_radius: 0.05\n"
+                           "  obstacles: [{type: plane, point: [0, 0, 0.001]}]\n";
+  Scene s = scene::load_scene_text(text, "good.yaml", ".");
+  ASSERT_TRUE(s.detection && s.contact);
+  const Ordinal n = s.detection->detect(s.model->reference(), 0.0);
+  ASSERT_GT(n, 1);
+  CoefView v("v", s.model->num_coefficients()), f("f", s.model->num_coefficients());
+  s.contact->compute(s.detection->points(), s.model->reference(), v, 1e-3, f);
+  auto ms = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), s.contact->effective_mass());
+  for (Ordinal k = 0; k < n; ++k) EXPECT_NEAR(ms(k), 1.0 / n, 1e-12);
+}
+
 // Contact material separate from the bulk (issue 11, item 3): the cube's
 // bulk E = 1e6 Pa, its contact_material E = 2e8 Pa, nu = 0.25, pressed 1 mm
 // into a rigid plane by the plane's position (patch law, R = 0.05 m): the

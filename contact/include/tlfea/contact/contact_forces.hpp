@@ -75,9 +75,14 @@ class ContactForces {
   // The settings and law constants pair (a, b) uses now (after setup).
   const ContactPairSettings& pair_settings(int a, int b) const;
   const ContactLawParams& pair_law(int a, int b) const;
-  // A fixed point mass for every contact point on body b (e.g. the body's
-  // mass for a rigid-like body); <= 0 restores the lumped-mass rule.
-  void set_point_mass(int body, Real mass);
+  // A fixed damping mass m* for every contact point on body b (e.g. the
+  // body's mass for a rigid-like body); <= 0 restores the lumped-mass rule.
+  // shared: the mass is divided among the loaded contacts (delta > 0) of
+  // each pair the body is in, counted every step, so N contacts of a flat
+  // face each damp with m / N and the body's bounce on them has the pair's
+  // restitution (docs/theory.md §7.4, "Damping mass"). The patch law lumps a
+  // pair's contacts into one patch and uses m either way.
+  void set_point_mass(int body, Real mass, bool shared = false);
   // The explicit-dashpot limit (above; on by default).
   void set_dashpot_limit(bool on) { limit_dashpot_ = on; }
 
@@ -138,11 +143,14 @@ class ContactForces {
   std::vector<ContactLawParams> law_host_;      // (np x np), row-major
   std::vector<ContactPairSettings> pair_host_;  // (np x np), the settings law_host_ came from
   int pair_index(int a, int b) const;
-  std::vector<Real> point_mass_host_;  // per body
+  std::vector<Real> point_mass_host_;        // per body
+  std::vector<int> point_mass_shared_host_;  // per body
   bool dirty_ = true;
   DeviceView<Real*> lumped_mass_;
   DeviceView<ContactLawParams*> law_;
   DeviceView<Real*> point_mass_;
+  DeviceView<int*> point_mass_shared_;
+  DeviceView<Ordinal*> pair_contacts_;  // loaded contacts per pair slot (shared point masses)
   HistoryMap base_, result_;
   bool have_time_ = false;
   Real last_time_ = 0.0;
@@ -155,6 +163,7 @@ class ContactForces {
   // participants lo <= hi: delta_p, R_p, W, sum w v_n, the two masses.
   bool any_patch_ = false;
   bool limit_dashpot_ = true;
+  bool any_shared_ = false;
   DeviceView<Real*> patch_delta_, patch_radius_, patch_w_, patch_wvn_, patch_ratio_;
   DeviceView<Real* [2]> patch_mass_;
   DeviceView<Real*> weight_;  // per contact: w_k (patch law) or 1
