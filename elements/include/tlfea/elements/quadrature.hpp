@@ -126,40 +126,12 @@ KOKKOS_INLINE_FUNCTION void tet_rule_14(int q, Real xi[3], Real& w) {
   const Real c = 0.4544962958743503505081195;  // 1/2 - b
   w = 0.007091003462846911073011571;
   // Six ways to place the pair (c, c) among (L0, L1, L2, L3); xi = (L1, L2, L3).
-  switch (q - 8) {
-    case 0:
-      xi[0] = b;
-      xi[1] = c;
-      xi[2] = c;
-      return;  // L0 = b
-    case 1:
-      xi[0] = c;
-      xi[1] = b;
-      xi[2] = c;
-      return;
-    case 2:
-      xi[0] = c;
-      xi[1] = c;
-      xi[2] = b;
-      return;
-    case 3:
-      xi[0] = c;
-      xi[1] = b;
-      xi[2] = b;
-      return;  // L0 = c
-    case 4:
-      xi[0] = b;
-      xi[1] = c;
-      xi[2] = b;
-      return;
-    case 5:
-      xi[0] = b;
-      xi[1] = b;
-      xi[2] = c;
-      return;
-    default:
-      Kokkos::abort("tlfea::tet_rule_14: q out of range");
-  }
+  // Row r marks the components of xi that equal c (rows 0-2: L0 = b, 3-5: L0 = c).
+  const int r = q - 8;
+  if (r < 0 || r > 5) Kokkos::abort("tlfea::tet_rule_14: q out of range");
+  const bool is_c[6][3] = {{false, true, true},  {true, false, true},  {true, true, false},
+                           {true, false, false}, {false, true, false}, {false, false, true}};
+  for (int d = 0; d < 3; ++d) xi[d] = is_c[r][d] ? c : b;
 }
 
 // 7-point degree-5 rule on the unit triangle (Radon 1948; Stroud T2:5-1):
@@ -274,5 +246,33 @@ KOKKOS_INLINE_FUNCTION void cube_face_rule(int f, int na, int nb, int q, Real xi
   cube_face_map(f, a, b, xi, t1, t2);
   w = wa * wb;
 }
+
+// The quadrature of an element on the cube [-1, 1]^3 (Q27, ANCF 3243 / 3443):
+// stiffness Sx x Sy x Sz and mass Mx x My x Mz Gauss (gauss_box), and on each
+// of the six faces Fxi x Fo Gauss points (cube_face_rule), Fxi along xi where
+// xi is a tangent direction of the face, else along a, and Fo along the other
+// tangent direction.
+template <int Sx, int Sy, int Sz, int Mx, int My, int Mz, int Fxi, int Fo>
+struct GaussBoxRules {
+  static constexpr int nq = Sx * Sy * Sz;
+  static constexpr int nq_mass = Mx * My * Mz;
+  static constexpr int nfaces = 6;
+  static constexpr int nq_face = Fxi * Fo;
+
+  KOKKOS_INLINE_FUNCTION static void quad_point(int q, Real xi[3], Real& w) {
+    gauss_box(Sx, Sy, Sz, q, xi, w);
+  }
+  KOKKOS_INLINE_FUNCTION static void mass_quad_point(int q, Real xi[3], Real& w) {
+    gauss_box(Mx, My, Mz, q, xi, w);
+  }
+  // Face f (f0 xi=-1 ... f5 zeta=+1), axes as in cube_face_map.
+  KOKKOS_INLINE_FUNCTION static void face_quad_point(int f, int q, Real xi[3], Real t1[3],
+                                                     Real t2[3], Real& w) {
+    if (cube_face_axis_b(f) == 0)
+      cube_face_rule(f, Fo, Fxi, q, xi, t1, t2, w);
+    else
+      cube_face_rule(f, Fxi, Fo, q, xi, t1, t2, w);
+  }
+};
 
 }  // namespace tlfea
