@@ -153,6 +153,17 @@ KOKKOS_INLINE_FUNCTION void triangle_rule_7(int q, Real& a, Real& b, Real& w) {
   b = (r == 2) ? t : s;
 }
 
+// Face coordinate axis (0 xi, 1 eta, 2 zeta) that a and b run along on cube
+// face f (the table at cube_face_map below); f outside 0..5 as f5.
+KOKKOS_INLINE_FUNCTION int cube_face_axis_a(int f) {
+  const int axis[6] = {2, 1, 0, 2, 1, 0};
+  return axis[(f >= 0 && f < 6) ? f : 5];
+}
+KOKKOS_INLINE_FUNCTION int cube_face_axis_b(int f) {
+  const int axis[6] = {1, 2, 2, 0, 0, 1};
+  return axis[(f >= 0 && f < 6) ? f : 5];
+}
+
 // Point on face f of the cube [-1, 1]^3 (f0 xi=-1, f1 xi=+1, f2 eta=-1,
 // f3 eta=+1, f4 zeta=-1, f5 zeta=+1; core/mesh.hpp) from face coordinates
 // (a, b) in [-1, 1]^2. The tangents t1 = dxi/da, t2 = dxi/db are unit axis
@@ -162,36 +173,11 @@ KOKKOS_INLINE_FUNCTION void triangle_rule_7(int q, Real& a, Real& b, Real& w) {
 //   f4: (eta, xi)              f5: (xi, eta)
 KOKKOS_INLINE_FUNCTION void cube_face_map(int f, Real a, Real b, Real xi[3], Real t1[3],
                                           Real t2[3]) {
-  int ia, ib;
-  switch (f) {
-    case 0:
-      ia = 2;
-      ib = 1;
-      break;
-    case 1:
-      ia = 1;
-      ib = 2;
-      break;
-    case 2:
-      ia = 0;
-      ib = 2;
-      break;
-    case 3:
-      ia = 2;
-      ib = 0;
-      break;
-    case 4:
-      ia = 1;
-      ib = 0;
-      break;
-    case 5:
-      ia = 0;
-      ib = 1;
-      break;
-    default:
-      Kokkos::abort("tlfea::cube_face_map: face out of range");
-      return;
+  if (f < 0 || f > 5) {
+    Kokkos::abort("tlfea::cube_face_map: face out of range");
+    return;
   }
+  const int ia = cube_face_axis_a(f), ib = cube_face_axis_b(f);
   const int normal = f / 2;
   for (int d = 0; d < 3; ++d) {
     t1[d] = (d == ia) ? 1.0 : 0.0;
@@ -200,40 +186,6 @@ KOKKOS_INLINE_FUNCTION void cube_face_map(int f, Real a, Real b, Real xi[3], Rea
   xi[normal] = (f % 2 == 0) ? -1.0 : 1.0;
   xi[ia] = a;
   xi[ib] = b;
-}
-
-// Face coordinate axis (0 xi, 1 eta, 2 zeta) that a and b run along on cube face f.
-KOKKOS_INLINE_FUNCTION int cube_face_axis_a(int f) {
-  switch (f) {
-    case 0:
-      return 2;
-    case 1:
-      return 1;
-    case 2:
-      return 0;
-    case 3:
-      return 2;
-    case 4:
-      return 1;
-    default:
-      return 0;
-  }
-}
-KOKKOS_INLINE_FUNCTION int cube_face_axis_b(int f) {
-  switch (f) {
-    case 0:
-      return 1;
-    case 1:
-      return 2;
-    case 2:
-      return 2;
-    case 3:
-      return 0;
-    case 4:
-      return 0;
-    default:
-      return 1;
-  }
 }
 
 // Tensor Gauss rule na x nb on cube face f, point q = qa + na qb.
