@@ -31,30 +31,14 @@ int run(const bench::StepperOptions& o) {
   const double t_setup0 = bench::now();
   const Real L = 2.0, W = 0.1, H = 0.1, E = 7e8, nu = 0.33, rho = 2700.0;
   Mesh mesh = generate_beam_ancf3243(L, W, H, elements);
-  Model model;
-  const int body = model.add_body(mesh, MaterialSpec::svk(E, nu), rho);
-  model.clamp_node_set(body, "end0", true);
-  model.set_gravity({{0.0, 0.0, -9.81}});
-  model.finalize();
-  const bench::Probe probe = bench::probe_at(mesh, {{L, 0.0, 0.0}}, 2, 1e-9);
-  const double model_setup = bench::now() - t_setup0;
-
-  const bench::RunResult r = bench::run_steps(model, o, probe);
-  bench::Json j = bench::case_json("b2_ancf3243_beam", mesh, "svk", std::to_string(elements));
-  j.num("model_setup_s", model_setup);
-  bench::add_run_fields(j, r, o, model, probe, "z_hist").print();
-  return 0;
+  return bench::run_gravity_case(
+      mesh, MaterialSpec::svk(E, nu), rho, "end0", {{L, 0.0, 0.0}}, o, t_setup0,
+      bench::case_json("b2_ancf3243_beam", mesh, "svk", std::to_string(elements)));
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
-  bench::StepperOptions o;
-  o.steps = 200;
-  return bench::driver_main(
-      argc, argv, kProg, kUsage, o,
-      [](const std::string& a, const std::function<std::string()>& next) {
-        return bench::int_option(a, next, "--elements", 1, 1000000, elements);
-      },
-      run);
+  return bench::int_option_driver_main(argc, argv, kProg, kUsage, 200, "--elements", 1, 1000000,
+                                       elements, run);
 }

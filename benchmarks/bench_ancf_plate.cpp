@@ -32,31 +32,16 @@ int run(const bench::StepperOptions& o) {
   const double t_setup0 = bench::now();
   const Real side = 1.0, thickness = 0.01, E = 7e8, nu = 0.33, rho = 2700.0;
   Mesh mesh = generate_plate_ancf3443(side, side, thickness, {divisions, divisions});
-  Model model;
-  const int body = model.add_body(mesh, MaterialSpec::svk(E, nu), rho);
-  model.clamp_node_set(body, "xmin", true);
-  model.set_gravity({{0.0, 0.0, -9.81}});
-  model.finalize();
-  const bench::Probe probe = bench::probe_at(mesh, {{side, side, 0.0}}, 2, 1e-9);
-  const double model_setup = bench::now() - t_setup0;
-
-  const bench::RunResult r = bench::run_steps(model, o, probe);
   bench::Json j = bench::case_json("b3_ancf3443_plate", mesh, "svk",
                                    std::to_string(divisions) + "x" + std::to_string(divisions));
-  j.integer("divisions", divisions).num("model_setup_s", model_setup);
-  bench::add_run_fields(j, r, o, model, probe, "z_hist").print();
-  return 0;
+  j.integer("divisions", divisions);
+  return bench::run_gravity_case(mesh, MaterialSpec::svk(E, nu), rho, "xmin", {{side, side, 0.0}},
+                                 o, t_setup0, j);
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
-  bench::StepperOptions o;
-  o.steps = 200;
-  return bench::driver_main(
-      argc, argv, kProg, kUsage, o,
-      [](const std::string& a, const std::function<std::string()>& next) {
-        return bench::int_option(a, next, "--divisions", 1, 4096, divisions);
-      },
-      run);
+  return bench::int_option_driver_main(argc, argv, kProg, kUsage, 200, "--divisions", 1, 4096,
+                                       divisions, run);
 }

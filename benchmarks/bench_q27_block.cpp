@@ -66,23 +66,13 @@ int run(const bench::StepperOptions& o) {
   const double t_setup0 = bench::now();
   const Real side = 1.0, mu = 1e6, K = 1e7, rho = 1000.0;
   Mesh mesh = generate_box(ElementType::Q27, {side, side, side}, {divisions, divisions, divisions});
-  Model model;
-  const int body = model.add_body(mesh, MaterialSpec::neo_hookean(mu, K), rho);
-  model.clamp_node_set(body, "zmin", true);
-  model.set_gravity({{0.0, 0.0, -9.81}});
-  model.finalize();
-  const bench::Probe probe = bench::probe_at(mesh, {{side, side, side}}, 2, 1e-9);
-  const double model_setup = bench::now() - t_setup0;
-
-  const bench::RunResult r = bench::run_steps(model, o, probe);
   bench::Json j =
       bench::case_json("b4_q27_block", mesh, "neo_hookean", std::to_string(divisions) + "^3");
   j.integer("divisions", divisions)
       .num("memory_estimate_gib", estimate)
-      .num("max_memory_gb", max_memory_gb)
-      .num("model_setup_s", model_setup);
-  bench::add_run_fields(j, r, o, model, probe, "z_hist").print();
-  return 0;
+      .num("max_memory_gb", max_memory_gb);
+  return bench::run_gravity_case(mesh, MaterialSpec::neo_hookean(mu, K), rho, "zmin",
+                                 {{side, side, side}}, o, t_setup0, j);
 }
 
 }  // namespace

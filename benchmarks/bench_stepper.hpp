@@ -174,7 +174,11 @@ inline double time_tangent(Model& model, const CoefView& q, const CoefView& v, R
   return median(t);
 }
 
-inline RunResult run_steps(Model& model, const StepperOptions& o, const Probe& probe) {
+// Steps the finalized model o.steps times, timing each step and recording the
+// probe; after the run (and the --breakdown tangent pass), after(stepper) may
+// time more on the final state.
+inline RunResult run_steps(Model& model, const StepperOptions& o, const Probe& probe,
+                           const std::function<void(TimeStepper&)>& after = {}) {
   RunResult r;
   StepperSettings s;
   s.dt = o.dt;
@@ -227,6 +231,7 @@ inline RunResult run_steps(Model& model, const StepperOptions& o, const Probe& p
     for (auto& st : r.steps)
       st.tangent_est = std::min(st.assembly, st.factorizations * r.tangent_call_s);
   }
+  if (after) after(stepper);
   return r;
 }
 
@@ -333,6 +338,26 @@ inline Json& add_run_fields(Json& j, const RunResult& r, const StepperOptions& o
   return j;
 }
 
+// The gravity problem of the B2-B4 drivers: one body of `mesh` (built from
+// t_setup0 on) of the material and density rho, node set `clamped` clamped
+// (positions and gradients), gravity -9.81 m/s^2 along z. Builds the model,
+// steps it and prints j (case_json and the driver's fields) with
+// model_setup_s, add_run_fields and "z_hist", the z of the node at probe_x.
+inline int run_gravity_case(const Mesh& mesh, const MaterialSpec& material, Real rho,
+                            const std::string& clamped, const Vec3& probe_x,
+                            const StepperOptions& o, double t_setup0, Json j) {
+  Model model;
+  const int body = model.add_body(mesh, material, rho);
+  model.clamp_node_set(body, clamped, true);
+  model.set_gravity({{0.0, 0.0, -9.81}});
+  model.finalize();
+  const Probe probe = probe_at(mesh, probe_x, 2, 1e-9);
+  j.num("model_setup_s", now() - t_setup0);
+  const RunResult r = run_steps(model, o, probe);
+  add_run_fields(j, r, o, model, probe, "z_hist").print();
+  return 0;
+}
+
 // main() of a stepping driver: MPI (before Kokkos), the common options and
 // the driver's own (extra(a, next) returns false for an unknown argument),
 // Kokkos with --threads, then run(options). Usage errors exit 2, tlfea::Error
@@ -373,6 +398,21 @@ inline int driver_main(
     std::fprintf(stderr, "%s: %s\n", prog, e.what());
     return 1;
   }
+}
+
+// driver_main for a driver whose one option of its own is `name N`,
+// lo <= N <= hi, into `target`; `steps` is its default step count.
+inline int int_option_driver_main(int argc, char** argv, const char* prog, const std::string& usage,
+                                  int steps, const char* name, long lo, long hi, int& target,
+                                  const std::function<int(const StepperOptions&)>& run) {
+  StepperOptions o;
+  o.steps = steps;
+  return driver_main(
+      argc, argv, prog, usage, o,
+      [&](const std::string& a, const std::function<std::string()>& next) {
+        return int_option(a, next, name, lo, hi, target);
+      },
+      run);
 }
 
 }  // namespace tlfea::bench

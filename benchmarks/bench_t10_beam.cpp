@@ -39,7 +39,7 @@
 #include <string>
 #include <vector>
 
-#include "bench_common.hpp"
+#include "bench_stepper.hpp"
 #include "tlfea/core/error.hpp"
 #include "tlfea/core/generators.hpp"
 #include "tlfea/core/mesh_io.hpp"
@@ -78,27 +78,13 @@ constexpr const char* kUsage =
   std::exit(2);
 }
 
-// The shared parsers (bench_common.hpp), exiting with this driver's usage.
-double parse_double(const std::string& what, const std::string& s) {
-  try {
-    return bench::parse_double(what, s);
-  } catch (const bench::ArgError& e) {
-    bad_args(e.what());
-  }
-}
-long parse_int(const std::string& what, const std::string& s) {
-  try {
-    return bench::parse_int(what, s);
-  } catch (const bench::ArgError& e) {
-    bad_args(e.what());
-  }
-}
-
+// B1's own options; the stepping ones (steps, dt, solver, ordering, Newton
+// tolerances, reuse-jacobian, breakdown) in `run` (bench_stepper.hpp).
 struct Options {
-  std::string mesh_dir, material = "svk", solver = "default", ordering = "default";
-  int res = 0, steps = 50;
-  double dt = 1e-3, abs_tol = 1e-4, rel_tol = 1e-4;
-  bool generated = false, reuse_jacobian = true, breakdown = true;
+  std::string mesh_dir, material = "svk";
+  int res = 0;
+  bool generated = false;
+  bench::StepperOptions run;
 };
 
 bool shipped(int res) { return res == 0 || res == 2 || res == 4 || res == 8 || res == 16; }
@@ -199,16 +185,9 @@ int run(const Options& o) {
   const std::vector<Ordinal> loaded = nodes_where(mesh, 0, 3.0, tol);
   if (clamped.empty() || loaded.empty())
     throw_error(mesh_source, ": no nodes at x = 0 or x = 3 (is this the 3x2x1 beam?)");
-  // Probe: the node at (3, 1, 0.5).
-  const Real probe_x[3] = {3.0, 1.0, 0.5};
-  Ordinal probe = -1;
-  Real best = 1e300;
-  for (Ordinal k = 0; k < mesh.num_nodes(); ++k) {
-    const auto& X = mesh.node_position(k);
-    const Real d = std::hypot(X[0] - probe_x[0], X[1] - probe_x[1], X[2] - probe_x[2]);
-    if (d < best) best = d, probe = k;
-  }
-  if (best > 1e-6) throw_error(mesh_source, ": no node at (3, 1, 0.5) (nearest at ", best, " m)");
+  // Probe: the x coordinate of the node at (3, 1, 0.5) (T10: coefficient = node).
+  mesh.source = mesh_source;
+  const bench::Probe probe = bench::probe_at(mesh, {{3.0, 1.0, 0.5}}, 0, 1e-6);
 
   Model model;
   const int body = model.add_body(mesh, mat, rho);
@@ -216,48 +195,29 @@ int run(const Options& o) {
   const Real fn = total_force / static_cast<Real>(loaded.size());
   for (Ordinal k : loaded) model.add_nodal_force(body, k, Vec3{{fn, 0.0, 0.0}});
   model.finalize();
+  const double model_setup = bench::now() - t_setup0;
 
-  StepperSettings s;
-  s.dt = o.dt;
-  s.residual_abs_tol = o.abs_tol;
-  s.residual_rel_tol = o.rel_tol;
-  s.reuse_jacobian = o.reuse_jacobian;
-  s.linear.backend = o.solver;
-  s.linear.ordering = o.ordering;
-  TimeStepper stepper(model, s);
-  Kokkos::fence();
-  const double t_setup = bench::now() - t_setup0;
-
-  std::vector<double> x_hist, step_s;
-  long newton = 0, outer = 0, factorizations = 0, retries = 0;
-  const double t0 = bench::now();
-  for (int n = 0; n < o.steps; ++n) {
-    Kokkos::fence();
-    const double ts = bench::now();
-    const StepReport rep = stepper.step();
-    Kokkos::fence();
-    step_s.push_back(bench::now() - ts);
-    newton += rep.newton_iterations;
-    outer += rep.outer_iterations;
-    factorizations += rep.factorizations;
-    retries += rep.retries;
-    // One coefficient read back per step (outside nothing else: part of the timed wall).
-    auto qk = Kokkos::subview(stepper.positions(), probe, 0);
-    Real xp = 0.0;
-    Kokkos::deep_copy(xp, qk);
-    x_hist.push_back(xp);
-  }
-  const double wall = bench::now() - t0;
-  // Before the breakdown pass, which builds a second factorisation.
-  const double peak_rss = bench::peak_rss_vmhwm_mib();
-
+  // The timed steps (bench::run_steps, peak RSS before the breakdown pass,
+  // which builds a second factorisation), then this driver's own breakdown
+  // on the final state instead of run_steps' tangent pass.
+  const bench::StepperOptions& so = o.run;
+  bench::StepperOptions steps_only = so;
+  steps_only.breakdown = false;
   Breakdown b;
-  if (o.breakdown) {
-    LinearSolverOptions lo = s.linear;
-    b = time_components(model, stepper.positions(), stepper.velocities(), o.dt, lo);
-  }
+  const bench::RunResult r = bench::run_steps(model, steps_only, probe, [&](TimeStepper& stepper) {
+    if (!so.breakdown) return;
+    LinearSolverOptions lo;
+    lo.backend = so.solver;
+    lo.ordering = so.ordering;
+    b = time_components(model, stepper.positions(), stepper.velocities(), so.dt, lo);
+  });
+  const double t_setup = model_setup + r.stepper_setup_s;
+  const double wall = r.wall_s, peak_rss = r.peak_rss_mib;
+  const long newton = r.newton, outer = r.outer, factorizations = r.factorizations;
+  std::vector<double> step_s;
+  for (const bench::StepTimes& st : r.steps) step_s.push_back(st.wall);
 
-  const auto& P = mesh.node_position(probe);
+  const Vec3& P = probe.reference;
   bench::Json j;
   j.str("case", "b1_t10_beam")
       .str("element", to_string(mesh.type))
@@ -275,28 +235,28 @@ int run(const Options& o) {
       .integer("clamped_nodes", static_cast<long long>(clamped.size()))
       .integer("loaded_nodes", static_cast<long long>(loaded.size()))
       .num("load_total_n", fn * static_cast<Real>(loaded.size()))
-      .integer("steps", o.steps)
-      .num("dt", o.dt)
-      .str("solver", o.solver)
-      .str("ordering", o.ordering)
-      .num("newton_abs_tol", o.abs_tol)
-      .num("newton_rel_tol", o.rel_tol)
-      .integer("reuse_jacobian", o.reuse_jacobian ? 1 : 0)
+      .integer("steps", so.steps)
+      .num("dt", so.dt)
+      .str("solver", so.solver)
+      .str("ordering", so.ordering)
+      .num("newton_abs_tol", so.abs_tol)
+      .num("newton_rel_tol", so.rel_tol)
+      .integer("reuse_jacobian", so.reuse_jacobian ? 1 : 0)
       .num("setup_s", t_setup)
       .num("wall_s", wall)
-      .num("s_per_step", wall / std::max(1, o.steps))
+      .num("s_per_step", wall / std::max(1, so.steps))
       .num("s_per_step_median", bench::median(step_s))
       .num("s_first_step", step_s.empty() ? 0.0 : step_s.front())
-      .num("real_time_factor", wall / (o.steps * o.dt))
-      .num("unknowns_per_s", 3.0 * model.num_coefficients() * o.steps / wall)
+      .num("real_time_factor", wall / (so.steps * so.dt))
+      .num("unknowns_per_s", 3.0 * model.num_coefficients() * so.steps / wall)
       .integer("newton_iterations", newton)
       .integer("outer_iterations", outer)
       .integer("factorizations", factorizations)
-      .integer("retries", retries);
-  if (o.breakdown) {
+      .integer("retries", r.retries);
+  if (so.breakdown) {
     // Estimated: residual evaluations >= Newton iterations + one per step
     // (line-search backtracking adds more; not reported by the stepper).
-    const double n_res = static_cast<double>(newton + o.steps);
+    const double n_res = static_cast<double>(newton + so.steps);
     j.integer("breakdown_estimated", 1)
         .num("internal_force_call_s", b.internal_force_s)
         .num("tangent_call_s", b.tangent_s)
@@ -310,9 +270,9 @@ int run(const Options& o) {
         .num("output_s", 0.0);
   }
   j.num("peak_rss_mib", peak_rss)
-      .integer("probe_node", probe)
+      .integer("probe_node", probe.coefficient)
       .raw("probe", bench::json_array({P[0], P[1], P[2]}))
-      .raw("x_hist", bench::json_array(x_hist));
+      .raw("x_hist", bench::json_array(r.hist));
   bench::add_config(j).print();
   return 0;
 }
@@ -322,65 +282,40 @@ int run(const Options& o) {
 int main(int argc, char** argv) {
   tlfea::MpiSession mpi(&argc, &argv);
   Options o;
-  for (int i = 1; i < argc; ++i) {
-    const std::string a = argv[i];
-    auto next = [&]() -> std::string {
-      if (i + 1 >= argc) bad_args(a + " needs a value");
-      return argv[++i];
-    };
-    if (a == "--help" || a == "-h") {
-      std::printf("%s", kUsage);
-      return 0;
-    } else if (a == "--mesh-dir") {
-      o.mesh_dir = next();
-    } else if (a == "--res") {
-      const long r = parse_int(a, next());
-      if (r < 0 || r > 1024) bad_args("--res must be in 0..1024, got " + std::to_string(r));
-      o.res = static_cast<int>(r);
-    } else if (a == "--steps") {
-      const long n = parse_int(a, next());
-      if (n < 1 || n > 10000000) bad_args("--steps must be positive, got " + std::to_string(n));
-      o.steps = static_cast<int>(n);
-    } else if (a == "--dt") {
-      o.dt = parse_double(a, next());
-      if (!(o.dt > 0)) bad_args("--dt must be positive");
-    } else if (a == "--material") {
-      o.material = next();
-      if (o.material != "svk" && o.material != "mr")
-        bad_args("--material must be svk or mr, got '" + o.material + "'");
-    } else if (a == "--solver") {
-      o.solver = next();
-    } else if (a == "--ordering") {
-      o.ordering = next();
-      if (o.ordering != "default" && o.ordering != "nd" && o.ordering != "amd")
-        bad_args("--ordering must be default, nd or amd, got '" + o.ordering + "'");
-    } else if (a == "--generated") {
-      o.generated = true;
-    } else if (a == "--abs-tol" || a == "--rel-tol") {
-      const double t = parse_double(a, next());
-      if (!(t > 0)) bad_args(a + " must be positive");
-      (a == "--abs-tol" ? o.abs_tol : o.rel_tol) = t;
-    } else if (a == "--reuse-jacobian" || a == "--breakdown") {
-      const std::string v = next();
-      if (v != "0" && v != "1") bad_args(a + " must be 0 or 1, got '" + v + "'");
-      (a == "--reuse-jacobian" ? o.reuse_jacobian : o.breakdown) = v == "1";
-    } else if (a.rfind("--kokkos-", 0) == 0) {
-      // Kokkos's own options (--kokkos-num-threads=N ...), read by ScopeGuard.
-    } else {
-      bad_args("unknown argument '" + a + "'");
+  o.run.steps = 50;
+  try {
+    for (int i = 1; i < argc; ++i) {
+      const std::string a = argv[i];
+      const std::function<std::string()> next = [&]() -> std::string {
+        if (i + 1 >= argc) bench::arg_error(a + " needs a value");
+        return argv[++i];
+      };
+      if (a == "--help" || a == "-h") {
+        std::printf("%s", kUsage);
+        return 0;
+      } else if (a == "--mesh-dir") {
+        o.mesh_dir = next();
+      } else if (bench::int_option(a, next, "--res", 0, 1024, o.res)) {
+      } else if (a == "--material") {
+        o.material = next();
+        if (o.material != "svk" && o.material != "mr")
+          bench::arg_error("--material must be svk or mr, got '" + o.material + "'");
+      } else if (a == "--generated") {
+        o.generated = true;
+      } else if (a.rfind("--kokkos-", 0) == 0) {
+        // Kokkos's own options (--kokkos-num-threads=N ...), read by ScopeGuard.
+      } else if (a == "--threads" || a == "--reference-kernels" ||
+                 !bench::parse_stepper_option(a, next, o.run)) {
+        bench::arg_error("unknown argument '" + a + "'");
+      }
     }
+    bench::check_solver_name(o.run.solver);
+    if (shipped(o.res) && !o.generated && o.mesh_dir.empty())
+      bench::arg_error("res " + std::to_string(o.res) +
+                       " is a shipped B1 mesh: give --mesh-dir DIR (or --generated)");
+  } catch (const bench::ArgError& e) {
+    bad_args(e.what());
   }
-  {
-    const auto names = available_linear_solvers();
-    if (std::find(names.begin(), names.end(), o.solver) == names.end()) {
-      std::string list;
-      for (const auto& n : names) list += (list.empty() ? "" : ", ") + n;
-      bad_args("unknown or unavailable --solver '" + o.solver + "' (available: " + list + ")");
-    }
-  }
-  if (shipped(o.res) && !o.generated && o.mesh_dir.empty())
-    bad_args("res " + std::to_string(o.res) +
-             " is a shipped B1 mesh: give --mesh-dir DIR (or --generated)");
   Kokkos::ScopeGuard guard(argc, argv);
   try {
     return run(o);

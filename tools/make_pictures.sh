@@ -12,22 +12,16 @@ OUT=${1:-docs/images}
 WORK=$(mktemp -d)
 trap 'rm -rf "$WORK"' EXIT
 mkdir -p "$OUT"
-"$TLFEA" run examples/q27_pressure.yaml --output "$WORK/q27" >/dev/null
-"$PY" tools/render_pictures.py "$WORK/q27" "$OUT/q27_pressure.png" --field von_mises \
-  --title "Q27 block under follower pressure: von Mises stress"
-"$TLFEA" run examples/contact_drop.yaml --output "$WORK/drop" >/dev/null
-"$PY" tools/render_pictures.py "$WORK/drop" "$OUT/contact_drop.png" --field displacement \
-  --title "Q27 and T10 bodies dropped on the ground (contact)"
-"$TLFEA" run examples/double_pendulum.yaml --output "$WORK/dp" >/dev/null
-"$PY" tools/render_pictures.py "$WORK/dp" "$OUT/double_pendulum.png" --field displacement \
-  --title "ANCF 3243 double pendulum (revolute + spherical) at t = 1 s"
-"$TLFEA" run examples/rigid_ball_net.yaml --output "$WORK/net" >/dev/null
-"$PY" tools/render_pictures.py "$WORK/net" "$OUT/rigid_ball_net.png" --field displacement \
-  --title "Rigid ball caught by a net of ANCF 3243 beams (Gmsh mesh)"
-"$TLFEA" run examples/rigid_chassis_leaf_springs.yaml --output "$WORK/chassis" >/dev/null
-"$PY" tools/render_pictures.py "$WORK/chassis" "$OUT/rigid_chassis_leaf_springs.png" \
-  --field displacement --title "Rigid chassis on two ANCF 3243 leaf springs"
-"$TLFEA" run examples/rigid_wheel_tire.yaml --output "$WORK/tire" >/dev/null
-"$PY" tools/render_pictures.py "$WORK/tire" "$OUT/rigid_wheel_tire.png" --field displacement \
-  --title "Rigid rim in an ANCF 3443 shell tire rolling with friction"
+# picture EXAMPLE FIELD TITLE: runs examples/EXAMPLE.yaml and renders FIELD
+# at its last step into $OUT/EXAMPLE.png.
+picture() {
+  "$TLFEA" run "examples/$1.yaml" --output "$WORK/$1" >/dev/null
+  "$PY" tools/render_pictures.py "$WORK/$1" "$OUT/$1.png" --field "$2" --title "$3"
+}
+picture q27_pressure von_mises "Q27 block under follower pressure: von Mises stress"
+picture contact_drop displacement "Q27 and T10 bodies dropped on the ground (contact)"
+picture double_pendulum displacement "ANCF 3243 double pendulum (revolute + spherical) at t = 1 s"
+picture rigid_ball_net displacement "Rigid ball caught by a net of ANCF 3243 beams (Gmsh mesh)"
+picture rigid_chassis_leaf_springs displacement "Rigid chassis on two ANCF 3243 leaf springs"
+picture rigid_wheel_tire displacement "Rigid rim in an ANCF 3443 shell tire rolling with friction"
 echo "pictures in $OUT" >&2

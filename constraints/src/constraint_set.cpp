@@ -135,6 +135,29 @@ struct EvaluateFunctor {
   }
 };
 
+// A work item of the launches with one item per (row, local coefficient l):
+// the row, l and the row's n coefficients; with row_slot_jacobian also the
+// gradients g of the row's value and its Jacobian block J_l.
+struct RowSlot {
+  Ordinal row;
+  int l, n;
+  Vec3 g[4], Jl;
+};
+// The slot of work item `item`; false where the row has no coefficient l.
+KOKKOS_INLINE_FUNCTION bool row_slot(const ConstraintData& d, const Ordinal item, RowSlot& s) {
+  s.row = item / d.max_coefficients;
+  s.l = static_cast<int>(item % d.max_coefficients);
+  s.n = d.num_coefficients(s.row);
+  return s.l < s.n;
+}
+KOKKOS_INLINE_FUNCTION bool row_slot_jacobian(const ConstraintData& d, const Ordinal item,
+                                              const CoefView& q, RowSlot& s) {
+  if (!row_slot(d, item, s)) return false;
+  row_value_and_gradients(d, q, s.row, s.g);
+  s.Jl = jacobian_block(d, s.row, s.l, s.g);
+  return true;
+}
+
 // One work item per (row, local coefficient l).
 struct JacobianTransposeFunctor {
   ConstraintData d;
@@ -142,15 +165,11 @@ struct JacobianTransposeFunctor {
   DeviceView<Real*> y;
   CoefView f;
   KOKKOS_INLINE_FUNCTION void operator()(const Ordinal item) const {
-    const Ordinal row = item / d.max_coefficients;
-    const int l = item % d.max_coefficients;
-    if (l >= d.num_coefficients(row)) return;
-    Vec3 g[4];
-    row_value_and_gradients(d, q, row, g);
-    const Vec3 J = jacobian_block(d, row, l, g);
-    const Ordinal id = d.coefficient(row, l);
-    const Real yr = y(row);
-    for (int x = 0; x < 3; ++x) Kokkos::atomic_add(&f(id, x), yr * J[x]);
+    RowSlot s;
+    if (!row_slot_jacobian(d, item, q, s)) return;
+    const Ordinal id = d.coefficient(s.row, s.l);
+    const Real yr = y(s.row);
+    for (int x = 0; x < 3; ++x) Kokkos::atomic_add(&f(id, x), yr * s.Jl[x]);
   }
 };
 
@@ -161,21 +180,16 @@ struct GaussNewtonFunctor {
   Real scale;
   DeviceView<Real*> values;
   KOKKOS_INLINE_FUNCTION void operator()(const Ordinal item) const {
-    const Ordinal row = item / d.max_coefficients;
-    const int l = item % d.max_coefficients;
-    const int n = d.num_coefficients(row);
-    if (l >= n) return;
-    Vec3 g[4];
-    row_value_and_gradients(d, q, row, g);
-    const Vec3 Jl = jacobian_block(d, row, l, g);
-    const Offset len = d.block_row_length(d.coefficient(row, l));
-    for (int m = 0; m < n; ++m) {
-      const Offset off = d.offsets(row, l, m);
+    RowSlot s;
+    if (!row_slot_jacobian(d, item, q, s)) return;
+    const Offset len = d.block_row_length(d.coefficient(s.row, s.l));
+    for (int m = 0; m < s.n; ++m) {
+      const Offset off = d.offsets(s.row, s.l, m);
       if (off < 0) continue;
-      const Vec3 Jm = jacobian_block(d, row, m, g);
+      const Vec3 Jm = jacobian_block(d, s.row, m, s.g);
       for (int r = 0; r < 3; ++r)
-        for (int s = 0; s < 3; ++s)
-          Kokkos::atomic_add(&values(off + r * len + s), scale * Jl[r] * Jm[s]);
+        for (int c = 0; c < 3; ++c)
+          Kokkos::atomic_add(&values(off + r * len + c), scale * s.Jl[r] * Jm[c]);
     }
   }
 };
@@ -188,24 +202,24 @@ struct HessianFunctor {
   Real scale;
   DeviceView<Real*> values;
   KOKKOS_INLINE_FUNCTION void operator()(const Ordinal item) const {
-    const Ordinal row = item / d.max_coefficients;
-    const int l = item % d.max_coefficients;
-    const int n = d.num_coefficients(row);
-    const int type = d.type(row);
-    if (l >= n || type == static_cast<int>(PrimitiveType::CD)) return;
-    const Real w = d.weight(row);
+    RowSlot s;
+    if (!row_slot(d, item, s)) return;
+    const int type = d.type(s.row);
+    if (type == static_cast<int>(PrimitiveType::CD)) return;
+    const Real w = d.weight(s.row);
     Real hl[4];  // (W(l, :) h)(k')
     for (int kk = 0; kk < 4; ++kk) {
       hl[kk] = 0.0;
-      for (int k = 0; k < 4; ++k) hl[kk] += d.slot_weight(row, l, k) * slot_hessian(type, w, k, kk);
+      for (int k = 0; k < 4; ++k)
+        hl[kk] += d.slot_weight(s.row, s.l, k) * slot_hessian(type, w, k, kk);
     }
-    const Real factor = scale * eta(row);
-    const Offset len = d.block_row_length(d.coefficient(row, l));
-    for (int m = 0; m < n; ++m) {
-      const Offset off = d.offsets(row, l, m);
+    const Real factor = scale * eta(s.row);
+    const Offset len = d.block_row_length(d.coefficient(s.row, s.l));
+    for (int m = 0; m < s.n; ++m) {
+      const Offset off = d.offsets(s.row, s.l, m);
       if (off < 0) continue;
       Real alpha = 0.0;
-      for (int kk = 0; kk < 4; ++kk) alpha += hl[kk] * d.slot_weight(row, m, kk);
+      for (int kk = 0; kk < 4; ++kk) alpha += hl[kk] * d.slot_weight(s.row, m, kk);
       if (alpha == 0.0) continue;
       for (int r = 0; r < 3; ++r) Kokkos::atomic_add(&values(off + r * len + r), factor * alpha);
     }
@@ -303,73 +317,94 @@ void require_transverse(const Vec3& a, const Vec3& b, const char* joint) {
     throw_error("constraints: ", joint, " joint with nearly parallel frame directions");
 }
 
+// A frame's fibers run from its origin to these points.
+enum Fiber { kAxis, kCross1, kCross2 };
+const MaterialPoint& fiber_end(const JointFrame& f, Fiber d) {
+  return d == kAxis ? f.axis : (d == kCross1 ? f.cross1 : f.cross2);
+}
+
+// The rows of each joint between frames i and j (docs/theory.md §5.5), in
+// this order: the three CD rows of a point coincidence (coincident); DP1 rows
+// holding fiber dp1[k].i of frame i at its reference angle to fiber dp1[k].j
+// of frame j, with the two DP2 rows of offset collinearity (origin_j -
+// origin_i has no component along frame i's cross fibers) after the first
+// `collinear_after` of them (-1: none).
+struct FiberPair {
+  Fiber i, j;
+};
+struct JointRows {
+  const char* name;
+  bool coincident;
+  int ndp1;
+  FiberPair dp1[3];
+  int collinear_after;
+};
+enum JointKind { kSpherical, kUniversal, kRevolute, kFixed, kCylindrical, kPrismatic };
+const JointRows kJoints[] = {
+    {"spherical", true, 0, {}, -1},
+    {"universal", true, 1, {{kAxis, kAxis}}, -1},
+    {"revolute", true, 2, {{kAxis, kCross1}, {kAxis, kCross2}}, -1},
+    {"fixed", true, 3, {{kAxis, kCross1}, {kAxis, kCross2}, {kCross1, kCross2}}, -1},
+    {"cylindrical", false, 2, {{kAxis, kCross1}, {kAxis, kCross2}}, 2},
+    {"prismatic", false, 3, {{kAxis, kCross1}, {kAxis, kCross2}, {kCross1, kCross2}}, 2},
+};
+
 }  // namespace
 
-// The three CD rows of a point coincidence, holding the reference offset.
-RowRange ConstraintSet::build_spherical(const JointFrame& i, const JointFrame& j) {
-  RowRange range{num_rows(), 3};
-  const Vec3 off = diff(reference_position(j.origin), reference_position(i.origin));
-  for (int k = 0; k < 3; ++k) {
-    Vec3 e{{0, 0, 0}};
-    e[k] = 1.0;
-    add_cd(i.origin, j.origin, e, DrivingFunction::constant(off[k]));
+template <class Build>
+RowRange ConstraintSet::all_or_nothing(const Build& build) {
+  const size_t nrows = rows_.size();
+  const Ordinal npoints = points_.size();
+  try {
+    return build();
+  } catch (...) {
+    rows_.resize(nrows);
+    points_.truncate(npoints);
+    throw;
   }
-  return range;
 }
 
-// A DP1 row of a joint between fibers (P -> Q) and (R -> T), holding the
-// reference value of a^T b.
-Ordinal ConstraintSet::add_joint_dp1(const MaterialPoint& P, const MaterialPoint& Q,
-                                     const MaterialPoint& R, const MaterialPoint& T,
-                                     const char* joint) {
-  const Vec3 a0 = diff(reference_position(Q), reference_position(P));
-  const Vec3 b0 = diff(reference_position(T), reference_position(R));
-  require_transverse(a0, b0, joint);
-  return add_dp1(P, Q, R, T, DrivingFunction::constant(dot(a0, b0)));
+RowRange ConstraintSet::add_joint(int kind, const JointFrame& i, const JointFrame& j) {
+  const JointRows& rows = kJoints[kind];
+  return all_or_nothing([&] {
+    const RowRange range{num_rows(), 0};
+    const Vec3 off = diff(reference_position(j.origin), reference_position(i.origin));
+    if (rows.coincident)  // CD rows holding the reference offset
+      for (int k = 0; k < 3; ++k) {
+        Vec3 e{{0, 0, 0}};
+        e[k] = 1.0;
+        add_cd(i.origin, j.origin, e, DrivingFunction::constant(off[k]));
+      }
+    for (int k = 0; k <= rows.ndp1; ++k) {
+      if (k == rows.collinear_after)
+        for (const MaterialPoint* c : {&i.cross1, &i.cross2}) {
+          const Vec3 a0 = diff(reference_position(*c), reference_position(i.origin));
+          add_dp2(i.origin, *c, i.origin, j.origin, DrivingFunction::constant(dot(a0, off)));
+        }
+      if (k == rows.ndp1) break;
+      const MaterialPoint& Q = fiber_end(i, rows.dp1[k].i);
+      const MaterialPoint& T = fiber_end(j, rows.dp1[k].j);
+      const Vec3 a0 = diff(reference_position(Q), reference_position(i.origin));
+      const Vec3 b0 = diff(reference_position(T), reference_position(j.origin));
+      require_transverse(a0, b0, rows.name);
+      add_dp1(i.origin, Q, j.origin, T, DrivingFunction::constant(dot(a0, b0)));
+    }
+    return RowRange{range.first, num_rows() - range.first};
+  });
 }
 
-RowRange ConstraintSet::build_universal(const JointFrame& i, const JointFrame& j) {
-  RowRange range = build_spherical(i, j);
-  add_joint_dp1(i.origin, i.axis, j.origin, j.axis, "universal");
-  range.count = 4;
-  return range;
-}
-
-RowRange ConstraintSet::build_revolute(const JointFrame& i, const JointFrame& j) {
-  RowRange range = build_spherical(i, j);
-  add_joint_dp1(i.origin, i.axis, j.origin, j.cross1, "revolute");
-  add_joint_dp1(i.origin, i.axis, j.origin, j.cross2, "revolute");
-  range.count = 5;
-  return range;
-}
-
-RowRange ConstraintSet::build_fixed(const JointFrame& i, const JointFrame& j) {
-  RowRange range = build_revolute(i, j);
-  add_joint_dp1(i.origin, i.cross1, j.origin, j.cross2, "fixed");
-  range.count = 6;
-  return range;
-}
-
-// Axis parallelism (2 DP1) and offset collinearity (2 DP2: the offset
-// origin_j - origin_i has no component along body i's cross directions).
-RowRange ConstraintSet::build_cylindrical(const JointFrame& i, const JointFrame& j) {
-  RowRange range{num_rows(), 4};
-  add_joint_dp1(i.origin, i.axis, j.origin, j.cross1, "cylindrical");
-  add_joint_dp1(i.origin, i.axis, j.origin, j.cross2, "cylindrical");
-  const Vec3 d0 = diff(reference_position(j.origin), reference_position(i.origin));
-  for (const MaterialPoint* c : {&i.cross1, &i.cross2}) {
-    const Vec3 a0 = diff(reference_position(*c), reference_position(i.origin));
-    add_dp2(i.origin, *c, i.origin, j.origin, DrivingFunction::constant(dot(a0, d0)));
+// The public joint builders: each adds its joint's rows (kJoints).
+#define TLFEA_JOINT_BUILDER(name, kind)                                          \
+  RowRange ConstraintSet::add_##name(const JointFrame& i, const JointFrame& j) { \
+    return add_joint(kind, i, j);                                                \
   }
-  return range;
-}
-
-RowRange ConstraintSet::build_prismatic(const JointFrame& i, const JointFrame& j) {
-  RowRange range = build_cylindrical(i, j);
-  add_joint_dp1(i.origin, i.cross1, j.origin, j.cross2, "prismatic");
-  range.count = 5;
-  return range;
-}
+TLFEA_JOINT_BUILDER(spherical, kSpherical)
+TLFEA_JOINT_BUILDER(universal, kUniversal)
+TLFEA_JOINT_BUILDER(revolute, kRevolute)
+TLFEA_JOINT_BUILDER(fixed, kFixed)
+TLFEA_JOINT_BUILDER(cylindrical, kCylindrical)
+TLFEA_JOINT_BUILDER(prismatic, kPrismatic)
+#undef TLFEA_JOINT_BUILDER
 
 RowRange ConstraintSet::add_rotation_driver(const JointFrame& i, const JointFrame& j,
                                             const Vec3& axis, const DrivingFunction& theta) {
@@ -391,10 +426,8 @@ RowRange ConstraintSet::add_rotation_driver(const JointFrame& i, const JointFram
   const Real alpha = dot(a, e1), beta = dot(a, e2);
   if (!(std::hypot(alpha, beta) > 0.1 * La))
     throw_error("constraints: rotation driver: frame j's cross1 fiber is (nearly) along the axis");
-  const RowRange range{num_rows(), 2};
-  const size_t nrows = rows_.size();
-  const Ordinal npoints = points_.size();
-  try {
+  return all_or_nothing([&] {
+    const RowRange range{num_rows(), 2};
     add_dp1(i.origin, i.cross1, j.origin, j.cross1,
             DrivingFunction::function([theta, L1, alpha, beta](Real t) {
               const Real th = theta(t);
@@ -405,45 +438,8 @@ RowRange ConstraintSet::add_rotation_driver(const JointFrame& i, const JointFram
               const Real th = theta(t);
               return s2 * L2 * (alpha * std::sin(th) + beta * std::cos(th));
             }));
-  } catch (...) {
-    rows_.resize(nrows);
-    points_.truncate(npoints);
-    throw;
-  }
-  return range;
-}
-
-// A joint adds all of its rows or none: a failed check rolls the set back.
-RowRange ConstraintSet::add_joint(RowRange (ConstraintSet::*build)(const JointFrame&,
-                                                                   const JointFrame&),
-                                  const JointFrame& i, const JointFrame& j) {
-  const size_t nrows = rows_.size();
-  const Ordinal npoints = points_.size();
-  try {
-    return (this->*build)(i, j);
-  } catch (...) {
-    rows_.resize(nrows);
-    points_.truncate(npoints);
-    throw;
-  }
-}
-RowRange ConstraintSet::add_spherical(const JointFrame& i, const JointFrame& j) {
-  return add_joint(&ConstraintSet::build_spherical, i, j);
-}
-RowRange ConstraintSet::add_universal(const JointFrame& i, const JointFrame& j) {
-  return add_joint(&ConstraintSet::build_universal, i, j);
-}
-RowRange ConstraintSet::add_revolute(const JointFrame& i, const JointFrame& j) {
-  return add_joint(&ConstraintSet::build_revolute, i, j);
-}
-RowRange ConstraintSet::add_fixed(const JointFrame& i, const JointFrame& j) {
-  return add_joint(&ConstraintSet::build_fixed, i, j);
-}
-RowRange ConstraintSet::add_cylindrical(const JointFrame& i, const JointFrame& j) {
-  return add_joint(&ConstraintSet::build_cylindrical, i, j);
-}
-RowRange ConstraintSet::add_prismatic(const JointFrame& i, const JointFrame& j) {
-  return add_joint(&ConstraintSet::build_prismatic, i, j);
+    return range;
+  });
 }
 
 void ConstraintSet::set_row_weight(Ordinal row, Real w) {

@@ -33,7 +33,6 @@ class RigidBlock final : public ElementBlockBase {
                const DeviceView<Real*>&) const override {}
   void mass(const CoefView& q0, Real alpha, const DeviceView<Real*>& values) const override;
   void body_force(const CoefView& q0, const Vec3& b, const CoefView& f) const override;
-  void point_forces(const PointLoads& loads, Real scale, const CoefView& f) const override;
   void dead_traction(const CoefView&, const FaceList& faces, const Vec3&,
                      const CoefView&) const override;
   void follower_pressure(const CoefView&, const FaceList& faces, Real,

@@ -51,24 +51,6 @@ struct RigidBodyForce {
   }
 };
 
-// f_i += sum_k s_i(xi_k) scale F_k, s = (1, L .* xi); one thread per
-// coefficient, so the loads need no atomics.
-struct RigidPointForces {
-  PointLoads loads;
-  CoefView f;
-  Ordinal off;
-  Real L[3];
-  Real scale;
-  KOKKOS_INLINE_FUNCTION void operator()(const int i) const {
-    // element.extent(0), not PointLoads::size() (a host function).
-    const Ordinal n = static_cast<Ordinal>(loads.element.extent(0));
-    for (Ordinal k = 0; k < n; ++k) {
-      const Real s = i == 0 ? 1.0 : L[i - 1] * loads.xi(k, i - 1);
-      for (int a = 0; a < 3; ++a) f(off + i, a) += s * scale * loads.force(k, a);
-    }
-  }
-};
-
 // f_{r_k} += c T x r_k (c = s / 2), k = 1..3 (§11.4).
 struct RigidTorque {
   CoefView q, f;
@@ -245,12 +227,6 @@ void RigidBlock::mass(const CoefView&, Real alpha, const DeviceView<Real*>& valu
 void RigidBlock::body_force(const CoefView&, const Vec3& b, const CoefView& f) const {
   RigidBodyForce k{f, offset_, {M_[0], M_[1], M_[2], M_[3]}, {b[0], b[1], b[2]}};
   Kokkos::parallel_for("tlfea::solvers::rigid_body_force", Kokkos::RangePolicy<ExecSpace>(0, 4), k);
-}
-
-void RigidBlock::point_forces(const PointLoads& loads, Real scale, const CoefView& f) const {
-  RigidPointForces k{loads, f, offset_, {L_[0], L_[1], L_[2]}, scale};
-  Kokkos::parallel_for("tlfea::solvers::rigid_point_forces", Kokkos::RangePolicy<ExecSpace>(0, 4),
-                       k);
 }
 
 void RigidBlock::dead_traction(const CoefView&, const FaceList& faces, const Vec3&,

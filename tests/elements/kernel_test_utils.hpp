@@ -11,6 +11,7 @@
 
 #include "tlfea/core/crs_pattern.hpp"
 #include "tlfea/core/generators.hpp"
+#include "tlfea/core/material_point_set.hpp"
 #include "tlfea/elements/element_block.hpp"
 
 namespace tlfea::test {
@@ -34,6 +35,50 @@ inline System make_system(const Mesh& mesh, const MaterialSpec& mat, Real rho = 
   s.q0 = CoefView("q0", mesh.num_coefficients());
   copy_reference_coefficients(mesh, 0, s.q0);
   return s;
+}
+
+// A point force: force at the material point (element, xi) of a block.
+struct PointLoad {
+  Ordinal element;
+  Real xi[3];
+  Vec3 force;
+};
+
+// f(id_l) += scale w_l F_k for every load k (MaterialPointSet::add_force).
+struct ScatterPointLoads {
+  MaterialPointSet points;
+  DeviceView<Real* [3]> force;
+  Real scale;
+  bool plain;
+  CoefView f;
+  KOKKOS_INLINE_FUNCTION void operator()(const Ordinal k) const {
+    points.add_force(k, Vec3{{force(k, 0), force(k, 1), force(k, 2)}}, f, plain, scale);
+  }
+};
+
+// Generalized forces of point loads on a block's n coefficients, through the
+// path Model takes for its point loads (docs/theory.md §3.7): each point is
+// sum_l s_l(xi) q(id_l) over the element's coefficients (shape_at,
+// element_coefficients) in a MaterialPointSet, and f(id_l) += scale s_l F.
+// plain: plain adds (one thread only), else atomic ones.
+inline CoefView point_load_forces(const ElementBlockBase& block,
+                                  const std::vector<PointLoad>& loads, Real scale, Ordinal n,
+                                  bool plain = false) {
+  MaterialPointSetHost ph;
+  DeviceView<Real* [3]> force("force", loads.size());
+  auto hf = Kokkos::create_mirror_view(force);
+  for (size_t k = 0; k < loads.size(); ++k) {
+    ph.add(block.element_coefficients(loads[k].element),
+           block.shape_at(loads[k].element, loads[k].xi));
+    for (int a = 0; a < 3; ++a) hf(k, a) = loads[k].force[a];
+  }
+  Kokkos::deep_copy(force, hf);
+  CoefView f("f", n);
+  Kokkos::parallel_for(
+      "tlfea::test::point_loads",
+      Kokkos::RangePolicy<ExecSpace>(0, static_cast<Ordinal>(loads.size())),
+      ScatterPointLoads{upload_material_points("points", ph), force, scale, plain, f});
+  return f;
 }
 
 // Small meshes of every element type (reference geometry from the generators).

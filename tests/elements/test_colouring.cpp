@@ -127,34 +127,26 @@ TEST(ElementColouring, PlainAtomicAndColouredAssemblyAgree) {
       const CoefView q = to_device(qh, "q"), v = to_device(vh, "v");
       // Two point loads in every element (loads share coefficients).
       const Ordinal ne = s.block->num_elements();
-      PointLoads loads;
-      loads.element = DeviceView<Ordinal*>("el", 2 * ne);
-      loads.xi = DeviceView<Real* [3]>("xi", 2 * ne);
-      loads.force = DeviceView<Real* [3]>("force", 2 * ne);
-      {
-        auto he = Kokkos::create_mirror_view(loads.element);
-        auto hx = Kokkos::create_mirror_view(loads.xi);
-        auto hf = Kokkos::create_mirror_view(loads.force);
-        for (Ordinal k = 0; k < 2 * ne; ++k) {
-          he(k) = k / 2;
-          for (int a = 0; a < 3; ++a) {
-            hx(k, a) = 0.1 + 0.05 * a;  // inside the T10 and [-1, 1]^3 parents
-            hf(k, a) = 1.0 + u(rng);
-          }
+      std::vector<PointLoad> loads(2 * ne);
+      for (Ordinal k = 0; k < 2 * ne; ++k) {
+        loads[k].element = k / 2;
+        for (int a = 0; a < 3; ++a) {
+          loads[k].xi[a] = 0.1 + 0.05 * a;  // inside the T10 and [-1, 1]^3 parents
+          loads[k].force[a] = 1.0 + u(rng);
         }
-        Kokkos::deep_copy(loads.element, he);
-        Kokkos::deep_copy(loads.xi, hx);
-        Kokkos::deep_copy(loads.force, hf);
       }
       std::vector<CoefViewHost> f(np), fb(np), fp(np);
       std::vector<std::vector<Real>> K(np), M(np);
       for (size_t m = 0; m < np; ++m) {
         s.block->set_scatter(policies[m]);
         ASSERT_EQ(s.block->scatter(), policies[m]);
-        CoefView fd("f", n), fbd("fb", n), fpd("fp", n);
+        CoefView fd("f", n), fbd("fb", n);
         s.block->internal_force(q, v, fd);
         s.block->body_force(s.q0, {0.0, 0.0, -9.81}, fbd);
-        s.block->point_forces(loads, 0.5, fpd);
+        // Point loads go through MaterialPointSet (as in Model), with plain
+        // adds for the Plain policy and atomic ones otherwise.
+        const CoefView fpd =
+            point_load_forces(*s.block, loads, 0.5, n, policies[m] == ScatterPolicy::Plain);
         f[m] = to_host(fd);
         fb[m] = to_host(fbd);
         fp[m] = to_host(fpd);

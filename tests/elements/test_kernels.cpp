@@ -345,26 +345,10 @@ TEST(ElementKernels, PointForceIsStaticallyEquivalent) {
   for (ElementType t : all_element_types()) {
     System s = make_system(small_mesh(t), MaterialSpec::svk(2e6, 0.3));
     const Ordinal n = s.ncoef();
-    PointLoads loads;
-    loads.element = DeviceView<Ordinal*>("e", 1);
-    loads.xi = DeviceView<Real* [3]>("xi", 1);
-    loads.force = DeviceView<Real* [3]>("f", 1);
-    auto he = Kokkos::create_mirror_view(loads.element);
-    auto hx = Kokkos::create_mirror_view(loads.xi);
-    auto hf = Kokkos::create_mirror_view(loads.force);
-    he(0) = 1;
     const Real xi[3] = {0.2, 0.1, 0.3};  // inside every parent domain
     const Real fP[3] = {3.0, -2.0, 5.0};
-    for (int a = 0; a < 3; ++a) {
-      hx(0, a) = xi[a];
-      hf(0, a) = fP[a];
-    }
-    Kokkos::deep_copy(loads.element, he);
-    Kokkos::deep_copy(loads.xi, hx);
-    Kokkos::deep_copy(loads.force, hf);
-    CoefView f("f", n);
-    s.block->point_forces(loads, 2.0, f);
-    auto fh = to_host(f);
+    const PointLoad load{1, {xi[0], xi[1], xi[2]}, Vec3{{fP[0], fP[1], fP[2]}}};
+    auto fh = to_host(point_load_forces(*s.block, {load}, 2.0, n));
     const int cpn = s.mesh.coefficients_per_node();
     for (int a = 0; a < 3; ++a) {
       Real sum = 0.0;

@@ -180,16 +180,11 @@ class ConstraintSet {
   };
   Ordinal add_point(const MaterialPoint& p);
   Ordinal add_row(Row row);
-  Ordinal add_joint_dp1(const MaterialPoint& P, const MaterialPoint& Q, const MaterialPoint& R,
-                        const MaterialPoint& T, const char* joint);
-  RowRange add_joint(RowRange (ConstraintSet::*build)(const JointFrame&, const JointFrame&),
-                     const JointFrame& i, const JointFrame& j);
-  RowRange build_spherical(const JointFrame& i, const JointFrame& j);
-  RowRange build_universal(const JointFrame& i, const JointFrame& j);
-  RowRange build_revolute(const JointFrame& i, const JointFrame& j);
-  RowRange build_fixed(const JointFrame& i, const JointFrame& j);
-  RowRange build_cylindrical(const JointFrame& i, const JointFrame& j);
-  RowRange build_prismatic(const JointFrame& i, const JointFrame& j);
+  // Adds the rows of joint `kind` (constraint_set.cpp's table) all or none.
+  RowRange add_joint(int kind, const JointFrame& i, const JointFrame& j);
+  // Calls build(); where it throws, removes the rows and points it added.
+  template <class Build>
+  RowRange all_or_nothing(const Build& build);
   void require_finalized(const char* what) const;
   void upload_drive(Real t);
 

@@ -27,7 +27,6 @@
 //    4 x 2 over-integrates but keeps nq_face uniform.
 #pragma once
 
-#include "tlfea/core/error.hpp"
 #include "tlfea/core/mesh.hpp"
 #include "tlfea/core/types.hpp"
 #include "tlfea/elements/ancf_common.hpp"
@@ -35,20 +34,10 @@
 
 namespace tlfea {
 
-struct ANCF3243 {
+// 8 coefficients (2 nodes); Gauss 3 x 2 x 2 (stiffness), 4 x 2 x 2 (mass),
+// 4 x 2 on faces with the 4 along xi (or along a on the end faces).
+struct ANCF3243 : ANCFElement<ANCF3243, 8>, GaussBoxRules<3, 2, 2, 4, 2, 2, 4, 2> {
   static constexpr ElementType type = ElementType::ANCF3243;
-  static constexpr int n = 8;
-  static constexpr int nodes = 2;
-  static constexpr int coef_per_node = 4;
-  static constexpr int nq = 12;       // 3 x 2 x 2
-  static constexpr int nq_mass = 16;  // 4 x 2 x 2
-  static constexpr int nfaces = 6;
-  static constexpr int nq_face = 8;  // 4 x 2
-
-  struct Param {
-    Real L, W, H;
-    Real Binv[n][n];
-  };
 
   // Monomial basis b(u, v, w) and its partial derivatives.
   KOKKOS_INLINE_FUNCTION static void basis(Real u, Real v, Real w, Real b[n]) {
@@ -89,29 +78,6 @@ struct ANCF3243 {
     x[0] = 0.5 * p.L * (xi[0] + 1.0);
     x[1] = 0.5 * p.W * xi[1];
     x[2] = 0.5 * p.H * xi[2];
-  }
-
-  KOKKOS_INLINE_FUNCTION static void shape(const Param& p, const Real xi[3], Real s[n]) {
-    detail::ancf_shape<ANCF3243>(p, xi, s);
-  }
-  KOKKOS_INLINE_FUNCTION static void shape_deriv(const Param& p, const Real xi[3], Real ds[n][3]) {
-    detail::ancf_shape_deriv<ANCF3243>(p, xi, ds);
-  }
-
-  KOKKOS_INLINE_FUNCTION static void quad_point(int q, Real xi[3], Real& w) {
-    gauss_box(3, 2, 2, q, xi, w);
-  }
-  KOKKOS_INLINE_FUNCTION static void mass_quad_point(int q, Real xi[3], Real& w) {
-    gauss_box(4, 2, 2, q, xi, w);
-  }
-  // Face f (f0 xi=-1 ... f5 zeta=+1), axes as in cube_face_map; 4 points
-  // along xi where xi is a tangent direction, else along a.
-  KOKKOS_INLINE_FUNCTION static void face_quad_point(int f, int q, Real xi[3], Real t1[3],
-                                                     Real t2[3], Real& w) {
-    if (cube_face_axis_b(f) == 0)
-      cube_face_rule(f, 2, 4, q, xi, t1, t2, w);
-    else
-      cube_face_rule(f, 4, 2, q, xi, t1, t2, w);
   }
 
   KOKKOS_INLINE_FUNCTION static void node_parent(int node, Real xi[3]) {

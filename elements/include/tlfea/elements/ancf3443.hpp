@@ -27,7 +27,6 @@
 //    where 4 points over-integrate but keep nq_face uniform.
 #pragma once
 
-#include "tlfea/core/error.hpp"
 #include "tlfea/core/mesh.hpp"
 #include "tlfea/core/types.hpp"
 #include "tlfea/elements/ancf_common.hpp"
@@ -35,20 +34,9 @@
 
 namespace tlfea {
 
-struct ANCF3443 {
+// 16 coefficients (4 nodes); Gauss 4 x 4 x 2 (stiffness and mass), 4 x 4 on faces.
+struct ANCF3443 : ANCFElement<ANCF3443, 16>, GaussBoxRules<4, 4, 2, 4, 4, 2, 4, 4> {
   static constexpr ElementType type = ElementType::ANCF3443;
-  static constexpr int n = 16;
-  static constexpr int nodes = 4;
-  static constexpr int coef_per_node = 4;
-  static constexpr int nq = 32;       // 4 x 4 x 2
-  static constexpr int nq_mass = 32;  // 4 x 4 x 2
-  static constexpr int nfaces = 6;
-  static constexpr int nq_face = 16;  // 4 x 4
-
-  struct Param {
-    Real L, W, H;
-    Real Binv[n][n];
-  };
 
   KOKKOS_INLINE_FUNCTION static void basis(Real u, Real v, Real w, Real b[n]) {
     b[0] = 1.0;
@@ -112,25 +100,6 @@ struct ANCF3443 {
     x[0] = 0.5 * p.L * (xi[0] + 1.0);
     x[1] = 0.5 * p.W * (xi[1] + 1.0);
     x[2] = 0.5 * p.H * xi[2];
-  }
-
-  KOKKOS_INLINE_FUNCTION static void shape(const Param& p, const Real xi[3], Real s[n]) {
-    detail::ancf_shape<ANCF3443>(p, xi, s);
-  }
-  KOKKOS_INLINE_FUNCTION static void shape_deriv(const Param& p, const Real xi[3], Real ds[n][3]) {
-    detail::ancf_shape_deriv<ANCF3443>(p, xi, ds);
-  }
-
-  KOKKOS_INLINE_FUNCTION static void quad_point(int q, Real xi[3], Real& w) {
-    gauss_box(4, 4, 2, q, xi, w);
-  }
-  KOKKOS_INLINE_FUNCTION static void mass_quad_point(int q, Real xi[3], Real& w) {
-    gauss_box(4, 4, 2, q, xi, w);
-  }
-  // Face f (f0 xi=-1 ... f5 zeta=+1), axes as in cube_face_map.
-  KOKKOS_INLINE_FUNCTION static void face_quad_point(int f, int q, Real xi[3], Real t1[3],
-                                                     Real t2[3], Real& w) {
-    cube_face_rule(f, 4, 4, q, xi, t1, t2, w);
   }
 
   KOKKOS_INLINE_FUNCTION static void node_parent(int node, Real xi[3]) {

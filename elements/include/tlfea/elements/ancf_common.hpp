@@ -132,4 +132,27 @@ KOKKOS_INLINE_FUNCTION void ancf_shape_deriv(const typename E::Param& p, const R
 
 }  // namespace detail
 
+// The members an ANCF element E with N coefficients shares with the other
+// (CRTP base; docs/theory.md §3.3-3.4): four coefficients (r, r_u, r_v, r_w)
+// per node, the per-element Param (sizes and B^-1) and s = B^-1 b with its
+// parent gradient from E's basis, basis_deriv and material_point.
+template <class E, int N>
+struct ANCFElement {
+  static constexpr int n = N;
+  static constexpr int coef_per_node = 4;
+  static constexpr int nodes = N / coef_per_node;
+
+  struct Param {
+    Real L, W, H;
+    Real Binv[N][N];
+  };
+
+  KOKKOS_INLINE_FUNCTION static void shape(const Param& p, const Real xi[3], Real s[N]) {
+    detail::ancf_shape<E>(p, xi, s);
+  }
+  KOKKOS_INLINE_FUNCTION static void shape_deriv(const Param& p, const Real xi[3], Real ds[N][3]) {
+    detail::ancf_shape_deriv<E>(p, xi, ds);
+  }
+};
+
 }  // namespace tlfea

@@ -25,14 +25,6 @@ struct FaceList {
 };
 FaceList make_face_list(const std::vector<FaceRef>& faces);
 
-// Point loads at material points (block-local element id, parent coordinates).
-struct PointLoads {
-  DeviceView<Ordinal*> element;
-  DeviceView<Real* [3]> xi;
-  DeviceView<Real* [3]> force;
-  Ordinal size() const { return static_cast<Ordinal>(element.extent(0)); }
-};
-
 class ElementBlockBase {
  public:
   virtual ~ElementBlockBase() = default;
@@ -76,8 +68,6 @@ class ElementBlockBase {
   virtual void mass(const CoefView& q0, Real alpha, const DeviceView<Real*>& values) const = 0;
   // f += rho b int s dV.
   virtual void body_force(const CoefView& q0, const Vec3& b, const CoefView& f) const = 0;
-  // f += sum_k s(xi_k) scale force_k.
-  virtual void point_forces(const PointLoads& loads, Real scale, const CoefView& f) const = 0;
   // Dead traction t0 (force per reference area) on faces: f += int s t0 dA0.
   virtual void dead_traction(const CoefView& q0, const FaceList& faces, const Vec3& t0,
                              const CoefView& f) const = 0;

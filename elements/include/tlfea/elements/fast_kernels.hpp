@@ -162,30 +162,51 @@ KOKKOS_INLINE_FUNCTION void gather_t(const ElementGeometry<E>& g, const CoefView
 
 }  // namespace detail
 
-// f_j += sum_sets sum_p P(F, Fdot) h_j dV.
+// What the fast (range) and team internal force and tangent functors share:
+// the block geometry, the point sets with their law, the coefficients q (and
+// velocities v, used by viscous laws) and the add mode, set by
+// for_each_element / for_each_element_team (scatter_policy.hpp).
 template <class E, class Law, int nsets>
-struct FastInternalForceFunctor {
+struct PointSetLoop {
+  using law_type = Law;
+  static constexpr int num_sets = nsets;
   ElementGeometry<E> g;
   detail::FastPointSet<E> set[nsets];
   Law law;
-  CoefView q, v, f;
-  bool plain = false;  // add mode, set by for_each_element (scatter_policy.hpp)
+  CoefView q, v;
+  bool plain = false;
+};
+// The tangent functors' part: values += alpha_K K + alpha_D D at the offsets
+// of each element's blocks in the CRS pattern (block rows of length
+// block_row_length).
+template <class E, class Law, int nsets>
+struct PointSetTangentLoop : PointSetLoop<E, Law, nsets> {
+  DeviceView<Offset***> offsets;
+  DeviceView<Offset*> block_row_length;
+  DeviceView<Real*> values;
+  Real alpha_K = 1.0, alpha_D = 0.0;
+};
+
+// f_j += sum_sets sum_p P(F, Fdot) h_j dV.
+template <class E, class Law, int nsets>
+struct FastInternalForceFunctor : PointSetLoop<E, Law, nsets> {
+  CoefView f;
   KOKKOS_INLINE_FUNCTION void operator()(const Ordinal e) const {
     constexpr int n = E::n;
     Real xT[3][n], vT[3][n], fT[3][n];
-    detail::gather_t(g, q, e, xT);
-    if constexpr (Law::viscous) detail::gather_t(g, v, e, vT);
+    detail::gather_t(this->g, this->q, e, xT);
+    if constexpr (Law::viscous) detail::gather_t(this->g, this->v, e, vT);
     for (int a = 0; a < 3; ++a)
       for (int j = 0; j < n; ++j) fT[a][j] = 0.0;
     for (int k = 0; k < nsets; ++k) {
-      const detail::FastPointSet<E>& ps = set[k];
+      const detail::FastPointSet<E>& ps = this->set[k];
       for (int p = 0; p < ps.np; ++p) {
         Real hT[3][n];
         detail::load_gradients_t(ps, e, p, hT);
         const Mat3 F = detail::gradient_t<n>(xT, hT);
         Mat3 Fdot = zero3();
         if constexpr (Law::viscous) Fdot = detail::gradient_t<n>(vT, hT);
-        const Mat3 P = ps.dV(e, p) * law.stress(k, F, Fdot);
+        const Mat3 P = ps.dV(e, p) * this->law.stress(k, F, Fdot);
         for (int a = 0; a < 3; ++a) {
           const Real p0 = P(a, 0), p1 = P(a, 1), p2 = P(a, 2);
           for (int j = 0; j < n; ++j) fT[a][j] += p0 * hT[0][j] + p1 * hT[1][j] + p2 * hT[2][j];
@@ -193,8 +214,8 @@ struct FastInternalForceFunctor {
       }
     }
     for (int j = 0; j < n; ++j) {
-      const Ordinal c = g.conn(e, j);
-      for (int a = 0; a < 3; ++a) scatter_add(plain, f(c, a), fT[a][j]);
+      const Ordinal c = this->g.conn(e, j);
+      for (int a = 0; a < 3; ++a) scatter_add(this->plain, f(c, a), fT[a][j]);
     }
   }
 };
@@ -202,29 +223,20 @@ struct FastInternalForceFunctor {
 // values += alpha_K K + alpha_D D, K_ij[a][c] = sum_p A_{aBcD} h_iB h_jD dV
 // (as TangentFunctor / SplitTangentFunctor), chunked over Q points.
 template <class E, class Law, int nsets>
-struct FastTangentFunctor {
-  ElementGeometry<E> g;
-  detail::FastPointSet<E> set[nsets];
-  Law law;
-  CoefView q, v;
-  DeviceView<Offset***> offsets;
-  DeviceView<Offset*> block_row_length;
-  DeviceView<Real*> values;
-  Real alpha_K = 1.0, alpha_D = 0.0;
-  bool plain = false;  // add mode, set by for_each_element (scatter_policy.hpp)
+struct FastTangentFunctor : PointSetTangentLoop<E, Law, nsets> {
   KOKKOS_INLINE_FUNCTION void operator()(const Ordinal e) const {
     constexpr int n = E::n;
     constexpr int Q = FastKernelTraits<E>::chunk;
     constexpr bool symmetric = !Law::viscous;
     Real xT[3][n], vT[3][n];
     Real K[n][9][n];  // K[i][3a+c][j]
-    detail::gather_t(g, q, e, xT);
-    if constexpr (Law::viscous) detail::gather_t(g, v, e, vT);
+    detail::gather_t(this->g, this->q, e, xT);
+    if constexpr (Law::viscous) detail::gather_t(this->g, this->v, e, vT);
     for (int i = 0; i < n; ++i)
       for (int k = 0; k < 9; ++k)
         for (int j = 0; j < n; ++j) K[i][k][j] = 0.0;
     for (int s = 0; s < nsets; ++s) {
-      const detail::FastPointSet<E>& ps = set[s];
+      const detail::FastPointSet<E>& ps = this->set[s];
       for (int p0 = 0; p0 < ps.np; p0 += Q) {
         Real hT[Q][3][n];
         Real G[Q][9][3][n];  // G[p][3a+c][D][i] = sum_B C[3a+B][3c+D] h_iB
@@ -244,7 +256,7 @@ struct FastTangentFunctor {
           if constexpr (Law::viscous) Fdot = detail::gradient_t<n>(vT, hT[pc]);
           const Real dV = ps.dV(e, p);
           Tangent C;
-          law.tangent(s, F, Fdot, alpha_K * dV, alpha_D * dV, C);
+          this->law.tangent(s, F, Fdot, this->alpha_K * dV, this->alpha_D * dV, C);
           for (int a = 0; a < 3; ++a)
             for (int c = 0; c < 3; ++c)
               for (int D = 0; D < 3; ++D) {
@@ -281,13 +293,13 @@ struct FastTangentFunctor {
             for (int c = 0; c < 3; ++c) K[i][3 * a + c][j] = K[j][3 * c + a][i];
     }
     for (int i = 0; i < n; ++i) {
-      const Offset len = block_row_length(g.conn(e, i));
+      const Offset len = this->block_row_length(this->g.conn(e, i));
       for (int j = 0; j < n; ++j) {
-        const Offset off = offsets(e, i, j);
+        const Offset off = this->offsets(e, i, j);
         if (off < 0) continue;
         for (int a = 0; a < 3; ++a)
           for (int c = 0; c < 3; ++c)
-            scatter_add(plain, values(off + a * len + c), K[i][3 * a + c][j]);
+            scatter_add(this->plain, this->values(off + a * len + c), K[i][3 * a + c][j]);
       }
     }
   }

@@ -291,27 +291,6 @@ struct VolumeFunctor {
   }
 };
 
-// Point force at material point (element, xi): f_i += s_i(xi) f_P.
-template <class E>
-struct PointForceFunctor {
-  ElementGeometry<E> g;
-  DeviceView<Ordinal*> element;  // block-local element ids
-  DeviceView<Real* [3]> xi;
-  DeviceView<Real* [3]> force;
-  Real scale = 1.0;
-  CoefView f;
-  bool plain = false;  // add mode, set by for_each_load
-  KOKKOS_INLINE_FUNCTION void operator()(const Ordinal k) const {
-    const Ordinal e = element(k);
-    Real x[3] = {xi(k, 0), xi(k, 1), xi(k, 2)}, s[E::n];
-    E::shape(g.param(e), x, s);
-    for (int i = 0; i < E::n; ++i) {
-      const Ordinal c = g.conn(e, i);
-      for (int a = 0; a < 3; ++a) scatter_add(plain, f(c, a), scale * s[i] * force(k, a));
-    }
-  }
-};
-
 // Face point geometry: x_a = sum_i e_i (ds_i/dxi . t1), x_b likewise, for the
 // coefficients `xe` (reference ones give dX/da, dX/db).
 template <class E>

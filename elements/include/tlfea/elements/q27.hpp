@@ -21,15 +21,12 @@
 
 namespace tlfea {
 
-struct Q27 : LagrangeElementParam {
+// Gauss 3 x 3 x 3 (stiffness and mass), 3 x 3 on faces.
+struct Q27 : LagrangeElementParam, GaussBoxRules<3, 3, 3, 3, 3, 3, 3, 3> {
   static constexpr ElementType type = ElementType::Q27;
   static constexpr int n = 27;
   static constexpr int nodes = 27;
   static constexpr int coef_per_node = 1;
-  static constexpr int nq = 27;
-  static constexpr int nq_mass = 27;
-  static constexpr int nfaces = 6;
-  static constexpr int nq_face = 9;
 
   // 1D quadratic Lagrange values and derivatives at nodes -1, 0, +1.
   KOKKOS_INLINE_FUNCTION static void lagrange(Real s, Real l[3], Real dl[3]) {
@@ -64,18 +61,6 @@ struct Q27 : LagrangeElementParam {
           ds[a][1] = lx[i] * dy[j] * lz[k];
           ds[a][2] = lx[i] * ly[j] * dz[k];
         }
-  }
-
-  KOKKOS_INLINE_FUNCTION static void quad_point(int q, Real xi[3], Real& w) {
-    gauss_box(3, 3, 3, q, xi, w);
-  }
-  KOKKOS_INLINE_FUNCTION static void mass_quad_point(int q, Real xi[3], Real& w) {
-    gauss_box(3, 3, 3, q, xi, w);
-  }
-  // Face f (f0 xi=-1 ... f5 zeta=+1), axes as in cube_face_map.
-  KOKKOS_INLINE_FUNCTION static void face_quad_point(int f, int q, Real xi[3], Real t1[3],
-                                                     Real t2[3], Real& w) {
-    cube_face_rule(f, 3, 3, q, xi, t1, t2, w);
   }
 
   KOKKOS_INLINE_FUNCTION static void node_parent(int node, Real xi[3]) {

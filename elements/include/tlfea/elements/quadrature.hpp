@@ -126,40 +126,12 @@ KOKKOS_INLINE_FUNCTION void tet_rule_14(int q, Real xi[3], Real& w) {
   const Real c = 0.4544962958743503505081195;  // 1/2 - b
   w = 0.007091003462846911073011571;
   // Six ways to place the pair (c, c) among (L0, L1, L2, L3); xi = (L1, L2, L3).
-  switch (q - 8) {
-    case 0:
-      xi[0] = b;
-      xi[1] = c;
-      xi[2] = c;
-      return;  // L0 = b
-    case 1:
-      xi[0] = c;
-      xi[1] = b;
-      xi[2] = c;
-      return;
-    case 2:
-      xi[0] = c;
-      xi[1] = c;
-      xi[2] = b;
-      return;
-    case 3:
-      xi[0] = c;
-      xi[1] = b;
-      xi[2] = b;
-      return;  // L0 = c
-    case 4:
-      xi[0] = b;
-      xi[1] = c;
-      xi[2] = b;
-      return;
-    case 5:
-      xi[0] = b;
-      xi[1] = b;
-      xi[2] = c;
-      return;
-    default:
-      Kokkos::abort("tlfea::tet_rule_14: q out of range");
-  }
+  // Row r marks the components of xi that equal c (rows 0-2: L0 = b, 3-5: L0 = c).
+  const int r = q - 8;
+  if (r < 0 || r > 5) Kokkos::abort("tlfea::tet_rule_14: q out of range");
+  const bool is_c[6][3] = {{false, true, true},  {true, false, true},  {true, true, false},
+                           {true, false, false}, {false, true, false}, {false, false, true}};
+  for (int d = 0; d < 3; ++d) xi[d] = is_c[r][d] ? c : b;
 }
 
 // 7-point degree-5 rule on the unit triangle (Radon 1948; Stroud T2:5-1):
@@ -181,6 +153,17 @@ KOKKOS_INLINE_FUNCTION void triangle_rule_7(int q, Real& a, Real& b, Real& w) {
   b = (r == 2) ? t : s;
 }
 
+// Face coordinate axis (0 xi, 1 eta, 2 zeta) that a and b run along on cube
+// face f (the table at cube_face_map below); f outside 0..5 as f5.
+KOKKOS_INLINE_FUNCTION int cube_face_axis_a(int f) {
+  const int axis[6] = {2, 1, 0, 2, 1, 0};
+  return axis[(f >= 0 && f < 6) ? f : 5];
+}
+KOKKOS_INLINE_FUNCTION int cube_face_axis_b(int f) {
+  const int axis[6] = {1, 2, 2, 0, 0, 1};
+  return axis[(f >= 0 && f < 6) ? f : 5];
+}
+
 // Point on face f of the cube [-1, 1]^3 (f0 xi=-1, f1 xi=+1, f2 eta=-1,
 // f3 eta=+1, f4 zeta=-1, f5 zeta=+1; core/mesh.hpp) from face coordinates
 // (a, b) in [-1, 1]^2. The tangents t1 = dxi/da, t2 = dxi/db are unit axis
@@ -190,36 +173,11 @@ KOKKOS_INLINE_FUNCTION void triangle_rule_7(int q, Real& a, Real& b, Real& w) {
 //   f4: (eta, xi)              f5: (xi, eta)
 KOKKOS_INLINE_FUNCTION void cube_face_map(int f, Real a, Real b, Real xi[3], Real t1[3],
                                           Real t2[3]) {
-  int ia, ib;
-  switch (f) {
-    case 0:
-      ia = 2;
-      ib = 1;
-      break;
-    case 1:
-      ia = 1;
-      ib = 2;
-      break;
-    case 2:
-      ia = 0;
-      ib = 2;
-      break;
-    case 3:
-      ia = 2;
-      ib = 0;
-      break;
-    case 4:
-      ia = 1;
-      ib = 0;
-      break;
-    case 5:
-      ia = 0;
-      ib = 1;
-      break;
-    default:
-      Kokkos::abort("tlfea::cube_face_map: face out of range");
-      return;
+  if (f < 0 || f > 5) {
+    Kokkos::abort("tlfea::cube_face_map: face out of range");
+    return;
   }
+  const int ia = cube_face_axis_a(f), ib = cube_face_axis_b(f);
   const int normal = f / 2;
   for (int d = 0; d < 3; ++d) {
     t1[d] = (d == ia) ? 1.0 : 0.0;
@@ -228,40 +186,6 @@ KOKKOS_INLINE_FUNCTION void cube_face_map(int f, Real a, Real b, Real xi[3], Rea
   xi[normal] = (f % 2 == 0) ? -1.0 : 1.0;
   xi[ia] = a;
   xi[ib] = b;
-}
-
-// Face coordinate axis (0 xi, 1 eta, 2 zeta) that a and b run along on cube face f.
-KOKKOS_INLINE_FUNCTION int cube_face_axis_a(int f) {
-  switch (f) {
-    case 0:
-      return 2;
-    case 1:
-      return 1;
-    case 2:
-      return 0;
-    case 3:
-      return 2;
-    case 4:
-      return 1;
-    default:
-      return 0;
-  }
-}
-KOKKOS_INLINE_FUNCTION int cube_face_axis_b(int f) {
-  switch (f) {
-    case 0:
-      return 1;
-    case 1:
-      return 2;
-    case 2:
-      return 2;
-    case 3:
-      return 0;
-    case 4:
-      return 0;
-    default:
-      return 1;
-  }
 }
 
 // Tensor Gauss rule na x nb on cube face f, point q = qa + na qb.
@@ -274,5 +198,33 @@ KOKKOS_INLINE_FUNCTION void cube_face_rule(int f, int na, int nb, int q, Real xi
   cube_face_map(f, a, b, xi, t1, t2);
   w = wa * wb;
 }
+
+// The quadrature of an element on the cube [-1, 1]^3 (Q27, ANCF 3243 / 3443):
+// stiffness Sx x Sy x Sz and mass Mx x My x Mz Gauss (gauss_box), and on each
+// of the six faces Fxi x Fo Gauss points (cube_face_rule), Fxi along xi where
+// xi is a tangent direction of the face, else along a, and Fo along the other
+// tangent direction.
+template <int Sx, int Sy, int Sz, int Mx, int My, int Mz, int Fxi, int Fo>
+struct GaussBoxRules {
+  static constexpr int nq = Sx * Sy * Sz;
+  static constexpr int nq_mass = Mx * My * Mz;
+  static constexpr int nfaces = 6;
+  static constexpr int nq_face = Fxi * Fo;
+
+  KOKKOS_INLINE_FUNCTION static void quad_point(int q, Real xi[3], Real& w) {
+    gauss_box(Sx, Sy, Sz, q, xi, w);
+  }
+  KOKKOS_INLINE_FUNCTION static void mass_quad_point(int q, Real xi[3], Real& w) {
+    gauss_box(Mx, My, Mz, q, xi, w);
+  }
+  // Face f (f0 xi=-1 ... f5 zeta=+1), axes as in cube_face_map.
+  KOKKOS_INLINE_FUNCTION static void face_quad_point(int f, int q, Real xi[3], Real t1[3],
+                                                     Real t2[3], Real& w) {
+    if (cube_face_axis_b(f) == 0)
+      cube_face_rule(f, Fo, Fxi, q, xi, t1, t2, w);
+    else
+      cube_face_rule(f, Fxi, Fo, q, xi, t1, t2, w);
+  }
+};
 
 }  // namespace tlfea

@@ -110,29 +110,27 @@ KOKKOS_INLINE_FUNCTION void upper_block(int n, int b, int& i, int& j) {
 // SplitInternalForceFunctor / FastInternalForceFunctor). Launched with
 // for_each_element_team, which calls operator()(member, e) once per element.
 template <class E, class Law, int nsets>
-struct TeamInternalForceFunctor {
-  ElementGeometry<E> g;
-  detail::FastPointSet<E> set[nsets];
-  Law law;
-  CoefView q, v, f;
-  bool plain = false;  // add mode, set by for_each_element_team (scatter_policy.hpp)
+struct TeamInternalForceFunctor : PointSetLoop<E, Law, nsets> {
+  CoefView f;
 
   static constexpr int nx = 3 * E::n * (Law::viscous ? 2 : 1);
   // Scratch reals per team: x_e (and v_e), then 9 per point.
-  KOKKOS_INLINE_FUNCTION int scratch_reals() const { return nx + 9 * detail::total_points(set); }
+  KOKKOS_INLINE_FUNCTION int scratch_reals() const {
+    return nx + 9 * detail::total_points(this->set);
+  }
 
   KOKKOS_INLINE_FUNCTION void operator()(const detail::TeamMember& m, const Ordinal e) const {
     detail::ScratchReals s(m.team_scratch(0), scratch_reals());
     Real* xs = s.data();
     Real* Ps = xs + nx;
-    detail::team_gather_state<E, Law::viscous>(m, g, q, v, e, xs);
-    const int np = detail::total_points(set);
+    detail::team_gather_state<E, Law::viscous>(m, this->g, this->q, this->v, e, xs);
+    const int np = detail::total_points(this->set);
     Kokkos::parallel_for(Kokkos::TeamThreadRange(m, np), [&](const int t) {
       int k, p;
-      detail::point_of(set, t, k, p);
+      detail::point_of(this->set, t, k, p);
       Mat3 F, Fdot;
-      detail::team_kinematics<E, Law::viscous>(set[k], e, p, xs, F, Fdot);
-      const Mat3 P = set[k].dV(e, p) * law.stress(k, F, Fdot);
+      detail::team_kinematics<E, Law::viscous>(this->set[k], e, p, xs, F, Fdot);
+      const Mat3 P = this->set[k].dV(e, p) * this->law.stress(k, F, Fdot);
       for (int r = 0; r < 9; ++r) Ps[9 * t + r] = P.m[r];
     });
     m.team_barrier();
@@ -141,12 +139,12 @@ struct TeamInternalForceFunctor {
       Real fi = 0.0;
       int flat = 0;
       for (int k = 0; k < nsets; ++k)
-        for (int p = 0; p < set[k].np; ++p, ++flat) {
+        for (int p = 0; p < this->set[k].np; ++p, ++flat) {
           const Real* P = Ps + 9 * flat + 3 * a;
-          fi += P[0] * set[k].H(e, p, i, 0) + P[1] * set[k].H(e, p, i, 1) +
-                P[2] * set[k].H(e, p, i, 2);
+          fi += P[0] * this->set[k].H(e, p, i, 0) + P[1] * this->set[k].H(e, p, i, 1) +
+                P[2] * this->set[k].H(e, p, i, 2);
         }
-      scatter_add(plain, f(g.conn(e, i), a), fi);
+      scatter_add(this->plain, f(this->g.conn(e, i), a), fi);
     });
     m.team_barrier();  // scratch free for the team's next element
   }
@@ -155,38 +153,30 @@ struct TeamInternalForceFunctor {
 // values += alpha_K K + alpha_D D, K_ij[a][c] = sum_p C_p[3a+B][3c+D] h_iB
 // h_jD (as TangentFunctor / SplitTangentFunctor / FastTangentFunctor).
 template <class E, class Law, int nsets>
-struct TeamTangentFunctor {
-  ElementGeometry<E> g;
-  detail::FastPointSet<E> set[nsets];
-  Law law;
-  CoefView q, v;
-  DeviceView<Offset***> offsets;
-  DeviceView<Offset*> block_row_length;
-  DeviceView<Real*> values;
-  Real alpha_K = 1.0, alpha_D = 0.0;
-  bool plain = false;  // add mode, set by for_each_element_team (scatter_policy.hpp)
-
+struct TeamTangentFunctor : PointSetTangentLoop<E, Law, nsets> {
   static constexpr bool symmetric = !Law::viscous;
   static constexpr int nx = 3 * E::n * (Law::viscous ? 2 : 1);
   static constexpr int nblocks = symmetric ? E::n * (E::n + 1) / 2 : E::n * E::n;
   // Scratch reals per team: x_e (and v_e), then 81 per point (ANCF 3443
   // with the Poisson split, the largest: 48 points, 31 KB).
-  KOKKOS_INLINE_FUNCTION int scratch_reals() const { return nx + 81 * detail::total_points(set); }
+  KOKKOS_INLINE_FUNCTION int scratch_reals() const {
+    return nx + 81 * detail::total_points(this->set);
+  }
 
   KOKKOS_INLINE_FUNCTION void operator()(const detail::TeamMember& m, const Ordinal e) const {
-    const int np = detail::total_points(set);
+    const int np = detail::total_points(this->set);
     detail::ScratchReals s(m.team_scratch(0), scratch_reals());
     Real* xs = s.data();
     Real* Cs = xs + nx;
-    detail::team_gather_state<E, Law::viscous>(m, g, q, v, e, xs);
+    detail::team_gather_state<E, Law::viscous>(m, this->g, this->q, this->v, e, xs);
     Kokkos::parallel_for(Kokkos::TeamThreadRange(m, np), [&](const int t) {
       int k, p;
-      detail::point_of(set, t, k, p);
+      detail::point_of(this->set, t, k, p);
       Mat3 F, Fdot;
-      detail::team_kinematics<E, Law::viscous>(set[k], e, p, xs, F, Fdot);
-      const Real dV = set[k].dV(e, p);
+      detail::team_kinematics<E, Law::viscous>(this->set[k], e, p, xs, F, Fdot);
+      const Real dV = this->set[k].dV(e, p);
       Tangent C;
-      law.tangent(k, F, Fdot, alpha_K * dV, alpha_D * dV, C);
+      this->law.tangent(k, F, Fdot, this->alpha_K * dV, this->alpha_D * dV, C);
       for (int r = 0; r < 9; ++r)
         for (int c = 0; c < 9; ++c) Cs[81 * t + 9 * r + c] = C.a[r][c];
     });
@@ -201,22 +191,28 @@ struct TeamTangentFunctor {
         j = b % E::n;
       }
       // Blocks outside the pattern have offset -1 (and are skipped).
-      const Offset off = offsets(e, i, j);
-      const Offset offT = symmetric && j != i ? offsets(e, j, i) : Offset(-1);
+      const Offset off = this->offsets(e, i, j);
+      const Offset offT = symmetric && j != i ? this->offsets(e, j, i) : Offset(-1);
       if (off < 0 && offT < 0) return;
       Real kij = 0.0;
       int flat = 0;
       for (int k = 0; k < nsets; ++k)
-        for (int p = 0; p < set[k].np; ++p, ++flat) {
+        for (int p = 0; p < this->set[k].np; ++p, ++flat) {
           const Real* C = Cs + 81 * flat + 27 * a + 3 * c;  // C[3a+B][3c+D] = C[27a+9B+3c+D]
-          const Real hi[3] = {set[k].H(e, p, i, 0), set[k].H(e, p, i, 1), set[k].H(e, p, i, 2)};
-          const Real hj[3] = {set[k].H(e, p, j, 0), set[k].H(e, p, j, 1), set[k].H(e, p, j, 2)};
+          const Real hi[3] = {this->set[k].H(e, p, i, 0), this->set[k].H(e, p, i, 1),
+                              this->set[k].H(e, p, i, 2)};
+          const Real hj[3] = {this->set[k].H(e, p, j, 0), this->set[k].H(e, p, j, 1),
+                              this->set[k].H(e, p, j, 2)};
           for (int B = 0; B < 3; ++B)
             kij += hi[B] * (C[9 * B] * hj[0] + C[9 * B + 1] * hj[1] + C[9 * B + 2] * hj[2]);
         }
-      if (off >= 0) scatter_add(plain, values(off + a * block_row_length(g.conn(e, i)) + c), kij);
+      if (off >= 0)
+        scatter_add(this->plain,
+                    this->values(off + a * this->block_row_length(this->g.conn(e, i)) + c), kij);
       // Elastic: K_ji = K_ij^T (major symmetry), entry (c, a) of block (j, i).
-      if (offT >= 0) scatter_add(plain, values(offT + c * block_row_length(g.conn(e, j)) + a), kij);
+      if (offT >= 0)
+        scatter_add(this->plain,
+                    this->values(offT + c * this->block_row_length(this->g.conn(e, j)) + a), kij);
     });
     m.team_barrier();  // scratch free for the team's next element
   }

@@ -8,6 +8,7 @@
 
 #include <tlfea/core/tensor.hpp>
 #include <tlfea/core/types.hpp>
+#include <tlfea/materials/st_venant_kirchhoff.hpp>
 #include <type_traits>
 
 namespace tlfea {
@@ -56,15 +57,7 @@ struct KelvinVoigt {
   // (from dEdot_MN/dFdot_kL = (delta_ML F_kN + F_kM delta_NL)/2, d tr(Edot)/dFdot = F).
   KOKKOS_INLINE_FUNCTION void velocity_tangent(const Mat3& F, const Mat3& /*Fdot*/,
                                                Tangent& B) const {
-    const Mat3 b = mul_nt(F, F);
-    for (int i = 0; i < 3; ++i)
-      for (int J = 0; J < 3; ++J)
-        for (int k = 0; k < 3; ++k)
-          for (int L = 0; L < 3; ++L) {
-            Real v = mu_v * F(i, L) * F(k, J) + lambda_v * F(i, J) * F(k, L);
-            if (J == L) v += mu_v * b(i, k);
-            B.a[3 * i + J][3 * k + L] = v;
-          }
+    detail::lame_form_tangent<false>(lambda_v, mu_v, F, F, zero3(), B);
   }
 
   KOKKOS_INLINE_FUNCTION void stress_and_tangents(const Mat3& F, const Mat3& Fdot, Mat3& P,
@@ -79,16 +72,7 @@ struct KelvinVoigt {
  private:
   KOKKOS_INLINE_FUNCTION void add_viscous_tangent(const Mat3& F, const Mat3& Fdot, const Mat3& S_v,
                                                   Tangent& A) const {
-    const Mat3 FFdot_t = mul_nt(F, Fdot);
-    for (int i = 0; i < 3; ++i)
-      for (int J = 0; J < 3; ++J)
-        for (int k = 0; k < 3; ++k)
-          for (int L = 0; L < 3; ++L) {
-            Real v = mu_v * F(i, L) * Fdot(k, J) + lambda_v * F(i, J) * Fdot(k, L);
-            if (i == k) v += S_v(L, J);
-            if (J == L) v += mu_v * FFdot_t(i, k);
-            A.a[3 * i + J][3 * k + L] += v;
-          }
+    detail::lame_form_tangent<true>(lambda_v, mu_v, F, Fdot, S_v, A);
   }
 };
 

@@ -11,6 +11,33 @@
 
 namespace tlfea {
 
+namespace detail {
+
+// A_iJkL (=, or += when `add`) lambda F_iJ G_kL + mu F_iL G_kJ
+//                              + delta_ik S_LJ + mu (F G^T)_ik delta_JL:
+// the SVK tangent dP/dF for G = F and S the stress (docs/theory.md §2.2), and
+// the Kelvin-Voigt viscous tangents (§2.5) for G = Fdot with S the viscous
+// stress (dP_v/dF) and for G = F with S = 0 (dP_v/dFdot).
+template <bool add>
+KOKKOS_INLINE_FUNCTION void lame_form_tangent(Real lambda, Real mu, const Mat3& F, const Mat3& G,
+                                              const Mat3& S, Tangent& A) {
+  const Mat3 b = mul_nt(F, G);
+  for (int i = 0; i < 3; ++i)
+    for (int J = 0; J < 3; ++J)
+      for (int k = 0; k < 3; ++k)
+        for (int L = 0; L < 3; ++L) {
+          Real a = lambda * F(i, J) * G(k, L) + mu * F(i, L) * G(k, J);
+          if (i == k) a += S(L, J);
+          if (J == L) a += mu * b(i, k);
+          if constexpr (add)
+            A.a[3 * i + J][3 * k + L] += a;
+          else
+            A.a[3 * i + J][3 * k + L] = a;
+        }
+}
+
+}  // namespace detail
+
 struct StVenantKirchhoff {
   Real lambda, mu;  // Lame constants
 
@@ -74,16 +101,7 @@ struct StVenantKirchhoff {
 
  private:
   KOKKOS_INLINE_FUNCTION void tangent_given_stress(const Mat3& F, const Mat3& S, Tangent& A) const {
-    const Mat3 b = mul_nt(F, F);  // left Cauchy-Green tensor F F^T
-    for (int i = 0; i < 3; ++i)
-      for (int J = 0; J < 3; ++J)
-        for (int k = 0; k < 3; ++k)
-          for (int L = 0; L < 3; ++L) {
-            Real a = lambda * F(i, J) * F(k, L) + mu * F(i, L) * F(k, J);
-            if (i == k) a += S(L, J);
-            if (J == L) a += mu * b(i, k);
-            A.a[3 * i + J][3 * k + L] = a;
-          }
+    detail::lame_form_tangent<false>(lambda, mu, F, F, S, A);
   }
 };
 

@@ -16,46 +16,33 @@
 
 namespace tlfea {
 
-template <class M>
-struct MaterialFromSpec;
-template <>
-struct MaterialFromSpec<StVenantKirchhoff> {
-  static StVenantKirchhoff make(const MaterialSpec& s) {
-    StVenantKirchhoff m;
-    m.lambda = s.lambda;
-    m.mu = s.mu;
-    return m;
-  }
-};
-template <>
-struct MaterialFromSpec<MooneyRivlin> {
-  static MooneyRivlin make(const MaterialSpec& s) {
-    MooneyRivlin m;
-    m.mu10 = s.mu10;
-    m.mu01 = s.mu01;
-    m.kappa = s.kappa;
-    return m;
-  }
-};
-template <>
-struct MaterialFromSpec<NeoHookean> {
-  static NeoHookean make(const MaterialSpec& s) {
-    NeoHookean m;
-    m.mu10 = s.mu10;
-    m.kappa = s.kappa;
-    return m;
-  }
-};
+// The law's constants from the spec: set_constants(m, s) per law, and
+// material_from_spec<M>(s) a law M with them.
+inline void set_constants(StVenantKirchhoff& m, const MaterialSpec& s) {
+  m.lambda = s.lambda;
+  m.mu = s.mu;
+}
+inline void set_constants(MooneyRivlin& m, const MaterialSpec& s) {
+  m.mu10 = s.mu10;
+  m.mu01 = s.mu01;
+  m.kappa = s.kappa;
+}
+inline void set_constants(NeoHookean& m, const MaterialSpec& s) {
+  m.mu10 = s.mu10;
+  m.kappa = s.kappa;
+}
 template <class X>
-struct MaterialFromSpec<KelvinVoigt<X>> {
-  static KelvinVoigt<X> make(const MaterialSpec& s) {
-    KelvinVoigt<X> m;
-    m.elastic = MaterialFromSpec<X>::make(s);
-    m.mu_v = s.mu_v;
-    m.lambda_v = s.lambda_v;
-    return m;
-  }
-};
+void set_constants(KelvinVoigt<X>& m, const MaterialSpec& s) {
+  set_constants(m.elastic, s);
+  m.mu_v = s.mu_v;
+  m.lambda_v = s.lambda_v;
+}
+template <class M>
+M material_from_spec(const MaterialSpec& s) {
+  M m;
+  set_constants(m, s);
+  return m;
+}
 
 // The team-per-element internal force and tangent (team_kernels.hpp) of one
 // <element, material> pair: the block's data and the two launches, defined in
@@ -84,7 +71,7 @@ class ElementBlock final : public ElementBlockBase {
  public:
   ElementBlock(const Mesh& mesh, Ordinal coef_offset, const MaterialSpec& spec, Real density)
       : geom_(build_geometry<E>(mesh, coef_offset)),
-        mat_(MaterialFromSpec<M>::make(spec)),
+        mat_(material_from_spec<M>(spec)),
         spec_(spec),
         rho_(density) {
     {
@@ -144,7 +131,7 @@ class ElementBlock final : public ElementBlockBase {
       if (!reference_ && split_) {
         launch_assembly("tlfea::elements::internal_force",
                         FastInternalForceFunctor<E, SplitLawOf, 2>{
-                            geom_, {fast_set(0), fast_set(1)}, split_law(), q, v, f});
+                            {geom_, {fast_set(0), fast_set(1)}, split_law(), q, v}, f});
         return;
       }
     }
@@ -171,32 +158,13 @@ class ElementBlock final : public ElementBlockBase {
       if (!reference_) {
         if constexpr (PoissonSplitTraits<E, M>::supported) {
           if (split_) {
-            launch_assembly("tlfea::elements::tangent",
-                            FastTangentFunctor<E, SplitLawOf, 2>{geom_,
-                                                                 {fast_set(0), fast_set(1)},
-                                                                 split_law(),
-                                                                 q,
-                                                                 v,
-                                                                 offsets_,
-                                                                 block_row_length_,
-                                                                 values,
-                                                                 alpha_K,
-                                                                 alpha_D});
+            launch_fast_tangent<SplitLawOf, 2>(
+                {geom_, {fast_set(0), fast_set(1)}, split_law(), q, v}, alpha_K, alpha_D, values);
             return;
           }
         }
-        launch_assembly(
-            "tlfea::elements::tangent",
-            FastTangentFunctor<E, detail::ContinuumPointLaw<M>, 1>{geom_,
-                                                                   {{geom_.H, geom_.dV, E::nq}},
-                                                                   {mat_},
-                                                                   q,
-                                                                   v,
-                                                                   offsets_,
-                                                                   block_row_length_,
-                                                                   values,
-                                                                   alpha_K,
-                                                                   alpha_D});
+        launch_fast_tangent<detail::ContinuumPointLaw<M>, 1>(
+            {geom_, {{geom_.H, geom_.dV, E::nq}}, {mat_}, q, v}, alpha_K, alpha_D, values);
         return;
       }
     }
@@ -225,10 +193,6 @@ class ElementBlock final : public ElementBlockBase {
   void body_force(const CoefView& q0, const Vec3& b, const CoefView& f) const override {
     launch_assembly("tlfea::elements::body_force",
                     BodyForceFunctor<E>{geom_, q0, rho_, {b[0], b[1], b[2]}, f});
-  }
-  void point_forces(const PointLoads& loads, Real scale, const CoefView& f) const override {
-    PointForceFunctor<E> fn{geom_, loads.element, loads.xi, loads.force, scale, f};
-    for_each_load("tlfea::elements::point_force", scatter_, loads.size(), fn);
   }
   void dead_traction(const CoefView& q0, const FaceList& faces, const Vec3& t0,
                      const CoefView& f) const override {
@@ -339,6 +303,14 @@ class ElementBlock final : public ElementBlockBase {
     l.base = split_base_;
     return l;
   }
+  // values += alpha_K K + alpha_D D by the fast loops on `loop`'s point sets.
+  template <class Law, int nsets>
+  void launch_fast_tangent(const PointSetLoop<E, Law, nsets>& loop, Real alpha_K, Real alpha_D,
+                           const DeviceView<Real*>& values) const {
+    launch_assembly("tlfea::elements::tangent",
+                    FastTangentFunctor<E, Law, nsets>{
+                        {loop, offsets_, block_row_length_, values, alpha_K, alpha_D}});
+  }
   void require_offsets() const {
     if (offsets_.extent(0) != static_cast<size_t>(geom_.num_elements))
       throw_error("element block: matrix assembly before set_matrix_offsets");
@@ -393,3 +365,15 @@ std::unique_ptr<ElementBlockBase> make_block_for_element(const Mesh& mesh, Ordin
 }
 
 }  // namespace tlfea
+
+// The element loops of element E for every material and its factory
+// make_block_<name> (declared in elements/src/element_block.cpp).
+#define TLFEA_INSTANTIATE_ELEMENT_BLOCK(E, M) template class ElementBlock<E, M>;
+#define TLFEA_INSTANTIATE_ELEMENT_BLOCKS(E, name)                                               \
+  namespace tlfea {                                                                             \
+  TLFEA_FOR_EACH_MATERIAL(TLFEA_INSTANTIATE_ELEMENT_BLOCK, E)                                   \
+  std::unique_ptr<ElementBlockBase> make_block_##name(const Mesh& mesh, Ordinal coef_offset,    \
+                                                      const MaterialSpec& spec, Real density) { \
+    return make_block_for_element<E>(mesh, coef_offset, spec, density);                         \
+  }                                                                                             \
+  }

@@ -16,13 +16,13 @@ void TeamLoops<E, M>::internal_force(const CoefView& q, const CoefView& v,
     if (split) {
       for_each_element_team(
           label, scatter, *colouring, geom.num_elements,
-          TeamInternalForceFunctor<E, decltype(law), 2>{geom, {sets[0], sets[1]}, law, q, v, f});
+          TeamInternalForceFunctor<E, decltype(law), 2>{{geom, {sets[0], sets[1]}, law, q, v}, f});
       return;
     }
   }
   for_each_element_team(label, scatter, *colouring, geom.num_elements,
                         TeamInternalForceFunctor<E, detail::ContinuumPointLaw<M>, 1>{
-                            geom, {sets[0]}, {mat}, q, v, f});
+                            {geom, {sets[0]}, {mat}, q, v}, f});
 }
 
 template <class E, class M>
@@ -30,38 +30,27 @@ void TeamLoops<E, M>::tangent(const CoefView& q, const CoefView& v, Real alpha_K
                               const DeviceView<Offset***>& offsets,
                               const DeviceView<Offset*>& block_row_length,
                               const DeviceView<Real*>& values) const {
-  const char* label = "tlfea::elements::tangent";
+  // The team tangent on `loop`'s point sets.
+  auto launch = [&](const auto& loop) {
+    using Loop = std::decay_t<decltype(loop)>;
+    for_each_element_team("tlfea::elements::tangent", scatter, *colouring, geom.num_elements,
+                          TeamTangentFunctor<E, typename Loop::law_type, Loop::num_sets>{
+                              {loop, offsets, block_row_length, values, alpha_K, alpha_D}});
+  };
   if constexpr (PoissonSplitTraits<E, M>::supported) {
     if (split) {
-      for_each_element_team(label, scatter, *colouring, geom.num_elements,
-                            TeamTangentFunctor<E, decltype(law), 2>{geom,
-                                                                    {sets[0], sets[1]},
-                                                                    law,
-                                                                    q,
-                                                                    v,
-                                                                    offsets,
-                                                                    block_row_length,
-                                                                    values,
-                                                                    alpha_K,
-                                                                    alpha_D});
+      launch(PointSetLoop<E, decltype(law), 2>{geom, {sets[0], sets[1]}, law, q, v});
       return;
     }
   }
-  for_each_element_team(
-      label, scatter, *colouring, geom.num_elements,
-      TeamTangentFunctor<E, detail::ContinuumPointLaw<M>, 1>{
-          geom, {sets[0]}, {mat}, q, v, offsets, block_row_length, values, alpha_K, alpha_D});
+  launch(PointSetLoop<E, detail::ContinuumPointLaw<M>, 1>{geom, {sets[0]}, {mat}, q, v});
 }
 
 }  // namespace tlfea
 
 // The team loops of element E for every material.
-#define TLFEA_INSTANTIATE_TEAM_LOOPS(E)                         \
-  namespace tlfea {                                             \
-  template struct TeamLoops<E, StVenantKirchhoff>;              \
-  template struct TeamLoops<E, MooneyRivlin>;                   \
-  template struct TeamLoops<E, NeoHookean>;                     \
-  template struct TeamLoops<E, KelvinVoigt<StVenantKirchhoff>>; \
-  template struct TeamLoops<E, KelvinVoigt<MooneyRivlin>>;      \
-  template struct TeamLoops<E, KelvinVoigt<NeoHookean>>;        \
+#define TLFEA_INSTANTIATE_TEAM_LOOP(E, M) template struct TeamLoops<E, M>;
+#define TLFEA_INSTANTIATE_TEAM_LOOPS(E)                   \
+  namespace tlfea {                                       \
+  TLFEA_FOR_EACH_MATERIAL(TLFEA_INSTANTIATE_TEAM_LOOP, E) \
   }
