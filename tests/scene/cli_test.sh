@@ -91,6 +91,16 @@ default_scene)
     [ "$(grep -c "linear solver 'tacho' cannot run on several ranks" "$work/mpi_tacho")" -eq 1 ] ||
       fail "tacho on 2 ranks: not one message: $(cat "$work/mpi_tacho")"
     [ -e "$work/out_mpi3" ] && fail "tacho on 2 ranks wrote output"
+    # An error on rank 0 alone (its output directory cannot be made) ends
+    # both ranks (MPI_Abort) instead of leaving rank 1 waiting.
+    timeout 120 env OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 \
+      OMPI_MCA_rmaps_base_oversubscribe=1 mpirun -np 2 "$tlfea" run \
+      "$src/examples/b1_t10_beam.yaml" --steps 2 --output /proc/tlfea_no_such_dir > /dev/null 2> "$work/mpi_abort"
+    st=$?
+    [ $st -ne 124 ] || fail "an error on rank 0 left the other rank waiting (timeout)"
+    [ $st -ne 0 ] || fail "an error on rank 0: exit status 0"
+    grep -q "cannot create output directory.*(MPI rank 0 of 2; ending all ranks)" "$work/mpi_abort" ||
+      fail "an error on rank 0: no message: $(cat "$work/mpi_abort")"
   fi
   TLFEA_BLAS_THREADS=two "$tlfea" info > /dev/null 2> "$work/blas_err"
   [ $? -eq 2 ] || fail "TLFEA_BLAS_THREADS=two: exit status not 2"
