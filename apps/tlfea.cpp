@@ -229,6 +229,10 @@ std::string not_distributed(const tlfea::scene::Scene& s, const Options& o) {
     return "linear solver '" + l +
            "' cannot run on several ranks (use default, dist-cg or dist-gmres; belos-cg and "
            "belos-gmres select them)";
+  const std::string& pc = s.settings.linear.preconditioner;
+  if (s.settings.inner_solver == "newton" && pc != "default" && pc != "ilu" && pc != "jacobi" &&
+      pc != "none")
+    return "preconditioner '" + pc + "' cannot run on several ranks (use ilu, jacobi or none)";
   return "";
 }
 
