@@ -190,8 +190,9 @@ int cmd_info(int ranks) {
               static_cast<int>(Kokkos::DefaultExecutionSpace().concurrency()));
   if (tlfea::MpiSession::enabled())
     std::printf(
-        "MPI: built (Trilinos solvers); %d rank%s in this job; tlfea run uses 1 rank "
-        "(a run started on more is refused: runs are not distributed yet)\n",
+        "MPI: built (Trilinos solvers); %d rank%s in this job; tlfea run on several ranks "
+        "splits the element work and solves with dist-cg / dist-gmres (README, \"Running on "
+        "several ranks\")\n",
         ranks, ranks == 1 ? "" : "s");
   else
     std::printf("MPI: not built (1 rank)\n");
@@ -213,9 +214,57 @@ int cmd_info(int ranks) {
   return 0;
 }
 
-int cmd_run(Options o) {
-  tlfea::scene::Scene s = load(o);
-  if (o.steps > 0 && o.end_time > 0) bad("give --steps or --end-time, not both");
+// What a run on several MPI ranks does not support yet (empty: supported).
+std::string not_distributed(const tlfea::scene::Scene& s, const Options& o) {
+  if (s.contact || s.detection || !s.model->step_forces().empty())
+    return "contact is not supported on several ranks yet";
+  for (const auto& b : s.bodies)
+    if (b.rigid) return "rigid bodies are not supported on several ranks yet";
+  if (!o.restart.empty()) return "--restart is not supported on several ranks yet";
+  if (s.settings.analysis == "static")
+    return "static analysis is not supported on several ranks yet";
+  const std::string& l = s.settings.linear.backend;
+  if (s.settings.inner_solver == "newton" && l != "default" && l != "belos-cg" &&
+      l != "belos-gmres" && l != "dist-cg" && l != "dist-gmres")
+    return "linear solver '" + l +
+           "' cannot run on several ranks (use default, dist-cg or dist-gmres; belos-cg and "
+           "belos-gmres select them)";
+  const std::string& pc = s.settings.linear.preconditioner;
+  if (s.settings.inner_solver == "newton" && pc != "default" && pc != "ilu" && pc != "jacobi" &&
+      pc != "none")
+    return "preconditioner '" + pc + "' cannot run on several ranks (use ilu, jacobi or none)";
+  return "";
+}
+
+// Several ranks (mpi->world_size() > 1): every rank loads the scene and
+// steps the whole state (elements split between the ranks, TimeStepper);
+// rank 0 alone prints and writes output.
+int cmd_run(Options o, const tlfea::MpiSession* mpi) {
+  const int ranks = mpi ? mpi->world_size() : 1;
+  const bool root = !mpi || mpi->world_rank() == 0;
+  std::optional<tlfea::scene::Scene> loaded;
+  std::string why;
+  try {
+    loaded.emplace(load(o));
+    if (o.steps > 0 && o.end_time > 0) bad("give --steps or --end-time, not both");
+    if (ranks > 1) {
+      const std::string n = not_distributed(*loaded, o);
+      if (!n.empty())
+        why = "tlfea run: started on " + std::to_string(ranks) + " MPI ranks, but " + n +
+              "; run it on one rank (without mpirun, or mpirun -np 1)";
+    }
+  } catch (const tlfea::Error& e) {
+    why = e.what();
+  }
+  // Every rank stops here alike (the stepper below is collective); rank 0
+  // says why, or that another rank failed.
+  if (ranks > 1 ? mpi->any(!why.empty()) : !why.empty()) {
+    if (root)
+      std::fprintf(stderr, "%s\n",
+                   why.empty() ? "tlfea: the scene failed to load on another rank" : why.c_str());
+    return 2;
+  }
+  tlfea::scene::Scene& s = *loaded;
   if (o.steps > 0) s.steps = o.steps;
   if (o.end_time > 0) s.steps = std::max<long>(1, std::lround(o.end_time / s.settings.dt));
   if (!o.output.empty()) s.output.directory = o.output;
@@ -231,11 +280,16 @@ int cmd_run(Options o) {
   if (!o.restart.empty()) bad("--restart: this build has no output layer (TLFEA::io)");
 #endif
   // Everything is validated: from here on the output directory is written.
-  print_summary(s, stderr);
-  warn_output_size(s, stepper.steps_taken());
+  if (root) {
+    print_summary(s, stderr);
+    if (ranks > 1)
+      std::fprintf(stderr, "MPI: %d ranks, elements split between them, linear solver %s\n", ranks,
+                   stepper.linear_stats().backend.c_str());
+    warn_output_size(s, stepper.steps_taken());
+  }
 #ifdef TLFEA_HAVE_IO
   std::unique_ptr<tlfea::io::OutputWriter> writer;
-  if (s.output.enabled) {
+  if (s.output.enabled && root) {
     tlfea::io::OutputSettings os = tlfea::io::output_settings(s);
     // A restart continues the output in the directory (its steps up to the
     // checkpoint's are kept; docs/scene.md, "output").
@@ -245,7 +299,7 @@ int cmd_run(Options o) {
     for (const auto& j : s.joints) writer->add_joint(j.first, j.second);
   }
 #else
-  if (s.output.enabled)
+  if (s.output.enabled && root)
     std::fprintf(stderr, "note: output not built (no TLFEA::io); nothing written\n");
 #endif
   std::signal(SIGINT, on_sigint);
@@ -280,8 +334,8 @@ int cmd_run(Options o) {
     const double wall = std::chrono::duration<double>(now - t0).count();
     const long k = stepper.steps_taken();
     const bool last = k >= total;
-    if (tty || done % every_line == 0 || last ||
-        std::chrono::duration<double>(now - last_line).count() > 10.0) {
+    if (root && (tty || done % every_line == 0 || last ||
+                 std::chrono::duration<double>(now - last_line).count() > 10.0)) {
       const double eta = wall / done * (total - k);
       std::fprintf(stderr, "%sstep %ld/%ld  t = %.6g s  wall %s  ETA %s  newton %d  outer %d%s",
                    tty ? "\r" : "", k, total, static_cast<double>(stepper.time()),
@@ -290,11 +344,14 @@ int cmd_run(Options o) {
       std::fflush(stderr);
       last_line = now;
     }
-    if (g_stop) {
+    // Several ranks: stop together (Ctrl-C may reach the ranks at
+    // different steps).
+    if (ranks > 1 ? mpi->any(g_stop != 0) : g_stop != 0) {
       status = 130;
       break;
     }
   }
+  if (!root) return status;
   if (tty) std::fprintf(stderr, "\n");
   const double wall = std::chrono::duration<double>(clock::now() - t0).count();
 #ifdef TLFEA_HAVE_IO
@@ -354,35 +411,31 @@ int main(int argc, char** argv) {
     std::fputs(tlfea_default_scene_yaml, stdout);
     return std::fflush(stdout) == 0 ? 0 : 2;
   }
-  // Several MPI ranks: `info` answers from rank 0; a run is refused on every
-  // rank (each would run the whole model and write the same files), rank 0
+  // Several MPI ranks: `info` answers from rank 0; a run splits the element
+  // work between the ranks (cmd_run), or is refused on every rank, rank 0
   // saying why, before anything is written.
   const int ranks = mpi ? mpi->world_size() : 1;
-  if (ranks > 1) {
-    const bool first = mpi->world_rank() == 0;
-    if (cmd == "run") {
-      if (first)
-        std::fprintf(stderr,
-                     "tlfea run: started on %d MPI ranks, but runs are not distributed yet: every "
-                     "rank would run the whole model and write the same output; run it on one "
-                     "rank (without mpirun, or mpirun -np 1)\n",
-                     ranks);
-      mpi->barrier();
-      return 2;
-    }
-    if (!first) return 0;
-  }
+  if (ranks > 1 && cmd != "run" && mpi->world_rank() != 0) return 0;
   int kargc = 1;
   Kokkos::ScopeGuard kokkos(kargc, argv);
+  // An error past the collective start of a run on several ranks may be one
+  // rank's alone: the others would wait for it, so it ends them all.
+  auto fail = [&](const std::string& msg) {
+    if (ranks > 1 && cmd == "run") {
+      std::fprintf(stderr, "%s (MPI rank %d of %d; ending all ranks)\n", msg.c_str(),
+                   mpi->world_rank(), ranks);
+      mpi->abort(2);
+    }
+    std::fprintf(stderr, "%s\n", msg.c_str());
+    return 2;
+  };
   try {
     if (cmd == "info") return cmd_info(ranks);
     if (cmd == "check") return cmd_check(o);
-    return cmd_run(o);
+    return cmd_run(o, mpi ? &*mpi : nullptr);
   } catch (const tlfea::Error& e) {
-    std::fprintf(stderr, "%s\n", e.what());
-    return 2;
+    return fail(e.what());
   } catch (const std::exception& e) {
-    std::fprintf(stderr, "tlfea: %s\n", tlfea::escape_control_bytes(e.what()).c_str());
-    return 2;
+    return fail("tlfea: " + tlfea::escape_control_bytes(e.what()));
   }
 }

@@ -26,7 +26,12 @@
 // the same function, in the same units, as the displacement-form residual the
 // dolfinx peer uses, so the same numbers mean the same convergence test.
 //
-// Time breakdown: the stepper exposes no timers yet, so with --breakdown 1
+// Under mpirun -np N (Trilinos build) the TimeStepper splits the elements
+// between the ranks and solves with dist-cg (README "Running on several
+// ranks"); rank 0 prints, the estimated breakdown below is skipped, and
+// "stepper_*_s" are the StepReport timers summed over the steps (rank 0's).
+//
+// Time breakdown: with --breakdown 1
 // (default) the driver times, after the run and on its final state, one
 // internal-force pass, one tangent assembly, one factorisation and one solve
 // with the same backend, and reports estimated totals = per-call time x the
@@ -83,6 +88,7 @@ constexpr const char* kUsage =
 struct Options {
   std::string mesh_dir, material = "svk";
   int res = 0;
+  int ranks = 1, rank = 0;  // MPI_COMM_WORLD: several ranks split the elements (TimeStepper)
   bool generated = false;
   bench::StepperOptions run;
 };
@@ -204,8 +210,9 @@ int run(const Options& o) {
   bench::StepperOptions steps_only = so;
   steps_only.breakdown = false;
   Breakdown b;
+  const bool breakdown = so.breakdown && o.ranks == 1;  // its solver would be a 1-rank one
   const bench::RunResult r = bench::run_steps(model, steps_only, probe, [&](TimeStepper& stepper) {
-    if (!so.breakdown) return;
+    if (!breakdown) return;
     LinearSolverOptions lo;
     lo.backend = so.solver;
     lo.ordering = so.ordering;
@@ -215,7 +222,13 @@ int run(const Options& o) {
   const double wall = r.wall_s, peak_rss = r.peak_rss_mib;
   const long newton = r.newton, outer = r.outer, factorizations = r.factorizations;
   std::vector<double> step_s;
-  for (const bench::StepTimes& st : r.steps) step_s.push_back(st.wall);
+  double assembly = 0, factorization = 0, solve = 0;  // the stepper's own timers
+  for (const bench::StepTimes& st : r.steps) {
+    step_s.push_back(st.wall);
+    assembly += st.assembly;
+    factorization += st.factorization;
+    solve += st.solve;
+  }
 
   const Vec3& P = probe.reference;
   bench::Json j;
@@ -252,8 +265,14 @@ int run(const Options& o) {
       .integer("newton_iterations", newton)
       .integer("outer_iterations", outer)
       .integer("factorizations", factorizations)
-      .integer("retries", r.retries);
-  if (so.breakdown) {
+      .integer("retries", r.retries)
+      .integer("mpi_ranks", o.ranks)
+      .str("linear_backend", r.linear.backend)
+      .integer("linear_iterations", r.linear.total_iterations)
+      .num("stepper_assembly_s", assembly)
+      .num("stepper_factorization_s", factorization)
+      .num("stepper_solve_s", solve);
+  if (breakdown) {
     // Estimated: residual evaluations >= Newton iterations + one per step
     // (line-search backtracking adds more; not reported by the stepper).
     const double n_res = static_cast<double>(newton + so.steps);
@@ -273,7 +292,7 @@ int run(const Options& o) {
       .integer("probe_node", probe.coefficient)
       .raw("probe", bench::json_array({P[0], P[1], P[2]}))
       .raw("x_hist", bench::json_array(r.hist));
-  bench::add_config(j).print();
+  if (o.rank == 0) bench::add_config(j).print();
   return 0;
 }
 
@@ -316,6 +335,8 @@ int main(int argc, char** argv) {
   } catch (const bench::ArgError& e) {
     bad_args(e.what());
   }
+  o.ranks = mpi.world_size();
+  o.rank = mpi.world_rank();
   Kokkos::ScopeGuard guard(argc, argv);
   try {
     return run(o);

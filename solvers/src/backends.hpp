@@ -4,6 +4,7 @@
 
 #include <chrono>
 #include <memory>
+#include <vector>
 
 #include "tlfea/solvers/linear_solver.hpp"
 
@@ -21,6 +22,21 @@ std::unique_ptr<LinearSolver> make_tacho(const LinearSolverOptions& options);
 std::unique_ptr<LinearSolver> make_klu2(const LinearSolverOptions& options);
 // kind: "GMRES", "CG" or "MINRES" (Belos::SolverFactory names).
 std::unique_ptr<LinearSolver> make_belos(const LinearSolverOptions& options, const char* kind);
+#endif
+
+// The scalar rows of the Newton matrix one MPI rank adds values to (touched)
+// and those it owns in the distributed matrix (owned: disjoint over the
+// ranks, their union all rows, owned a subset of touched), both ascending.
+// Empty on one rank: every row, both.
+struct RowPartition {
+  std::vector<Ordinal> touched, owned;
+};
+#ifdef TLFEA_HAVE_TRILINOS_SOLVERS
+// dist-cg / dist-gmres (linear_solver_distributed.cpp): Belos over
+// MPI_COMM_WORLD on the sum over ranks of their partial values; kind "CG" or
+// "GMRES".
+std::unique_ptr<LinearSolver> make_distributed(const LinearSolverOptions& options, const char* kind,
+                                               const RowPartition& rows);
 #endif
 
 // Wall-clock seconds since construction.

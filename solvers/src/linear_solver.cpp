@@ -78,7 +78,8 @@ SolverStats LinearSolver::stats() const {
 std::vector<std::string> available_linear_solvers() {
   std::vector<std::string> names{"default"};
 #ifdef TLFEA_HAVE_TRILINOS_SOLVERS
-  names.insert(names.end(), {"tacho", "klu2", "belos-gmres", "belos-cg", "belos-minres"});
+  names.insert(names.end(), {"tacho", "klu2", "belos-gmres", "belos-cg", "belos-minres", "dist-cg",
+                             "dist-gmres"});
 #endif
 #ifdef TLFEA_HAVE_CUDSS
   names.push_back("cudss");
@@ -96,8 +97,9 @@ std::string list_names() {
 }
 
 bool is_known_name(const std::string& n) {
-  for (const char* k : {"default", "tacho", "eigen-ldlt", "eigen-lu", "klu2", "belos-gmres",
-                        "belos-cg", "belos-minres", "kk-cg", "kk-gmres", "cudss"})
+  for (const char* k :
+       {"default", "tacho", "eigen-ldlt", "eigen-lu", "klu2", "belos-gmres", "belos-cg",
+        "belos-minres", "kk-cg", "kk-gmres", "cudss", "dist-cg", "dist-gmres"})
     if (n == k) return true;
   return false;
 }
@@ -129,6 +131,10 @@ std::unique_ptr<LinearSolver> make_linear_solver(const LinearSolverOptions& opti
   if (name == "belos-gmres") return detail::make_belos(options, "GMRES");
   if (name == "belos-cg") return detail::make_belos(options, "CG");
   if (name == "belos-minres") return detail::make_belos(options, "MINRES");
+  // On one rank (all rows owned); a TimeStepper on several ranks makes them
+  // with its element partition (solvers/src/distribution.hpp).
+  if (name == "dist-cg") return detail::make_distributed(options, "CG", {});
+  if (name == "dist-gmres") return detail::make_distributed(options, "GMRES", {});
 #endif
   if (is_known_name(name))
     throw_error("linear solver \"", name,

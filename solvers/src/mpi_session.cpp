@@ -1,5 +1,8 @@
 #include "tlfea/solvers/mpi_session.hpp"
 
+#include <cstdio>
+#include <cstdlib>
+
 #ifdef TLFEA_HAVE_MPI
 #include <mpi.h>
 #endif
@@ -54,6 +57,25 @@ void MpiSession::barrier() const {
 #ifdef TLFEA_HAVE_MPI
   MPI_Barrier(MPI_COMM_WORLD);
 #endif
+}
+
+bool MpiSession::any(bool flag) const {
+#ifdef TLFEA_HAVE_MPI
+  int v = flag ? 1 : 0;
+  MPI_Allreduce(MPI_IN_PLACE, &v, 1, MPI_INT, MPI_LOR, MPI_COMM_WORLD);
+  return v != 0;
+#else
+  return flag;
+#endif
+}
+
+void MpiSession::abort(int code) const {
+  std::fflush(stdout);
+  std::fflush(stderr);
+#ifdef TLFEA_HAVE_MPI
+  MPI_Abort(MPI_COMM_WORLD, code);
+#endif
+  std::exit(code);
 }
 
 bool MpiSession::enabled() {

@@ -8,6 +8,7 @@
 #include <cmath>
 #include <sstream>
 
+#include "distribution.hpp"
 #include "tlfea/core/error.hpp"
 #include "tlfea/core/view_utils.hpp"
 
@@ -184,6 +185,7 @@ TimeStepper::TimeStepper(Model& model, const StepperSettings& settings)
     : model_(model), s_(settings) {
   if (!(s_.dt > 0)) throw_error("time step dt must be positive, got ", s_.dt);
   model_.finalize();
+  dist_ = detail::Distribution::make(model_);  // nullptr on one rank
   const Ordinal n = model_.num_coefficients();
   const CrsPattern& p = model_.pattern();
   q_ = CoefView("tlfea::solvers::q", n);
@@ -301,7 +303,9 @@ TimeStepper::TimeStepper(Model& model, const StepperSettings& settings)
     }
   fixed_dofs_ = upload_to_device<Ordinal>("tlfea::solvers::fixed_dofs", dofs);
   fixed_zero_ = upload_to_device<Offset>("tlfea::solvers::fixed_zero", zero);
-  fixed_diag_ = upload_to_device<Offset>("tlfea::solvers::fixed_diag", diag);
+  // Several ranks: the unit diagonal is added by the rank owning the row.
+  fixed_diag_ = upload_to_device<Offset>("tlfea::solvers::fixed_diag",
+                                         dist_ ? dist_->owned_offsets(diag) : diag);
   presc_dofs_ = upload_to_device<Ordinal>("tlfea::solvers::prescribed_dofs", presc);
   presc_vel_ = DeviceView<Real*>("tlfea::solvers::prescribed_velocity", presc.size());
   presc_vel_host_ = Kokkos::create_mirror_view(presc_vel_);
@@ -314,9 +318,15 @@ TimeStepper::TimeStepper(Model& model, const StepperSettings& settings)
   }
   LinearSolverOptions lo = s_.linear;
   if (s_.dp1_curvature) lo.positive_definite = false;
-  solver_ = make_linear_solver(lo);
+  solver_ = dist_ ? dist_->make_solver(lo) : make_linear_solver(lo);
   solver_->analyze(p);
   if (static_ && m_ > 0 && !(s_.penalty > 0)) init_static_penalty();
+}
+
+TimeStepper::~TimeStepper() = default;
+
+const ElementBlockBase* TimeStepper::elements(int b) const {
+  return dist_ ? dist_->block(b) : &model_.block(b);
 }
 
 // Static analysis: dg/dv = h K + h^2 rho C_q^T C_q, so the automatic rho =
@@ -331,6 +341,7 @@ void TimeStepper::init_static_penalty() {
   Kokkos::deep_copy(vt_, 0.0);
   if (m_ > 0) Kokkos::deep_copy(lambda_t_, 0.0);
   assemble_matrix(h, t_ + h);
+  if (dist_) dist_->sum(values_);  // the whole matrix on every rank
   const CrsPattern& p = model_.pattern();
   auto rm = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), p.row_map);
   auto en = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), p.entries);
@@ -385,7 +396,9 @@ Real TimeStepper::residual(Real h, Real t1) {
   // f_int (static: at zero velocity, no viscous force), f_ext
   Kokkos::deep_copy(fint_, 0.0);
   const CoefView& vel = static_ ? zero_ : vt_;
-  for (int b = 0; b < model_.num_bodies(); ++b) model_.block(b).internal_force(qt_, vel, fint_);
+  for (int b = 0; b < model_.num_bodies(); ++b)
+    if (const ElementBlockBase* e = elements(b)) e->internal_force(qt_, vel, fint_);
+  if (dist_) dist_->sum(fint_);  // every other term is computed whole by every rank
   model_.external_load(t1, qt_, fext_);
   // f_c = h C_q^T (lambda + rho c)
   if (m_ > 0) {
@@ -419,23 +432,30 @@ bool TimeStepper::residual_converged(Real r, Real r0) const {
 
 void TimeStepper::assemble_matrix(Real h, Real t1) {
   // dg/dv = M / h + h K + D (dynamic), h K (static: no inertia, no viscosity).
+  // Several ranks: the element tangents of this rank's elements go into
+  // values_, the replicated terms (mass, load stiffness, constraints) into
+  // `rep`, added to values_ in the rows this rank owns (distribution.hpp).
+  const DeviceView<Real*> rep = dist_ ? dist_->replicated_values() : values_;
   Kokkos::parallel_for("tlfea::solvers::mass_over_h", Range(0, values_.extent(0)),
-                       ScaleCopy{values_, model_.mass_values(), static_ ? 0.0 : 1.0 / h});
+                       ScaleCopy{rep, model_.mass_values(), static_ ? 0.0 : 1.0 / h});
+  if (dist_) Kokkos::deep_copy(values_, 0.0);
   for (int b = 0; b < model_.num_bodies(); ++b)
-    model_.block(b).tangent(qt_, static_ ? zero_ : vt_, h, static_ ? 0.0 : 1.0, values_);
+    if (const ElementBlockBase* e = elements(b))
+      e->tangent(qt_, static_ ? zero_ : vt_, h, static_ ? 0.0 : 1.0, values_);
   // g contains -f_ext(q(v)): dg/dv gains -h d f_ext / d q.
-  if (model_.has_follower_loads()) model_.external_load_tangent(t1, qt_, -h, values_);
+  if (model_.has_follower_loads()) model_.external_load_tangent(t1, qt_, -h, rep);
   if (m_ > 0) {
     ConstraintSet& cs = model_.constraints();
-    cs.assemble_gauss_newton(qt_, t1, h * h * rho_, values_);
+    cs.assemble_gauss_newton(qt_, t1, h * h * rho_, rep);
     if (s_.dp1_curvature) {
       // eta = lambda + rho c = y / h
       cs.evaluate(qt_, t1, c_);
       Kokkos::parallel_for("tlfea::solvers::eta", Range(0, m_),
                            Multiplier{y_, lambda_t_, c_, 1.0, rho_});
-      cs.assemble_dp1_hessian(qt_, y_, h * h, values_);
+      cs.assemble_dp1_hessian(qt_, y_, h * h, rep);
     }
   }
+  if (dist_) dist_->add_owned_rows(rep, values_);
   Kokkos::parallel_for("tlfea::solvers::eliminate", Range(0, fixed_zero_.extent(0)),
                        ZeroOffsets{values_, fixed_zero_});
   Kokkos::parallel_for("tlfea::solvers::eliminate_diagonal", Range(0, fixed_diag_.extent(0)),

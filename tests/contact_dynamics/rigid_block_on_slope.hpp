@@ -24,9 +24,9 @@ namespace rigid_slope {
 
 struct Params {
   double tan_alpha = 0.22, g = 9.81;
-  double side = 0.1, mass = 1.0;     // cube edge [m] and mass [kg]
-  double E = 1e7, nu = 0.3;          // contact material (the plane rigid)
-  double radius = 0.05;              // R* of every vertex contact [m]
+  double side = 0.1, mass = 1.0;  // cube edge [m] and mass [kg]
+  double E = 1e7, nu = 0.3;       // contact material (the plane rigid)
+  double radius = 0.05;           // R* of every vertex contact [m]
   double restitution = 0.5, mu_s = 0.25, mu_k = 0.2, slip_distance = 1e-4;
   double damping_mass = 0.04;        // m_d of every contact [kg]
   int lines = 5, per_line = 5;       // the bottom face's vertex grid
@@ -68,9 +68,9 @@ inline double slide(const Params& p) {
         const double St = 8.0 * G_star * std::sqrt(p.radius * delta);
         double d = vx.delta_t + p.dt * ux;
         Ft = -St * d - c_damp * std::sqrt(St * p.damping_mass) * ux;
-        const double mu =
-            !vx.sliding ? p.mu_s
-                        : p.mu_k + (p.mu_s - p.mu_k) * std::max(0.0, 1.0 - vx.slip / p.slip_distance);
+        const double mu = !vx.sliding ? p.mu_s
+                                      : p.mu_k + (p.mu_s - p.mu_k) *
+                                                     std::max(0.0, 1.0 - vx.slip / p.slip_distance);
         if (std::fabs(Ft) > mu * Fn) {
           Ft = std::copysign(mu * Fn, Ft);
           const double d_cap = -Ft / St;

@@ -59,9 +59,10 @@ default_scene)
   else
     grep -q "BLAS: no threaded BLAS linked" "$work/info" || fail "info has no BLAS line"
   fi
-  # Started on several MPI ranks (a build with MPI and an mpirun on PATH): a
-  # run is refused on every rank with one message and writes nothing; info
-  # answers once and reports the ranks.
+  # Started on several MPI ranks (a build with MPI and an mpirun on PATH):
+  # a run of the default scene (contact, not distributed yet) is refused on
+  # every rank with one message and writes nothing; info answers once and
+  # reports the ranks.
   # (Skipped, saying so, where mpirun cannot start two processes at all.)
   mpi() { OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1 mpirun -np 2 "$@"; }
   if grep -q "^MPI: built" "$work/info" && command -v mpirun > /dev/null &&
@@ -75,6 +76,31 @@ default_scene)
     [ $? -ne 0 ] || fail "run on 2 ranks: exit status 0"
     [ "$(grep -c "started on 2 MPI ranks" "$work/mpi_err")" -eq 1 ] || fail "run on 2 ranks: not one message: $(cat "$work/mpi_err")"
     [ -e "$work/out_mpi" ] && fail "run on 2 ranks wrote output"
+    # A scene without contact or rigid bodies runs on 2 ranks (elements
+    # split, dist-cg), rank 0 alone printing and writing.
+    mpi "$tlfea" run "$src/examples/b1_t10_beam.yaml" --steps 2 --output "$work/out_mpi2" \
+      > /dev/null 2> "$work/mpi_run" || fail "b1_t10_beam on 2 ranks: $(tail -5 "$work/mpi_run")"
+    [ "$(grep -c "^done: 2 steps" "$work/mpi_run")" -eq 1 ] || fail "run on 2 ranks: not one summary: $(cat "$work/mpi_run")"
+    grep -q "^MPI: 2 ranks, elements split between them, linear solver dist-cg" "$work/mpi_run" ||
+      fail "run on 2 ranks: no MPI line: $(cat "$work/mpi_run")"
+    if has_io; then [ -s "$work/out_mpi2/output.xdmf" ] || fail "run on 2 ranks: no output.xdmf"; fi
+    # A direct solver is refused on 2 ranks, nothing written.
+    mpi "$tlfea" run "$src/examples/b1_t10_beam.yaml" --steps 2 --output "$work/out_mpi3" \
+      --set solver.linear_solver=tacho > /dev/null 2> "$work/mpi_tacho"
+    [ $? -eq 2 ] || fail "tacho on 2 ranks: exit status not 2"
+    [ "$(grep -c "linear solver 'tacho' cannot run on several ranks" "$work/mpi_tacho")" -eq 1 ] ||
+      fail "tacho on 2 ranks: not one message: $(cat "$work/mpi_tacho")"
+    [ -e "$work/out_mpi3" ] && fail "tacho on 2 ranks wrote output"
+    # An error on rank 0 alone (its output directory cannot be made) ends
+    # both ranks (MPI_Abort) instead of leaving rank 1 waiting.
+    timeout 120 env OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 \
+      OMPI_MCA_rmaps_base_oversubscribe=1 mpirun -np 2 "$tlfea" run \
+      "$src/examples/b1_t10_beam.yaml" --steps 2 --output /proc/tlfea_no_such_dir > /dev/null 2> "$work/mpi_abort"
+    st=$?
+    [ $st -ne 124 ] || fail "an error on rank 0 left the other rank waiting (timeout)"
+    [ $st -ne 0 ] || fail "an error on rank 0: exit status 0"
+    grep -q "cannot create output directory.*(MPI rank 0 of 2; ending all ranks)" "$work/mpi_abort" ||
+      fail "an error on rank 0: no message: $(cat "$work/mpi_abort")"
   fi
   TLFEA_BLAS_THREADS=two "$tlfea" info > /dev/null 2> "$work/blas_err"
   [ $? -eq 2 ] || fail "TLFEA_BLAS_THREADS=two: exit status not 2"

@@ -177,6 +177,12 @@ std::vector<Config> configs() {
     iterative("belos-minres", "jacobi", 0, true);
     iterative("belos-minres", "none", 0, false);
   }
+  if (available("dist-cg")) {  // one rank here: every row owned, one ILU block
+    iterative("dist-cg", "ilu", 0, true);
+    iterative("dist-cg", "jacobi", 0, true);
+    iterative("dist-gmres", "ilu", 0, false);
+    iterative("dist-gmres", "none", 0, false);
+  }
   return all;
 }
 

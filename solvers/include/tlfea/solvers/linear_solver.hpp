@@ -23,7 +23,11 @@ namespace tlfea {
 
 struct LinearSolverOptions {
   // "default", "tacho", "eigen-ldlt", "eigen-lu", "klu2", "belos-gmres",
-  // "belos-cg", "belos-minres", "kk-cg", "kk-gmres", "cudss". "default" is
+  // "belos-cg", "belos-minres", "kk-cg", "kk-gmres", "cudss", "dist-cg",
+  // "dist-gmres" (Belos over MPI_COMM_WORLD on the matrix summed over the
+  // ranks: what a TimeStepper uses on several MPI ranks, where "default",
+  // belos-cg and belos-gmres select them and the others are refused; on one
+  // rank the same as belos-cg / belos-gmres). "default" is
   // cuDSS in a CUDA build with cuDSS, Tacho in the Trilinos build and Eigen's
   // LDL^T otherwise (KLU2 / Eigen's LU when symmetric is false; cuDSS
   // factorizes either). kk-cg and kk-gmres (Kokkos Kernels Krylov, every

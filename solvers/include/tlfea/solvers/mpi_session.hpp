@@ -26,6 +26,13 @@ class MpiSession {
   int world_rank() const;
   // MPI_Barrier on MPI_COMM_WORLD (nothing without MPI).
   void barrier() const;
+  // Whether `flag` is true on any rank (MPI_Allreduce, logical or; `flag`
+  // itself without MPI). Collective: a decision every rank takes alike.
+  bool any(bool flag) const;
+  // MPI_Abort on MPI_COMM_WORLD: ends every rank, for an error on one rank
+  // that the others cannot know of (they would wait in the next collective).
+  // Without MPI: std::exit(code).
+  [[noreturn]] void abort(int code) const;
 
  private:
   bool owns_ = false;

@@ -25,6 +25,10 @@
 
 namespace tlfea {
 
+namespace detail {
+class Distribution;  // solvers/src/distribution.hpp
+}
+
 struct StepperSettings {
   Real dt = 1e-3;  // time step h [s]
   // Augmented-Lagrangian penalty rho; 0 selects rho = penalty_scale * m / h^3
@@ -109,7 +113,11 @@ struct StepperState {
 
 class TimeStepper {
  public:
+  // Collective on MPI_COMM_WORLD when MPI runs with several ranks: every
+  // rank then holds the whole model and state and evaluates its share of
+  // the elements (README "Running on several ranks (MPI)").
   TimeStepper(Model& model, const StepperSettings& settings);
+  ~TimeStepper();
   // Advances by settings.dt (subdividing on failure); throws Error with the
   // step number and reason when the retries are exhausted. The state is then
   // the last converged one, never a half-updated one.
@@ -143,6 +151,9 @@ class TimeStepper {
   void init_static_penalty();
   void assemble_matrix(Real h, Real t1);
   void set_prescribed_velocities(Real h, Real t1);
+  // Body b's elements this process evaluates: all of them on one rank, its
+  // share on several (nullptr: none).
+  const ElementBlockBase* elements(int b) const;
   Model& model_;
   StepperSettings s_;
   std::unique_ptr<LinearSolver> solver_;
@@ -181,6 +192,7 @@ class TimeStepper {
   DeviceView<Real*> factor_lambda_;  // lambda (trial) at that assembly
   bool reuse_next_ = false;          // previous step converged fast: start it with the old factor
   Real residual_time_ = 0.0;         // accumulated assembly time of residual() calls
+  std::unique_ptr<detail::Distribution> dist_;  // element partition (several MPI ranks only)
 };
 
 // Static equilibrium (docs/theory.md §6.10) of `model` under its loads at

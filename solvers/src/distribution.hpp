@@ -1,0 +1,68 @@
+// TLFEA: the element partition of a TimeStepper run on several MPI ranks
+// (replicated state, partitioned element work; README "Running on several
+// ranks (MPI)"). Internal to the solvers layer.
+//
+// Every rank holds the whole Model and the whole state (q, v, lambda, the CRS
+// pattern: memory is not distributed). The elements of each deformable body
+// are split into contiguous ranges balanced by count; rank r evaluates f_int
+// and the tangent of its range only, through an ElementBlock of those
+// elements (a sub-mesh of the body with all its coefficients, so the global
+// coefficient ids and CRS offsets are the model's). Bodies without elements
+// to split (rigid bodies) are evaluated whole by rank 0.
+//
+// Row ownership: coefficient c is owned by the lowest rank whose elements
+// touch it (rank 0 when none does). The replicated terms of the Newton matrix
+// (M / h, constraints, follower loads, the unit diagonal of eliminated dofs),
+// which every rank computes identically, are added by each rank only in the
+// rows it owns, so that their sum over ranks counts each once. The linear
+// solver (dist-cg / dist-gmres) sums the ranks' partial values into a
+// Tpetra matrix whose rows are the owned ones.
+#pragma once
+
+#include <memory>
+#include <vector>
+
+#include "backends.hpp"
+#include "tlfea/solvers/model.hpp"
+
+namespace tlfea::detail {
+
+class Distribution {
+ public:
+  // nullptr unless MPI is initialised with more than one rank in
+  // MPI_COMM_WORLD (always nullptr in a build without MPI). Collective.
+  static std::unique_ptr<Distribution> make(Model& model);
+  ~Distribution();
+
+  int rank() const { return rank_; }
+  int size() const { return size_; }
+  // This rank's elements of body b, or nullptr when it has none.
+  const ElementBlockBase* block(int body) const { return blocks_[body]; }
+  // x <- sum over ranks of x, bit-identical on every rank (reduced on rank 0
+  // and broadcast, so that every rank takes the same Newton decisions).
+  void sum(const CoefView& x) const;
+  void sum(const DeviceView<Real*>& x) const;
+  // values(k) += rep(k) for the offsets k in rows this rank owns.
+  void add_owned_rows(const DeviceView<Real*>& rep, const DeviceView<Real*>& values) const;
+  // The CRS offsets among `offsets` whose row this rank owns.
+  std::vector<Offset> owned_offsets(const std::vector<Offset>& offsets) const;
+  // Scratch of nnz values for the replicated terms of the Newton matrix.
+  const DeviceView<Real*>& replicated_values() const { return replicated_; }
+  // The linear solver over the ranks for `options` (dist-cg / dist-gmres;
+  // "default", belos-cg and belos-gmres map to them); throws Error naming the
+  // rank count for a backend that cannot run distributed.
+  std::unique_ptr<LinearSolver> make_solver(const LinearSolverOptions& options) const;
+
+ private:
+  Distribution() = default;
+  int rank_ = 0, size_ = 1;
+  std::vector<std::unique_ptr<ElementBlockBase>> own_;  // sub-blocks made here
+  std::vector<const ElementBlockBase*> blocks_;         // per body
+  RowPartition rows_;                                   // scalar rows touched / owned
+  std::vector<unsigned char> owned_row_;                // per scalar row (host)
+  const CrsPattern* pattern_ = nullptr;
+  DeviceView<Offset*> owned_entries_;  // CRS offsets of the owned rows
+  DeviceView<Real*> replicated_;
+};
+
+}  // namespace tlfea::detail

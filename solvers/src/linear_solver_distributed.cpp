@@ -1,0 +1,392 @@
+// dist-cg / dist-gmres: the Newton matrix summed over the MPI ranks and
+// solved by Belos over MPI_COMM_WORLD (README "Running on several ranks").
+//
+// Every rank passes values on the whole CRS pattern (core/crs_pattern.hpp)
+// holding only its part: its elements' tangents, and the replicated terms in
+// the rows it owns (solvers/src/distribution.hpp). analyze() builds, once per
+// pattern, an overlap matrix on the rows the rank touches and a one-to-one
+// matrix on the rows it owns (both graphs cut from the pattern, which every
+// rank holds), and the Tpetra::Export between them; factorize() copies the
+// values into the overlap matrix, sums them into the owned one
+// (Tpetra::ADD) and computes the preconditioner: Ifpack2 RILUK (on several
+// ranks ILU(k) of each rank's diagonal block, i.e. block Jacobi / additive
+// Schwarz without overlap), Jacobi or MueLu. solve() takes the replicated
+// right-hand side, iterates from x = 0 to options.tolerance (relative
+// residual of the assembled system) and returns the solution on every rank
+// (MPI_Allgatherv of the owned rows).
+#include <mpi.h>
+
+#include <BelosLinearProblem.hpp>
+#include <BelosSolverFactory.hpp>
+#include <BelosSolverFactory_Tpetra.hpp>
+#include <BelosTpetraAdapter.hpp>
+#include <Ifpack2_Factory.hpp>
+#include <Teuchos_ParameterList.hpp>
+#include <Tpetra_Core.hpp>
+#include <Tpetra_CrsGraph.hpp>
+#include <Tpetra_CrsMatrix.hpp>
+#include <Tpetra_Export.hpp>
+#include <Tpetra_Map.hpp>
+#include <Tpetra_MultiVector.hpp>
+#include <Tpetra_Vector.hpp>
+#include <algorithm>
+#include <cmath>
+#include <exception>
+
+#include "backends.hpp"
+#include "muelu_preconditioner.hpp"
+#include "tlfea/core/error.hpp"
+#include "tlfea/core/view_utils.hpp"
+#include "tpetra_system.hpp"
+
+namespace tlfea::detail {
+namespace {
+
+using Ifpack2Preconditioner =
+    Ifpack2::Preconditioner<Real, TpetraMatrix::local_ordinal_type,
+                            TpetraMatrix::global_ordinal_type, TpetraMatrix::node_type>;
+using GO = TpetraMap::global_ordinal_type;
+using Range = Kokkos::RangePolicy<ExecSpace>;
+
+struct Gather {
+  DeviceView<Real*> out, in;
+  DeviceView<Offset*> from;
+  KOKKOS_INLINE_FUNCTION void operator()(const Offset k) const { out(k) = in(from(k)); }
+};
+
+// The number of NaN or +-inf values (v - v is NaN for those).
+struct AnyNonFinite {
+  DeviceView<Real*> values;
+  KOKKOS_INLINE_FUNCTION void operator()(const Offset k, int& bad) const {
+    const Real v = values(k);
+    if (!(v - v == 0.0)) ++bad;
+  }
+};
+
+// Rows `rows` of the pattern as a Tpetra graph on `row_map`. Column map:
+// with rows_first, the rows' own ids first, in their order, then the other
+// columns ascending (the layout Ifpack2's LocalFilter expects of the owned
+// matrix: the local diagonal block is its first columns); otherwise all
+// columns ascending, so that local entry k is pattern offset src[k] (the
+// overlap matrix, filled by that map). Local indices ascend in each row.
+Teuchos::RCP<TpetraGraph> cut_graph(const Teuchos::RCP<const Teuchos::Comm<int>>& comm,
+                                    const std::vector<Ordinal>& rows, const HostView<Offset*>& rm,
+                                    const HostView<Ordinal*>& en,
+                                    const Teuchos::RCP<const TpetraMap>& row_map, bool rows_first,
+                                    std::vector<Offset>& src) {
+  using local_graph = TpetraGraph::local_graph_device_type;
+  std::vector<GO> others;
+  for (Ordinal r : rows)
+    for (Offset k = rm(r); k < rm(r + 1); ++k) others.push_back(en(k));
+  std::sort(others.begin(), others.end());
+  others.erase(std::unique(others.begin(), others.end()), others.end());
+  std::vector<GO> cols;
+  if (rows_first) {
+    // rows ascend (RowPartition), so the rows among the columns are found by bisection
+    cols.assign(rows.begin(), rows.end());
+    for (GO c : others)
+      if (!std::binary_search(rows.begin(), rows.end(), static_cast<Ordinal>(c))) cols.push_back(c);
+  } else {
+    cols = others;
+  }
+  std::vector<int> local_of(others.size());  // local id of others[i]
+  for (size_t i = 0; i < cols.size(); ++i)
+    local_of[std::lower_bound(others.begin(), others.end(), cols[i]) - others.begin()] =
+        static_cast<int>(i);
+  const auto invalid = Teuchos::OrdinalTraits<Tpetra::global_size_t>::invalid();
+  auto col_map = Teuchos::rcp(
+      new TpetraMap(invalid, Teuchos::ArrayView<const GO>(cols.data(), cols.size()), 0, comm));
+  typename local_graph::row_map_type::non_const_type row_ptr("tlfea::solvers::dist::row_ptr",
+                                                             rows.size() + 1);
+  src.clear();
+  for (Ordinal r : rows)
+    for (Offset k = rm(r); k < rm(r + 1); ++k) src.push_back(k);
+  typename local_graph::entries_type::non_const_type col_ind("tlfea::solvers::dist::col_ind",
+                                                             src.size());
+  auto h_ptr = Kokkos::create_mirror_view(row_ptr);
+  auto h_ind = Kokkos::create_mirror_view(col_ind);
+  size_t n = 0;
+  h_ptr(0) = 0;
+  for (size_t i = 0; i < rows.size(); ++i) {
+    const size_t begin = n;
+    for (Offset k = rm(rows[i]); k < rm(rows[i] + 1); ++k)
+      h_ind(n++) = local_of[std::lower_bound(others.begin(), others.end(), static_cast<GO>(en(k))) -
+                            others.begin()];
+    std::sort(h_ind.data() + begin, h_ind.data() + n);
+    h_ptr(i + 1) = n;
+  }
+  Kokkos::deep_copy(row_ptr, h_ptr);
+  Kokkos::deep_copy(col_ind, h_ind);
+  return Teuchos::rcp(new TpetraGraph(row_map, col_map, row_ptr, col_ind));
+}
+
+class DistributedSolver final : public LinearSolver {
+ public:
+  DistributedSolver(const LinearSolverOptions& options, const char* kind, RowPartition rows)
+      : options_(options), kind_(kind), rows_(std::move(rows)) {
+    name_ = kind_ == "CG" ? "dist-cg" : "dist-gmres";
+    if (options_.preconditioner == "default") options_.preconditioner = "ilu";
+    const auto& p = options_.preconditioner;
+    if (p != "none" && p != "jacobi" && p != "ilu" && p != "muelu")
+      throw_error(name_, ": unknown preconditioner \"", p,
+                  "\"; available: default (ilu), none, jacobi, ilu, muelu");
+    if (options_.ilu_level < 0) throw_error(name_, ": ilu_level must be >= 0");
+    if (options_.max_iterations < 1) throw_error(name_, ": max_iterations must be >= 1");
+    if (!(options_.tolerance > 0)) throw_error(name_, ": tolerance must be > 0");
+    if (kind_ == "CG" && !options_.symmetric)
+      throw_error(name_, " needs a symmetric matrix (options.symmetric = false); use dist-gmres");
+  }
+
+  std::string name() const override { return name_; }
+
+  void analyze(const CrsPattern& pattern) override {
+    Stopwatch t;
+    factorized_ = false;
+    guard("analysis", [&] { build(pattern); });
+    stats_.analyses++;
+    stats_.analyze_seconds += t.seconds();
+  }
+
+  void factorize(const DeviceView<Real*>& values) override {
+    if (owned_.is_null()) throw_error(name_, ": factorize() before analyze()");
+    check_length(name_.c_str(), "values", values.extent(0), static_cast<size_t>(nnz_));
+    Stopwatch t;
+    factorized_ = false;
+    // Every rank must reach the same verdict (a throw on one rank alone
+    // would leave the others waiting in the next collective).
+    int bad = 0;
+    Kokkos::parallel_reduce("tlfea::solvers::dist::finite", Range(0, values.extent(0)),
+                            AnyNonFinite{values}, bad);  // a sum: the count
+    MPI_Allreduce(MPI_IN_PLACE, &bad, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+    if (bad) throw_error(name_, ": a matrix value is not finite (on some rank)");
+    guard("assembly", [&] {
+      overlap_->resumeFill();
+      {
+        auto lv = overlap_->getLocalValuesView();
+        DeviceView<Real*> dst(const_cast<Real*>(lv.data()), lv.extent(0));
+        Kokkos::parallel_for("tlfea::solvers::dist::overlap_values", Range(0, src_.extent(0)),
+                             Gather{dst, values, src_});
+      }
+      overlap_->fillComplete(owned_map_, owned_map_);
+      owned_->resumeFill();
+      owned_->setAllToScalar(0.0);
+      owned_->doExport(*overlap_, *export_, Tpetra::ADD);
+      owned_->fillComplete(owned_map_, owned_map_);
+    });
+    const auto& p = options_.preconditioner;
+    if (p == "ilu" || p == "jacobi") {
+      Tpetra::Vector<Real> diag(owned_map_);
+      owned_->getLocalDiagCopy(diag);
+      int zero = 0;
+      {
+        auto h = diag.getLocalViewHost(Tpetra::Access::ReadOnly);
+        for (size_t i = 0; i < h.extent(0); ++i)
+          if (h(i, 0) == 0.0) zero = 1;
+      }
+      MPI_Allreduce(MPI_IN_PLACE, &zero, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+      if (zero)
+        throw_error(name_,
+                    ": a diagonal entry is zero (singular matrix, or one the Jacobi / ILU "
+                    "preconditioner cannot handle)");
+    }
+    guard("preconditioner setup", [&] {
+      if (!ifpack2_.is_null()) {
+        // On several ranks RILUK factors a local copy of the rank's diagonal
+        // block (Ifpack2 LocalFilter), taken in initialize(): redone for
+        // every new matrix, or it would factor the values of the first.
+        if (comm_->getSize() > 1) ifpack2_->initialize();
+        ifpack2_->compute();
+        preconditioner_ = ifpack2_;
+      } else if (p == "muelu") {
+        preconditioner_ = make_muelu_preconditioner(owned_, options_.symmetric);
+      }
+      problem_ = Teuchos::rcp(
+          new Belos::LinearProblem<Real, TpetraVector, TpetraOperator>(owned_, x_, b_));
+      if (!preconditioner_.is_null()) {
+        if (kind_ == "GMRES")
+          problem_->setRightPrec(preconditioner_);
+        else
+          problem_->setLeftPrec(preconditioner_);
+      }
+    });
+    factorized_ = true;
+    stats_.factorizations++;
+    stats_.factorize_seconds += t.seconds();
+  }
+
+  void solve(const DeviceView<Real*>& b, const DeviceView<Real*>& x) override {
+    if (!factorized_) throw_error(name_, ": solve() without a successful factorize()");
+    check_length(name_.c_str(), "right-hand side", b.extent(0), static_cast<size_t>(n_));
+    check_length(name_.c_str(), "solution", x.extent(0), static_cast<size_t>(n_));
+    Stopwatch t;
+    {
+      auto view = b_->getLocalViewDevice(Tpetra::Access::OverwriteAll);
+      DeviceView<Real*> dst(view.data(), view.extent(0));
+      Kokkos::parallel_for("tlfea::solvers::dist::rhs", Range(0, owned_rows_.extent(0)),
+                           Gather{dst, b, owned_rows_});
+    }
+    x_->putScalar(0.0);
+    Belos::ReturnType result = Belos::Unconverged;
+    guard("solve", [&] {
+      problem_->setProblem(x_, b_);
+      solver_->setProblem(problem_);
+      result = solver_->solve();
+    });
+    const int iterations = solver_->getNumIters();
+    stats_.last_iterations = iterations;
+    stats_.total_iterations += iterations;
+    stats_.last_residual = relative_residual();
+    stats_.solves++;
+    if (result != Belos::Converged)
+      throw_error(name_, ": did not converge in ", iterations, " iterations (relative residual ",
+                  stats_.last_residual, ", tolerance ", options_.tolerance, "; preconditioner ",
+                  options_.preconditioner, ")");
+    // The owned rows of every rank, to every rank.
+    {
+      Kokkos::fence();
+      auto view = x_->getLocalViewHost(Tpetra::Access::ReadOnly);
+      std::vector<Real> mine(view.extent(0));
+      for (size_t i = 0; i < mine.size(); ++i) mine[i] = view(i, 0);
+      MPI_Allgatherv(mine.data(), static_cast<int>(mine.size()), MPI_DOUBLE, gathered_.data(),
+                     counts_.data(), displs_.data(), MPI_DOUBLE, MPI_COMM_WORLD);
+    }
+    auto h = Kokkos::create_mirror_view(x);
+    for (size_t k = 0; k < gathered_.size(); ++k) h(all_rows_[k]) = gathered_[k];
+    Kokkos::deep_copy(x, h);
+    check_solution_device(name_.c_str(), x);  // the same x on every rank: the same verdict
+    stats_.solve_seconds += t.seconds();
+  }
+
+ private:
+  void build(const CrsPattern& pattern) {
+    comm_ = Tpetra::getDefaultComm();
+    n_ = pattern.num_rows();
+    nnz_ = pattern.nnz();
+    if (rows_.owned.empty() && rows_.touched.empty()) {
+      if (comm_->getSize() > 1)
+        throw_error(name_, " on ", comm_->getSize(),
+                    " ranks needs the element partition of a TimeStepper (each rank's rows)");
+      for (Ordinal r = 0; r < n_; ++r) rows_.owned.push_back(r);
+      rows_.touched = rows_.owned;
+    }
+    auto rm = Kokkos::create_mirror_view_and_copy(HostSpace(), pattern.row_map);
+    auto en = Kokkos::create_mirror_view_and_copy(HostSpace(), pattern.entries);
+    const auto invalid = Teuchos::OrdinalTraits<Tpetra::global_size_t>::invalid();
+    auto make_map = [&](const std::vector<Ordinal>& rows) {
+      std::vector<GO> g(rows.begin(), rows.end());
+      return Teuchos::rcp(
+          new TpetraMap(invalid, Teuchos::ArrayView<const GO>(g.data(), g.size()), 0, comm_));
+    };
+    owned_map_ = make_map(rows_.owned);
+    overlap_map_ = make_map(rows_.touched);
+    std::vector<Offset> src, unused;
+    auto overlap_graph = cut_graph(comm_, rows_.touched, rm, en, overlap_map_, false, src);
+    overlap_graph->fillComplete(owned_map_, owned_map_);
+    auto owned_graph = cut_graph(comm_, rows_.owned, rm, en, owned_map_, true, unused);
+    owned_graph->fillComplete(owned_map_, owned_map_);
+    overlap_ = Teuchos::rcp(new TpetraMatrix(overlap_graph));
+    overlap_->fillComplete(owned_map_, owned_map_);
+    if (overlap_->getLocalValuesView().extent(0) != src.size())
+      throw_error(name_, ": overlap matrix holds ", overlap_->getLocalValuesView().extent(0),
+                  " values, expected ", src.size());
+    owned_ = Teuchos::rcp(new TpetraMatrix(owned_graph));
+    owned_->fillComplete(owned_map_, owned_map_);
+    export_ = Teuchos::rcp(new Tpetra::Export<>(overlap_map_, owned_map_));
+    src_ = upload_to_device<Offset>("tlfea::solvers::dist::src", src);
+    std::vector<Offset> owned_rows(rows_.owned.begin(), rows_.owned.end());
+    owned_rows_ = upload_to_device<Offset>("tlfea::solvers::dist::owned_rows", owned_rows);
+    x_ = Teuchos::rcp(new TpetraVector(owned_map_, 1));
+    b_ = Teuchos::rcp(new TpetraVector(owned_map_, 1));
+    r_ = Teuchos::rcp(new TpetraVector(owned_map_, 1));
+    // Who owns which rows, for the gather of the solution.
+    const int size = comm_->getSize();
+    int mine = static_cast<int>(rows_.owned.size());
+    counts_.assign(size, 0);
+    MPI_Allgather(&mine, 1, MPI_INT, counts_.data(), 1, MPI_INT, MPI_COMM_WORLD);
+    displs_.assign(size, 0);
+    for (int r = 1; r < size; ++r) displs_[r] = displs_[r - 1] + counts_[r - 1];
+    all_rows_.assign(static_cast<size_t>(displs_[size - 1] + counts_[size - 1]), 0);
+    MPI_Allgatherv(rows_.owned.data(), mine, MPI_INT, all_rows_.data(), counts_.data(),
+                   displs_.data(), MPI_INT, MPI_COMM_WORLD);
+    if (all_rows_.size() != static_cast<size_t>(n_))
+      throw_error(name_, ": the ranks own ", all_rows_.size(), " rows, the matrix has ", n_);
+    gathered_.assign(all_rows_.size(), 0.0);
+    preconditioner_ = Teuchos::null;
+    ifpack2_ = Teuchos::null;
+    const auto& p = options_.preconditioner;
+    if (p == "ilu" || p == "jacobi") {
+      Teuchos::ParameterList params;
+      if (p == "ilu") {
+        ifpack2_ = Ifpack2::Factory::create<TpetraRowMatrix>("RILUK", owned_);
+        params.set("fact: iluk level-of-fill", options_.ilu_level);
+      } else {
+        ifpack2_ = Ifpack2::Factory::create<TpetraRowMatrix>("RELAXATION", owned_);
+        params.set("relaxation: type", std::string("Jacobi"));
+        params.set("relaxation: sweeps", 1);
+      }
+      ifpack2_->setParameters(params);
+      ifpack2_->initialize();
+    }
+    auto params = Teuchos::parameterList();
+    params->set("Convergence Tolerance", options_.tolerance);
+    params->set("Maximum Iterations", options_.max_iterations);
+    params->set("Verbosity", static_cast<int>(Belos::Errors));
+    if (kind_ == "GMRES") {
+      const int restart = std::min(options_.max_iterations, 200);
+      params->set("Num Blocks", restart);
+      params->set("Maximum Restarts", options_.max_iterations / restart + 1);
+    }
+    Belos::SolverFactory<Real, TpetraVector, TpetraOperator> factory;
+    solver_ = factory.create(kind_, params);
+  }
+
+  Real relative_residual() const {
+    r_->update(1.0, *b_, 0.0);
+    owned_->apply(*x_, *r_, Teuchos::NO_TRANS, -1.0, 1.0);
+    Real nr_s = 0.0, nb_s = 0.0;
+    Teuchos::ArrayView<Real> nr(&nr_s, 1), nb(&nb_s, 1);
+    r_->norm2(nr);
+    b_->norm2(nb);
+    return nb_s > 0 ? nr_s / nb_s : nr_s;
+  }
+
+  template <class F>
+  void guard(const char* phase, F&& f) {
+    try {
+      f();
+    } catch (const Error&) {
+      throw;
+    } catch (const std::exception& e) {
+      throw_error(name_, ": ", phase, " failed (", e.what(), ")");
+    }
+  }
+
+  LinearSolverOptions options_;
+  std::string kind_, name_;
+  RowPartition rows_;
+  Teuchos::RCP<const Teuchos::Comm<int>> comm_;
+  Ordinal n_ = 0;
+  Offset nnz_ = 0;
+  Teuchos::RCP<const TpetraMap> owned_map_, overlap_map_;
+  Teuchos::RCP<TpetraMatrix> overlap_, owned_;
+  Teuchos::RCP<Tpetra::Export<>> export_;
+  DeviceView<Offset*> src_;         // overlap entry k <- pattern offset src_(k)
+  DeviceView<Offset*> owned_rows_;  // local owned row i <- global row owned_rows_(i)
+  Teuchos::RCP<TpetraVector> x_, b_, r_;
+  std::vector<int> counts_, displs_, all_rows_;  // the owned rows of all ranks, rank order
+  std::vector<Real> gathered_;
+  Teuchos::RCP<Ifpack2Preconditioner> ifpack2_;
+  Teuchos::RCP<TpetraOperator> preconditioner_;
+  Teuchos::RCP<Belos::LinearProblem<Real, TpetraVector, TpetraOperator>> problem_;
+  Teuchos::RCP<Belos::SolverManager<Real, TpetraVector, TpetraOperator>> solver_;
+  bool factorized_ = false;
+};
+
+}  // namespace
+
+std::unique_ptr<LinearSolver> make_distributed(const LinearSolverOptions& options, const char* kind,
+                                               const RowPartition& rows) {
+  return std::make_unique<DistributedSolver>(options, kind, rows);
+}
+
+}  // namespace tlfea::detail
