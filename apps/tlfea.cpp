@@ -214,15 +214,13 @@ int cmd_info(int ranks) {
   return 0;
 }
 
-// What a run on several MPI ranks does not support yet (empty: supported).
-std::string not_distributed(const tlfea::scene::Scene& s, const Options& o) {
-  if (s.contact || s.detection || !s.model->step_forces().empty())
-    return "contact is not supported on several ranks yet";
-  for (const auto& b : s.bodies)
-    if (b.rigid) return "rigid bodies are not supported on several ranks yet";
-  if (!o.restart.empty()) return "--restart is not supported on several ranks yet";
-  if (s.settings.analysis == "static")
-    return "static analysis is not supported on several ranks yet";
+// What a run on several MPI ranks does not support (empty: supported).
+// Contact, rigid bodies, static analysis and --restart run there: every term
+// but f_int and the element tangents is computed whole and alike by every
+// rank from the replicated state (contact: a step force, added once in the
+// residual; rigid bodies: rank 0's elements), and every rank reads the same
+// checkpoint (README "Running on several ranks (MPI)", test mpi_scenes).
+std::string not_distributed(const tlfea::scene::Scene& s) {
   const std::string& l = s.settings.linear.backend;
   if (s.settings.inner_solver == "newton" && l != "default" && l != "belos-cg" &&
       l != "belos-gmres" && l != "dist-cg" && l != "dist-gmres")
@@ -248,7 +246,7 @@ int cmd_run(Options o, const tlfea::MpiSession* mpi) {
     loaded.emplace(load(o));
     if (o.steps > 0 && o.end_time > 0) bad("give --steps or --end-time, not both");
     if (ranks > 1) {
-      const std::string n = not_distributed(*loaded, o);
+      const std::string n = not_distributed(*loaded);
       if (!n.empty())
         why = "tlfea run: started on " + std::to_string(ranks) + " MPI ranks, but " + n +
               "; run it on one rank (without mpirun, or mpirun -np 1)";
@@ -273,8 +271,24 @@ int cmd_run(Options o, const tlfea::MpiSession* mpi) {
   s.apply_initial_state(stepper);
 #ifdef TLFEA_HAVE_IO
   if (!o.restart.empty()) {
-    if (!std::filesystem::is_regular_file(o.restart)) bad("--restart: no file '" + o.restart + "'");
-    tlfea::io::load_checkpoint(o.restart, stepper, s.contact.get());
+    // Every rank reads the same checkpoint (the replicated state, any rank
+    // count: it holds no partition); all of them stop alike when it cannot
+    // be read, and none steps (nor rank 0 rewrites the file) before all have
+    // read it.
+    try {
+      if (!std::filesystem::is_regular_file(o.restart))
+        bad("--restart: no file '" + o.restart + "'");
+      tlfea::io::load_checkpoint(o.restart, stepper, s.contact.get());
+    } catch (const tlfea::Error& e) {
+      why = e.what();
+    }
+    if (ranks > 1 ? mpi->any(!why.empty()) : !why.empty()) {
+      if (root)
+        std::fprintf(stderr, "%s\n",
+                     why.empty() ? "tlfea: --restart: the checkpoint failed to load on another rank"
+                                 : why.c_str());
+      return 2;
+    }
   }
 #else
   if (!o.restart.empty()) bad("--restart: this build has no output layer (TLFEA::io)");

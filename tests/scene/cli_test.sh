@@ -60,9 +60,10 @@ default_scene)
     grep -q "BLAS: no threaded BLAS linked" "$work/info" || fail "info has no BLAS line"
   fi
   # Started on several MPI ranks (a build with MPI and an mpirun on PATH):
-  # a run of the default scene (contact, not distributed yet) is refused on
+  # a run with a preconditioner that cannot run there (muelu) is refused on
   # every rank with one message and writes nothing; info answers once and
-  # reports the ranks.
+  # reports the ranks. (Contact, rigid bodies, static analysis and --restart
+  # on several ranks: test mpi_scenes.)
   # (Skipped, saying so, where mpirun cannot start two processes at all.)
   mpi() { OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1 mpirun -np 2 "$@"; }
   if grep -q "^MPI: built" "$work/info" && command -v mpirun > /dev/null &&
@@ -72,12 +73,13 @@ default_scene)
     mpi "$tlfea" info > "$work/info2" 2> /dev/null || fail "tlfea info on 2 ranks"
     [ "$(grep -c "^MPI: built" "$work/info2")" -eq 1 ] || fail "info on 2 ranks: not one MPI line: $(cat "$work/info2")"
     grep -q "2 ranks in this job" "$work/info2" || fail "info on 2 ranks does not report them"
-    mpi "$tlfea" run --steps 2 --output "$work/out_mpi" > /dev/null 2> "$work/mpi_err"
-    [ $? -ne 0 ] || fail "run on 2 ranks: exit status 0"
-    [ "$(grep -c "started on 2 MPI ranks" "$work/mpi_err")" -eq 1 ] || fail "run on 2 ranks: not one message: $(cat "$work/mpi_err")"
+    mpi "$tlfea" run --steps 2 --set solver.preconditioner=muelu --output "$work/out_mpi" > /dev/null 2> "$work/mpi_err"
+    [ $? -eq 2 ] || fail "muelu on 2 ranks: exit status not 2"
+    [ "$(grep -c "started on 2 MPI ranks, but preconditioner 'muelu' cannot run on several ranks" "$work/mpi_err")" -eq 1 ] ||
+      fail "muelu on 2 ranks: not one message: $(cat "$work/mpi_err")"
     [ -e "$work/out_mpi" ] && fail "run on 2 ranks wrote output"
-    # A scene without contact or rigid bodies runs on 2 ranks (elements
-    # split, dist-cg), rank 0 alone printing and writing.
+    # A scene runs on 2 ranks (elements split, dist-cg), rank 0 alone
+    # printing and writing.
     mpi "$tlfea" run "$src/examples/b1_t10_beam.yaml" --steps 2 --output "$work/out_mpi2" \
       > /dev/null 2> "$work/mpi_run" || fail "b1_t10_beam on 2 ranks: $(tail -5 "$work/mpi_run")"
     [ "$(grep -c "^done: 2 steps" "$work/mpi_run")" -eq 1 ] || fail "run on 2 ranks: not one summary: $(cat "$work/mpi_run")"

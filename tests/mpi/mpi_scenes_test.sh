@@ -1,0 +1,178 @@
+#!/usr/bin/env bash
+# Scenes on several MPI ranks against the one-rank run (README "Running on
+# several ranks (MPI)"): `tlfea run` on 1, 2 and 3 ranks, every run with the
+# dist-cg backend, and history.csv compared column by column (every column
+# but step_wall_time; the per-body columns too):
+#   contact   examples/contact_drop.yaml, the block lowered so that it lands
+#             within the run (frictional contact with the ground plane);
+#   rigid     examples/rigid_crank_flexible_rod.yaml (two rigid bodies, a
+#             driven revolute joint, joints between rigid and flexible
+#             bodies) and examples/double_pendulum.yaml (a spherical joint
+#             between two flexible links, rows across the element split);
+#   static    examples/static_elastica.yaml (load increments, penalty rho
+#             from the assembled stiffness);
+#   restart   the default scene (contact and a joint) to step 120 on 2 ranks,
+#             its checkpoint restarted to step 160 on 2 ranks (bit-identical
+#             to the uninterrupted 2-rank run: same partition, Kokkos Serial)
+#             and on 1 and 3 ranks (within TOL of it).
+# TOL (relative to the largest magnitude over the run of the columns of its
+# kind: every body's centre of mass, momentum, angular momentum, or every
+# energy column): the runs differ only through their linear solves (the
+# block-Jacobi ILU preconditioner changes with the rank count, so the Krylov
+# iterates differ) and the order of the sums of f_int over ranks (round-off).
+# Each CG solve meets the relative residual 1e-10 (solver.linear_tolerance),
+# so a Newton correction is off by at most cond(J) * 1e-10 relative, with
+# cond(J) <= 1e2 for the mass-dominated J = M/h + h K; Newton removes the
+# error of all but its last correction, which is far below its stopping
+# test, so each step's state agrees to 1e-8 relative (mpi_beam_test.sh). Over
+# the tens of steps run here such per-step differences add up to at most
+# steps * 1e-8 < 1e-6 (the contact laws are Lipschitz in the state away from
+# the switching of a contact point, which a 1e-8 difference does not cross
+# here): TOL = 1e-6. constraint_violation is round-off below the constraint
+# tolerance 1e-8 and is compared absolutely against it; iteration counts
+# are printed, not compared (a Newton test near its threshold may take one
+# more iteration on one rank count).
+#   mpi_scenes_test.sh TLFEA SOURCE_DIR
+# Exit 77 (skipped) where mpirun cannot start processes.
+set -u
+tlfea=$1 src=$2
+TOL=${TOL:-1e-6}
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+mpi() {
+  local n=$1
+  shift
+  OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1 \
+    timeout 300 mpirun -np "$n" "$@"
+}
+if ! command -v mpirun > /dev/null; then
+  echo "note: no mpirun on PATH: multi-rank checks skipped" >&2
+  exit 77
+fi
+if ! mpi 3 true > "$work/probe" 2>&1; then
+  echo "note: mpirun -np 3 true fails here, multi-rank checks skipped: $(head -c 300 "$work/probe")" >&2
+  exit 77
+fi
+if ! "$tlfea" info | grep -q "HDF5"; then
+  echo "note: no TLFEA::io (no history.csv): multi-rank scene checks skipped" >&2
+  exit 77
+fi
+fail=0
+# compare A B LABEL [exact]: per column the largest |b - a| over the rows,
+# relative to max |a| (absolute for constraint_violation, not compared for
+# iteration counts); fails beyond TOL, or on any difference with `exact`.
+compare() {
+  python3 - "$1/history.csv" "$2/history.csv" "$3" "$TOL" "${4:-}" << 'EOF' || fail=1
+import csv, sys
+a_path, b_path, label, tol, exact = sys.argv[1], sys.argv[2], sys.argv[3], float(sys.argv[4]), sys.argv[5] == "exact"
+a = list(csv.reader(open(a_path)))
+b = list(csv.reader(open(b_path)))
+bad = []
+if a[0] != b[0] or len(a) != len(b):
+    print(f"FAIL: {label}: {len(a) - 1} vs {len(b) - 1} rows or other columns", file=sys.stderr)
+    sys.exit(1)
+counts = ("newton_iterations", "outer_iterations", "factorizations", "retries")
+# The scale of a column: the largest magnitude over the run and the bodies
+# of its kind (every com_x, _y, _z; momenta, angular momenta likewise; every
+# energy column for the energies): a component that stays at round-off (a
+# planar motion's z, the spin of a slider that its prismatic joint allows
+# only within the constraint tolerance) is not its own scale.
+energies = ("kinetic_energy", "strain_energy", "gravity_potential", "total_energy")
+def group(name):
+    kind = name.split(".")[-1]
+    if kind in energies:
+        return "energy"
+    return kind[:-2] if kind[-2:] in ("_x", "_y", "_z") else kind
+scale = {}
+for j, name in enumerate(a[0]):
+    if name in counts or name == "step_wall_time":
+        continue
+    m = max(abs(float(r[j])) for r in a[1:])
+    scale[group(name)] = max(scale.get(group(name), 0.0), m)
+worst, iters = [], []
+for j, name in enumerate(a[0]):
+    if name == "step_wall_time":
+        continue
+    x = [float(r[j]) for r in a[1:]]
+    y = [float(r[j]) for r in b[1:]]
+    d = max(abs(p - q) for p, q in zip(x, y))
+    if name in counts:
+        iters.append(f"{name} {d:g}")
+        continue
+    if exact:
+        if any(p != q for p, q in zip(x, y)) or [r[j] for r in a[1:]] != [r[j] for r in b[1:]]:
+            bad.append(f"{name} differs (bit-identical expected): {d:.3e}")
+        worst.append((d, name))
+        continue
+    if name == "constraint_violation":
+        if d > 1e-8:
+            bad.append(f"{name}: {d:.3e} absolute > 1e-8")
+        worst.append((d, name + " (abs)"))
+        continue
+    m = scale[group(name)]
+    r = d / m if m > 0 else d
+    if r > tol:
+        bad.append(f"{name}: {r:.3e} relative > {tol:g}")
+    worst.append((r, name))
+worst.sort(reverse=True)
+print(f"{label}: largest differences: " + ", ".join(f"{n} {v:.2e}" for v, n in worst[:6]) +
+      f"; iteration counts (max |diff|): " + ", ".join(iters))
+for m in bad:
+    print(f"FAIL: {label}: {m}", file=sys.stderr)
+sys.exit(1 if bad else 0)
+EOF
+}
+# run N LABEL ARGS...: tlfea run on N ranks with dist-cg into $work/LABEL.N
+run() {
+  local n=$1 label=$2
+  shift 2
+  mpi "$n" "$tlfea" run "$@" --set solver.linear_solver=dist-cg --output "$work/$label.$n" \
+    > /dev/null 2> "$work/$label.$n.log" ||
+    { echo "FAIL: $label on $n ranks: $(tail -5 "$work/$label.$n.log")" >&2; fail=1; return 1; }
+}
+# scene LABEL ARGS...: 1, 2 and 3 ranks, 2 and 3 compared with 1
+scene() {
+  local label=$1
+  shift
+  local ok=1
+  for n in 1 2 3; do run "$n" "$label" "$@" || ok=0; done
+  [ $ok -eq 1 ] || return
+  grep -q "^MPI: 3 ranks" "$work/$label.3.log" || { echo "FAIL: $label: no MPI line on 3 ranks" >&2; fail=1; }
+  for n in 2 3; do compare "$work/$label.1" "$work/$label.$n" "$label, $n vs 1 rank"; done
+}
+
+# 1. Contact: the block, lowered to 0.5 mm above the ground and sliding at
+# 0.5 m/s, lands after ~10 ms (100 steps) and slides on with friction.
+scene contact "$src/examples/contact_drop.yaml" --steps 300 --set output.every=100 \
+  --set "bodies.0.mesh.origin=[0,0,0.0005]" --set "bodies.0.velocity=[0.5,0,0]"
+# 2. Rigid bodies and joints across bodies.
+scene rigid_crank "$src/examples/rigid_crank_flexible_rod.yaml" --steps 40
+scene double_pendulum "$src/examples/double_pendulum.yaml" --steps 40
+# 3. Static analysis (all 8 load increments).
+scene static "$src/examples/static_elastica.yaml"
+# 4. Restart: N -> N bit-identical, N -> M within TOL.
+# The default scene's block lowered to 0.5 mm: it lands at step ~100, so the
+# checkpoint of step 120 holds contact history (sliding, 0.5 m/s).
+low="bodies.1.mesh.origin=[0,-0.05,0.0005]"
+if run 2 full --steps 160 --set "$low" && run 2 half --steps 120 --set "$low"; then
+  cp "$work/half.2/checkpoint.h5" "$work/ck120.h5"
+  for n in 1 2 3; do
+    # Into a copy of the first half's folder: its history continues there
+    # (rows 0-120 kept, 121-160 appended), comparable row by row.
+    cp -r "$work/half.2" "$work/restart.$n"
+    run "$n" restart --steps 160 --set "$low" --restart "$work/ck120.h5" || continue
+    grep -q "done: 40 steps" "$work/restart.$n.log" ||
+      { echo "FAIL: restart on $n ranks did not continue at step 120" >&2; fail=1; }
+  done
+  compare "$work/full.2" "$work/restart.2" "restart 2 -> 2 ranks" exact
+  compare "$work/full.2" "$work/restart.1" "restart 2 -> 1 rank"
+  compare "$work/full.2" "$work/restart.3" "restart 2 -> 3 ranks"
+fi
+# A checkpoint that cannot be read stops every rank alike: exit 2, one
+# message (from rank 0), nothing written.
+mpi 2 "$tlfea" run --restart "$work/no_such.h5" --output "$work/no_ck" > /dev/null 2> "$work/no_ck.log"
+[ $? -eq 2 ] || { echo "FAIL: a missing checkpoint on 2 ranks: exit status not 2" >&2; fail=1; }
+[ "$(grep -c "^tlfea: --restart: no file" "$work/no_ck.log")" -eq 1 ] ||
+  { echo "FAIL: a missing checkpoint on 2 ranks: not one message: $(cat "$work/no_ck.log")" >&2; fail=1; }
+[ -e "$work/no_ck" ] && { echo "FAIL: a missing checkpoint on 2 ranks wrote output" >&2; fail=1; }
+exit $fail
