@@ -6,26 +6,16 @@
 // computes the preconditioner for the new values (Ifpack2 compute, MueLu
 // setup); solve() iterates from x = 0 to options.tolerance (relative
 // residual) and throws if it does not converge within max_iterations.
-#include <BelosLinearProblem.hpp>
-#include <BelosSolverFactory.hpp>
-#include <BelosSolverFactory_Tpetra.hpp>
-#include <BelosTpetraAdapter.hpp>
-#include <Ifpack2_Factory.hpp>
-#include <Teuchos_ParameterList.hpp>
-#include <algorithm>
-#include <exception>
+#include <utility>
 
 #include "backends.hpp"
+#include "belos_common.hpp"
 #include "muelu_preconditioner.hpp"
 #include "tlfea/core/error.hpp"
 #include "tpetra_system.hpp"
 
 namespace tlfea::detail {
 namespace {
-
-using Ifpack2Preconditioner =
-    Ifpack2::Preconditioner<Real, TpetraMatrix::local_ordinal_type,
-                            TpetraMatrix::global_ordinal_type, TpetraMatrix::node_type>;
 
 class BelosSolver final : public LinearSolver {
  public:
@@ -58,21 +48,8 @@ class BelosSolver final : public LinearSolver {
     ifpack2_ = Teuchos::null;
     guard("analysis", [&] {
       system_.analyze(name_.c_str(), pattern);
-      const auto& p = options_.preconditioner;
-      if (p == "ilu" || p == "jacobi") {
-        Teuchos::ParameterList params;
-        if (p == "ilu") {
-          ifpack2_ = Ifpack2::Factory::create<TpetraRowMatrix>("RILUK", system_.matrix());
-          params.set("fact: iluk level-of-fill", options_.ilu_level);
-        } else {
-          ifpack2_ = Ifpack2::Factory::create<TpetraRowMatrix>("RELAXATION", system_.matrix());
-          params.set("relaxation: type", std::string("Jacobi"));
-          params.set("relaxation: sweeps", 1);
-        }
-        ifpack2_->setParameters(params);
-        ifpack2_->initialize();  // symbolic: graph of L and U (ILU), nothing (Jacobi)
-      }
-      make_belos_solver();
+      ifpack2_ = make_ifpack2(system_.matrix(), options_);  // symbolic phase
+      solver_ = make_belos_manager(options_, kind_);
     });
     stats_.analyses++;
     stats_.analyze_seconds += t.seconds();
@@ -91,16 +68,8 @@ class BelosSolver final : public LinearSolver {
       } else if (p == "muelu") {
         preconditioner_ = make_muelu_preconditioner(system_.matrix(), options_.symmetric);
       }
-      problem_ = Teuchos::rcp(new Belos::LinearProblem<Real, TpetraVector, TpetraOperator>(
-          system_.matrix(), system_.x(), system_.b()));
-      if (!preconditioner_.is_null()) {
-        // GMRES preconditioned on the right, so its residual is the true one;
-        // CG and MINRES take M^-1 as the left preconditioner.
-        if (kind_ == "GMRES")
-          problem_->setRightPrec(preconditioner_);
-        else
-          problem_->setLeftPrec(preconditioner_);
-      }
+      problem_ =
+          make_belos_problem(system_.matrix(), system_.x(), system_.b(), preconditioner_, kind_);
     });
     factorized_ = true;
     stats_.factorizations++;
@@ -118,43 +87,15 @@ class BelosSolver final : public LinearSolver {
       solver_->setProblem(problem_);
       result = solver_->solve();
     });
-    const int iterations = solver_->getNumIters();
-    stats_.last_iterations = iterations;
-    stats_.total_iterations += iterations;
-    stats_.last_residual = system_.relative_residual();
-    stats_.solves++;
     stats_.solve_seconds += t.seconds();
-    if (result != Belos::Converged)
-      throw_error(name_, ": did not converge in ", iterations, " iterations (relative residual ",
-                  stats_.last_residual, ", tolerance ", options_.tolerance, "; preconditioner ",
-                  options_.preconditioner, ")");
+    record_belos_solve(stats_, name_, options_, *solver_, result, system_.relative_residual());
     system_.get_solution(name_.c_str(), x);
   }
 
  private:
-  void make_belos_solver() {
-    auto params = Teuchos::parameterList();
-    params->set("Convergence Tolerance", options_.tolerance);
-    params->set("Maximum Iterations", options_.max_iterations);
-    params->set("Verbosity", static_cast<int>(Belos::Errors));
-    if (kind_ == "GMRES") {
-      const int restart = std::min(options_.max_iterations, 200);
-      params->set("Num Blocks", restart);
-      params->set("Maximum Restarts", options_.max_iterations / restart + 1);
-    }
-    Belos::SolverFactory<Real, TpetraVector, TpetraOperator> factory;
-    solver_ = factory.create(kind_, params);
-  }
-
   template <class F>
   void guard(const char* phase, F&& f) {
-    try {
-      f();
-    } catch (const Error&) {
-      throw;
-    } catch (const std::exception& e) {
-      throw_error(name_, ": ", phase, " failed (", e.what(), ")");
-    }
+    guard_phase(name_, phase, std::forward<F>(f));
   }
 
   LinearSolverOptions options_;
@@ -162,8 +103,8 @@ class BelosSolver final : public LinearSolver {
   TpetraSystem system_;
   Teuchos::RCP<Ifpack2Preconditioner> ifpack2_;
   Teuchos::RCP<TpetraOperator> preconditioner_;
-  Teuchos::RCP<Belos::LinearProblem<Real, TpetraVector, TpetraOperator>> problem_;
-  Teuchos::RCP<Belos::SolverManager<Real, TpetraVector, TpetraOperator>> solver_;
+  Teuchos::RCP<BelosProblem> problem_;
+  Teuchos::RCP<BelosManager> solver_;
   bool factorized_ = false;
 };
 

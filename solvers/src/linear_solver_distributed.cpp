@@ -16,12 +16,6 @@
 // (MPI_Allgatherv of the owned rows).
 #include <mpi.h>
 
-#include <BelosLinearProblem.hpp>
-#include <BelosSolverFactory.hpp>
-#include <BelosSolverFactory_Tpetra.hpp>
-#include <BelosTpetraAdapter.hpp>
-#include <Ifpack2_Factory.hpp>
-#include <Teuchos_ParameterList.hpp>
 #include <Tpetra_Core.hpp>
 #include <Tpetra_CrsGraph.hpp>
 #include <Tpetra_CrsMatrix.hpp>
@@ -32,8 +26,10 @@
 #include <algorithm>
 #include <cmath>
 #include <exception>
+#include <utility>
 
 #include "backends.hpp"
+#include "belos_common.hpp"
 #include "muelu_preconditioner.hpp"
 #include "tlfea/core/error.hpp"
 #include "tlfea/core/view_utils.hpp"
@@ -42,9 +38,6 @@
 namespace tlfea::detail {
 namespace {
 
-using Ifpack2Preconditioner =
-    Ifpack2::Preconditioner<Real, TpetraMatrix::local_ordinal_type,
-                            TpetraMatrix::global_ordinal_type, TpetraMatrix::node_type>;
 using GO = TpetraMap::global_ordinal_type;
 using Range = Kokkos::RangePolicy<ExecSpace>;
 
@@ -200,14 +193,7 @@ class DistributedSolver final : public LinearSolver {
       } else if (p == "muelu") {
         preconditioner_ = make_muelu_preconditioner(owned_, options_.symmetric);
       }
-      problem_ = Teuchos::rcp(
-          new Belos::LinearProblem<Real, TpetraVector, TpetraOperator>(owned_, x_, b_));
-      if (!preconditioner_.is_null()) {
-        if (kind_ == "GMRES")
-          problem_->setRightPrec(preconditioner_);
-        else
-          problem_->setLeftPrec(preconditioner_);
-      }
+      problem_ = make_belos_problem(owned_, x_, b_, preconditioner_, kind_);
     });
     factorized_ = true;
     stats_.factorizations++;
@@ -232,15 +218,7 @@ class DistributedSolver final : public LinearSolver {
       solver_->setProblem(problem_);
       result = solver_->solve();
     });
-    const int iterations = solver_->getNumIters();
-    stats_.last_iterations = iterations;
-    stats_.total_iterations += iterations;
-    stats_.last_residual = relative_residual();
-    stats_.solves++;
-    if (result != Belos::Converged)
-      throw_error(name_, ": did not converge in ", iterations, " iterations (relative residual ",
-                  stats_.last_residual, ", tolerance ", options_.tolerance, "; preconditioner ",
-                  options_.preconditioner, ")");
+    record_belos_solve(stats_, name_, options_, *solver_, result, relative_residual());
     // The owned rows of every rank, to every rank.
     {
       Kokkos::fence();
@@ -313,31 +291,8 @@ class DistributedSolver final : public LinearSolver {
     gathered_.assign(all_rows_.size(), 0.0);
     preconditioner_ = Teuchos::null;
     ifpack2_ = Teuchos::null;
-    const auto& p = options_.preconditioner;
-    if (p == "ilu" || p == "jacobi") {
-      Teuchos::ParameterList params;
-      if (p == "ilu") {
-        ifpack2_ = Ifpack2::Factory::create<TpetraRowMatrix>("RILUK", owned_);
-        params.set("fact: iluk level-of-fill", options_.ilu_level);
-      } else {
-        ifpack2_ = Ifpack2::Factory::create<TpetraRowMatrix>("RELAXATION", owned_);
-        params.set("relaxation: type", std::string("Jacobi"));
-        params.set("relaxation: sweeps", 1);
-      }
-      ifpack2_->setParameters(params);
-      ifpack2_->initialize();
-    }
-    auto params = Teuchos::parameterList();
-    params->set("Convergence Tolerance", options_.tolerance);
-    params->set("Maximum Iterations", options_.max_iterations);
-    params->set("Verbosity", static_cast<int>(Belos::Errors));
-    if (kind_ == "GMRES") {
-      const int restart = std::min(options_.max_iterations, 200);
-      params->set("Num Blocks", restart);
-      params->set("Maximum Restarts", options_.max_iterations / restart + 1);
-    }
-    Belos::SolverFactory<Real, TpetraVector, TpetraOperator> factory;
-    solver_ = factory.create(kind_, params);
+    ifpack2_ = make_ifpack2(owned_, options_);
+    solver_ = make_belos_manager(options_, kind_);
   }
 
   Real relative_residual() const {
@@ -352,13 +307,7 @@ class DistributedSolver final : public LinearSolver {
 
   template <class F>
   void guard(const char* phase, F&& f) {
-    try {
-      f();
-    } catch (const Error&) {
-      throw;
-    } catch (const std::exception& e) {
-      throw_error(name_, ": ", phase, " failed (", e.what(), ")");
-    }
+    guard_phase(name_, phase, std::forward<F>(f));
   }
 
   LinearSolverOptions options_;
@@ -377,8 +326,8 @@ class DistributedSolver final : public LinearSolver {
   std::vector<Real> gathered_;
   Teuchos::RCP<Ifpack2Preconditioner> ifpack2_;
   Teuchos::RCP<TpetraOperator> preconditioner_;
-  Teuchos::RCP<Belos::LinearProblem<Real, TpetraVector, TpetraOperator>> problem_;
-  Teuchos::RCP<Belos::SolverManager<Real, TpetraVector, TpetraOperator>> solver_;
+  Teuchos::RCP<BelosProblem> problem_;
+  Teuchos::RCP<BelosManager> solver_;
   bool factorized_ = false;
 };
 

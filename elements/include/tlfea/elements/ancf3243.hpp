@@ -41,27 +41,16 @@ struct ANCF3243 : ANCFElement<ANCF3243, 8>, GaussBoxRules<3, 2, 2, 4, 2, 2, 4, 2
 
   // Monomial basis b(u, v, w) and its partial derivatives.
   KOKKOS_INLINE_FUNCTION static void basis(Real u, Real v, Real w, Real b[n]) {
-    b[0] = 1.0;
-    b[1] = u;
-    b[2] = v;
-    b[3] = w;
-    b[4] = u * v;
-    b[5] = u * w;
+    common_monomials(u, v, w, b);
     b[6] = u * u;
     b[7] = u * u * u;
   }
   KOKKOS_INLINE_FUNCTION static void basis_deriv(Real u, Real v, Real w, Real bu[n], Real bv[n],
                                                  Real bw[n]) {
-    for (int m = 0; m < n; ++m) bu[m] = bv[m] = bw[m] = 0.0;
-    bu[1] = 1.0;
-    bu[4] = v;
+    common_monomial_derivs(u, v, bu, bv, bw);
     bu[5] = w;
     bu[6] = 2.0 * u;
     bu[7] = 3.0 * u * u;
-    bv[2] = 1.0;
-    bv[4] = u;
-    bw[3] = 1.0;
-    bw[5] = u;
   }
 
   // Host: B^-1 for an element of length L, width W (along v), height H (along w).

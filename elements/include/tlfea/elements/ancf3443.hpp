@@ -39,12 +39,7 @@ struct ANCF3443 : ANCFElement<ANCF3443, 16>, GaussBoxRules<4, 4, 2, 4, 4, 2, 4, 
   static constexpr ElementType type = ElementType::ANCF3443;
 
   KOKKOS_INLINE_FUNCTION static void basis(Real u, Real v, Real w, Real b[n]) {
-    b[0] = 1.0;
-    b[1] = u;
-    b[2] = v;
-    b[3] = w;
-    b[4] = u * v;
-    b[5] = u * w;
+    common_monomials(u, v, w, b);
     b[6] = v * w;
     b[7] = u * v * w;
     b[8] = u * u;
@@ -58,9 +53,7 @@ struct ANCF3443 : ANCFElement<ANCF3443, 16>, GaussBoxRules<4, 4, 2, 4, 4, 2, 4, 
   }
   KOKKOS_INLINE_FUNCTION static void basis_deriv(Real u, Real v, Real w, Real bu[n], Real bv[n],
                                                  Real bw[n]) {
-    for (int m = 0; m < n; ++m) bu[m] = bv[m] = bw[m] = 0.0;
-    bu[1] = 1.0;
-    bu[4] = v;
+    common_monomial_derivs(u, v, bu, bv, bw);
     bu[5] = w;
     bu[7] = v * w;
     bu[8] = 2.0 * u;
@@ -70,8 +63,6 @@ struct ANCF3443 : ANCFElement<ANCF3443, 16>, GaussBoxRules<4, 4, 2, 4, 4, 2, 4, 
     bu[14] = 3.0 * u * u * v;
     bu[15] = v * v * v;
 
-    bv[2] = 1.0;
-    bv[4] = u;
     bv[6] = w;
     bv[7] = u * w;
     bv[9] = 2.0 * v;
@@ -81,8 +72,6 @@ struct ANCF3443 : ANCFElement<ANCF3443, 16>, GaussBoxRules<4, 4, 2, 4, 4, 2, 4, 
     bv[14] = u * u * u;
     bv[15] = 3.0 * u * v * v;
 
-    bw[3] = 1.0;
-    bw[5] = u;
     bw[6] = v;
     bw[7] = u * v;
   }

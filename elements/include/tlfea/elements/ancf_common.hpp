@@ -150,6 +150,28 @@ struct ANCFElement {
   KOKKOS_INLINE_FUNCTION static void shape(const Param& p, const Real xi[3], Real s[N]) {
     detail::ancf_shape<E>(p, xi, s);
   }
+
+  // The monomials both ANCF bases start with, 1, u, v, w, u v, u w, and
+  // their derivatives (the other entries zeroed); each element's basis adds
+  // its own from index 6 (docs/theory.md §3.3-3.4).
+  KOKKOS_INLINE_FUNCTION static void common_monomials(Real u, Real v, Real w, Real b[N]) {
+    b[0] = 1.0;
+    b[1] = u;
+    b[2] = v;
+    b[3] = w;
+    b[4] = u * v;
+    b[5] = u * w;
+  }
+  KOKKOS_INLINE_FUNCTION static void common_monomial_derivs(Real u, Real v, Real bu[N], Real bv[N],
+                                                            Real bw[N]) {
+    for (int m = 0; m < N; ++m) bu[m] = bv[m] = bw[m] = 0.0;
+    bu[1] = 1.0;
+    bu[4] = v;
+    bv[2] = 1.0;
+    bv[4] = u;
+    bw[3] = 1.0;
+    bw[5] = u;
+  }
   KOKKOS_INLINE_FUNCTION static void shape_deriv(const Param& p, const Real xi[3], Real ds[N][3]) {
     detail::ancf_shape_deriv<E>(p, xi, ds);
   }

@@ -1,0 +1,116 @@
+// TLFEA: what the Belos backends share, the one-rank belos-* of
+// linear_solver_belos.cpp and the distributed dist-* of
+// linear_solver_distributed.cpp: the Ifpack2 preconditioners, the Belos
+// problem and solver manager, the statistics of a solve, and the guard that
+// turns a Trilinos exception into tlfea::Error. Internal: only
+// solvers/src/*.cpp include Trilinos headers.
+#pragma once
+
+#include <BelosLinearProblem.hpp>
+#include <BelosSolverFactory.hpp>
+#include <BelosSolverFactory_Tpetra.hpp>
+#include <BelosTpetraAdapter.hpp>
+#include <Ifpack2_Factory.hpp>
+#include <Teuchos_ParameterList.hpp>
+#include <algorithm>
+#include <exception>
+#include <string>
+
+#include "tlfea/core/error.hpp"
+#include "tlfea/solvers/linear_solver.hpp"
+#include "tpetra_system.hpp"
+
+namespace tlfea::detail {
+
+using Ifpack2Preconditioner =
+    Ifpack2::Preconditioner<Real, TpetraMatrix::local_ordinal_type,
+                            TpetraMatrix::global_ordinal_type, TpetraMatrix::node_type>;
+using BelosProblem = Belos::LinearProblem<Real, TpetraVector, TpetraOperator>;
+using BelosManager = Belos::SolverManager<Real, TpetraVector, TpetraOperator>;
+
+// Runs f; a Trilinos (std::) exception becomes tlfea::Error naming the
+// backend and the phase.
+template <class F>
+void guard_phase(const std::string& backend, const char* phase, F&& f) {
+  try {
+    f();
+  } catch (const Error&) {
+    throw;
+  } catch (const std::exception& e) {
+    throw_error(backend, ": ", phase, " failed (", e.what(), ")");
+  }
+}
+
+// options.preconditioner "ilu": Ifpack2 RILUK with fill level
+// options.ilu_level; "jacobi": one Jacobi sweep (RELAXATION); initialised
+// (the symbolic phase: the graphs of L and U for ILU). Null for the others.
+inline Teuchos::RCP<Ifpack2Preconditioner> make_ifpack2(
+    const Teuchos::RCP<const TpetraRowMatrix>& A, const LinearSolverOptions& options) {
+  const std::string& p = options.preconditioner;
+  if (p != "ilu" && p != "jacobi") return Teuchos::null;
+  Teuchos::ParameterList params;
+  Teuchos::RCP<Ifpack2Preconditioner> prec;
+  if (p == "ilu") {
+    prec = Ifpack2::Factory::create<TpetraRowMatrix>("RILUK", A);
+    params.set("fact: iluk level-of-fill", options.ilu_level);
+  } else {
+    prec = Ifpack2::Factory::create<TpetraRowMatrix>("RELAXATION", A);
+    params.set("relaxation: type", std::string("Jacobi"));
+    params.set("relaxation: sweeps", 1);
+  }
+  prec->setParameters(params);
+  prec->initialize();
+  return prec;
+}
+
+// A x = b, preconditioned by M (if any): on the right for GMRES, so that its
+// residual is the true one; CG and MINRES take M^-1 on the left.
+inline Teuchos::RCP<BelosProblem> make_belos_problem(const Teuchos::RCP<TpetraMatrix>& A,
+                                                     const Teuchos::RCP<TpetraVector>& x,
+                                                     const Teuchos::RCP<TpetraVector>& b,
+                                                     const Teuchos::RCP<TpetraOperator>& M,
+                                                     const std::string& kind) {
+  auto problem = Teuchos::rcp(new BelosProblem(A, x, b));
+  if (!M.is_null()) {
+    if (kind == "GMRES")
+      problem->setRightPrec(M);
+    else
+      problem->setLeftPrec(M);
+  }
+  return problem;
+}
+
+// The Belos solver `kind` ("CG", "MINRES", "GMRES": restarts every 200
+// iterations) to options.tolerance within options.max_iterations.
+inline Teuchos::RCP<BelosManager> make_belos_manager(const LinearSolverOptions& options,
+                                                     const std::string& kind) {
+  auto params = Teuchos::parameterList();
+  params->set("Convergence Tolerance", options.tolerance);
+  params->set("Maximum Iterations", options.max_iterations);
+  params->set("Verbosity", static_cast<int>(Belos::Errors));
+  if (kind == "GMRES") {
+    const int restart = std::min(options.max_iterations, 200);
+    params->set("Num Blocks", restart);
+    params->set("Maximum Restarts", options.max_iterations / restart + 1);
+  }
+  Belos::SolverFactory<Real, TpetraVector, TpetraOperator> factory;
+  return factory.create(kind, params);
+}
+
+// After solver.solve() returned `result`: the iteration and residual
+// statistics; throws when it did not converge.
+inline void record_belos_solve(SolverStats& stats, const std::string& backend,
+                               const LinearSolverOptions& options, const BelosManager& solver,
+                               Belos::ReturnType result, Real relative_residual) {
+  const int iterations = solver.getNumIters();
+  stats.last_iterations = iterations;
+  stats.total_iterations += iterations;
+  stats.last_residual = relative_residual;
+  stats.solves++;
+  if (result != Belos::Converged)
+    throw_error(backend, ": did not converge in ", iterations, " iterations (relative residual ",
+                relative_residual, ", tolerance ", options.tolerance, "; preconditioner ",
+                options.preconditioner, ")");
+}
+
+}  // namespace tlfea::detail
