@@ -15,6 +15,7 @@
 #include <algorithm>
 #include <exception>
 #include <string>
+#include <utility>
 
 #include "tlfea/core/error.hpp"
 #include "tlfea/solvers/linear_solver.hpp"
@@ -39,6 +40,23 @@ void guard_phase(const std::string& backend, const char* phase, F&& f) {
   } catch (const std::exception& e) {
     throw_error(backend, ": ", phase, " failed (", e.what(), ")");
   }
+}
+
+// Checks the options of the Belos backend `backend` running `kind`, the
+// preconditioner "default" becoming "ilu"; throws naming the backend (and
+// `gmres`, the GMRES backend to use for an unsymmetric matrix).
+inline void check_belos_options(LinearSolverOptions& options, const std::string& backend,
+                                const std::string& kind, const char* gmres) {
+  if (options.preconditioner == "default") options.preconditioner = "ilu";
+  const std::string& p = options.preconditioner;
+  if (p != "none" && p != "jacobi" && p != "ilu" && p != "muelu")
+    throw_error(backend, ": unknown preconditioner \"", p,
+                "\"; available: default (ilu), none, jacobi, ilu, muelu");
+  if (options.ilu_level < 0) throw_error(backend, ": ilu_level must be >= 0");
+  if (options.max_iterations < 1) throw_error(backend, ": max_iterations must be >= 1");
+  if (!(options.tolerance > 0)) throw_error(backend, ": tolerance must be > 0");
+  if (kind != "GMRES" && !options.symmetric)
+    throw_error(backend, " needs a symmetric matrix (options.symmetric = false); use ", gmres);
 }
 
 // options.preconditioner "ilu": Ifpack2 RILUK with fill level
@@ -112,5 +130,26 @@ inline void record_belos_solve(SolverStats& stats, const std::string& backend,
                 relative_residual, ", tolerance ", options.tolerance, "; preconditioner ",
                 options.preconditioner, ")");
 }
+
+// What both Belos backends hold: their options, the Belos kind and backend
+// name, the preconditioner, problem and solver, and the phase guard.
+struct BelosParts {
+  BelosParts(const LinearSolverOptions& options, const char* kind, const std::string& name,
+             const char* gmres)
+      : options_(options), kind_(kind), name_(name) {
+    check_belos_options(options_, name_, kind_, gmres);
+  }
+  template <class F>
+  void guard(const char* phase, F&& f) {
+    guard_phase(name_, phase, std::forward<F>(f));
+  }
+  LinearSolverOptions options_;
+  std::string kind_, name_;
+  Teuchos::RCP<Ifpack2Preconditioner> ifpack2_;
+  Teuchos::RCP<TpetraOperator> preconditioner_;
+  Teuchos::RCP<BelosProblem> problem_;
+  Teuchos::RCP<BelosManager> solver_;
+  bool factorized_ = false;
+};
 
 }  // namespace tlfea::detail

@@ -6,8 +6,6 @@
 // computes the preconditioner for the new values (Ifpack2 compute, MueLu
 // setup); solve() iterates from x = 0 to options.tolerance (relative
 // residual) and throws if it does not converge within max_iterations.
-#include <utility>
-
 #include "backends.hpp"
 #include "belos_common.hpp"
 #include "muelu_preconditioner.hpp"
@@ -17,27 +15,14 @@
 namespace tlfea::detail {
 namespace {
 
-class BelosSolver final : public LinearSolver {
+const char* belos_name(const std::string& kind) {
+  return kind == "GMRES" ? "belos-gmres" : kind == "CG" ? "belos-cg" : "belos-minres";
+}
+
+class BelosSolver final : public LinearSolver, BelosParts {
  public:
   BelosSolver(const LinearSolverOptions& options, const char* kind)
-      : options_(options), kind_(kind) {
-    if (kind_ == "GMRES")
-      name_ = "belos-gmres";
-    else if (kind_ == "CG")
-      name_ = "belos-cg";
-    else
-      name_ = "belos-minres";
-    if (options_.preconditioner == "default") options_.preconditioner = "ilu";
-    const auto& p = options_.preconditioner;
-    if (p != "none" && p != "jacobi" && p != "ilu" && p != "muelu")
-      throw_error(name_, ": unknown preconditioner \"", p,
-                  "\"; available: default (ilu), none, jacobi, ilu, muelu");
-    if (options_.ilu_level < 0) throw_error(name_, ": ilu_level must be >= 0");
-    if (options_.max_iterations < 1) throw_error(name_, ": max_iterations must be >= 1");
-    if (!(options_.tolerance > 0)) throw_error(name_, ": tolerance must be > 0");
-    if (kind_ != "GMRES" && !options_.symmetric)
-      throw_error(name_, " needs a symmetric matrix (options.symmetric = false); use belos-gmres");
-  }
+      : BelosParts(options, kind, belos_name(kind), "belos-gmres") {}
 
   std::string name() const override { return name_; }
 
@@ -93,19 +78,7 @@ class BelosSolver final : public LinearSolver {
   }
 
  private:
-  template <class F>
-  void guard(const char* phase, F&& f) {
-    guard_phase(name_, phase, std::forward<F>(f));
-  }
-
-  LinearSolverOptions options_;
-  std::string kind_, name_;
   TpetraSystem system_;
-  Teuchos::RCP<Ifpack2Preconditioner> ifpack2_;
-  Teuchos::RCP<TpetraOperator> preconditioner_;
-  Teuchos::RCP<BelosProblem> problem_;
-  Teuchos::RCP<BelosManager> solver_;
-  bool factorized_ = false;
 };
 
 }  // namespace

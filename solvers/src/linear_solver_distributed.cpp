@@ -113,22 +113,12 @@ Teuchos::RCP<TpetraGraph> cut_graph(const Teuchos::RCP<const Teuchos::Comm<int>>
   return Teuchos::rcp(new TpetraGraph(row_map, col_map, row_ptr, col_ind));
 }
 
-class DistributedSolver final : public LinearSolver {
+class DistributedSolver final : public LinearSolver, BelosParts {
  public:
   DistributedSolver(const LinearSolverOptions& options, const char* kind, RowPartition rows)
-      : options_(options), kind_(kind), rows_(std::move(rows)) {
-    name_ = kind_ == "CG" ? "dist-cg" : "dist-gmres";
-    if (options_.preconditioner == "default") options_.preconditioner = "ilu";
-    const auto& p = options_.preconditioner;
-    if (p != "none" && p != "jacobi" && p != "ilu" && p != "muelu")
-      throw_error(name_, ": unknown preconditioner \"", p,
-                  "\"; available: default (ilu), none, jacobi, ilu, muelu");
-    if (options_.ilu_level < 0) throw_error(name_, ": ilu_level must be >= 0");
-    if (options_.max_iterations < 1) throw_error(name_, ": max_iterations must be >= 1");
-    if (!(options_.tolerance > 0)) throw_error(name_, ": tolerance must be > 0");
-    if (kind_ == "CG" && !options_.symmetric)
-      throw_error(name_, " needs a symmetric matrix (options.symmetric = false); use dist-gmres");
-  }
+      : BelosParts(options, kind, std::string(kind) == "CG" ? "dist-cg" : "dist-gmres",
+                   "dist-gmres"),
+        rows_(std::move(rows)) {}
 
   std::string name() const override { return name_; }
 
@@ -305,13 +295,6 @@ class DistributedSolver final : public LinearSolver {
     return nb_s > 0 ? nr_s / nb_s : nr_s;
   }
 
-  template <class F>
-  void guard(const char* phase, F&& f) {
-    guard_phase(name_, phase, std::forward<F>(f));
-  }
-
-  LinearSolverOptions options_;
-  std::string kind_, name_;
   RowPartition rows_;
   Teuchos::RCP<const Teuchos::Comm<int>> comm_;
   Ordinal n_ = 0;
@@ -324,11 +307,6 @@ class DistributedSolver final : public LinearSolver {
   Teuchos::RCP<TpetraVector> x_, b_, r_;
   std::vector<int> counts_, displs_, all_rows_;  // the owned rows of all ranks, rank order
   std::vector<Real> gathered_;
-  Teuchos::RCP<Ifpack2Preconditioner> ifpack2_;
-  Teuchos::RCP<TpetraOperator> preconditioner_;
-  Teuchos::RCP<BelosProblem> problem_;
-  Teuchos::RCP<BelosManager> solver_;
-  bool factorized_ = false;
 };
 
 }  // namespace
