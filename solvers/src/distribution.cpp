@@ -145,7 +145,11 @@ std::unique_ptr<Distribution> Distribution::make(Model& model) {
 void Distribution::sum(const DeviceView<Real*>& x) const {
 #ifdef TLFEA_HAVE_MPI
   Kokkos::fence();  // x complete before MPI reads it
-  auto h = Kokkos::create_mirror_view_and_copy(HostSpace(), x);
+  // A host buffer kept across calls: no allocation inside a step.
+  if (host_.size() != x.extent(0)) host_.resize(x.extent(0));
+  Kokkos::View<Real*, HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>> h(host_.data(),
+                                                                            host_.size());
+  Kokkos::deep_copy(h, x);
   const int n = static_cast<int>(h.extent(0));
   if (rank_ == 0)
     MPI_Reduce(MPI_IN_PLACE, h.data(), n, MPI_DOUBLE, MPI_SUM, 0, MPI_COMM_WORLD);

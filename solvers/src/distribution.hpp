@@ -63,6 +63,7 @@ class Distribution {
   const CrsPattern* pattern_ = nullptr;
   DeviceView<Offset*> owned_entries_;  // CRS offsets of the owned rows
   DeviceView<Real*> replicated_;
+  mutable std::vector<Real> host_;  // sum(): the host copy summed over the ranks
 };
 
 }  // namespace tlfea::detail

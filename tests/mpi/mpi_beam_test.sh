@@ -23,20 +23,7 @@ exe=$1
 TOL=${TOL:-1e-8}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-mpi() {
-  local n=$1
-  shift
-  OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1 \
-    timeout 300 mpirun -np "$n" "$@"
-}
-if ! command -v mpirun > /dev/null; then
-  echo "note: no mpirun on PATH: multi-rank checks skipped" >&2
-  exit 77
-fi
-if ! mpi 3 true > "$work/probe" 2>&1; then
-  echo "note: mpirun -np 3 true fails here, multi-rank checks skipped: $(head -c 300 "$work/probe")" >&2
-  exit 77
-fi
+. "$(dirname "$0")/mpi_common.sh"  # mpi N CMD..., and the probe
 fail=0
 # max over steps |b - a| / max |a| (column 3: the displacement)
 compare() {

@@ -46,20 +46,7 @@ tlfea=$1 src=$2
 TOL=${TOL:-1e-6}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-mpi() {
-  local n=$1
-  shift
-  OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1 \
-    timeout 300 mpirun -np "$n" "$@"
-}
-if ! command -v mpirun > /dev/null; then
-  echo "note: no mpirun on PATH: multi-rank checks skipped" >&2
-  exit 77
-fi
-if ! mpi 3 true > "$work/probe" 2>&1; then
-  echo "note: mpirun -np 3 true fails here, multi-rank checks skipped: $(head -c 300 "$work/probe")" >&2
-  exit 77
-fi
+. "$(dirname "$0")/mpi_common.sh"  # mpi N CMD..., and the probe
 if ! "$tlfea" info | grep -q "HDF5"; then
   echo "note: no TLFEA::io (no history.csv): multi-rank scene checks skipped" >&2
   exit 77

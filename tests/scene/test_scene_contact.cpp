@@ -10,21 +10,33 @@ using namespace scene_test;
 using scene::Scene;
 using scene::TimeFunctionSpec;
 
+// The good scene with a contact section `keys` (R* = 0.05 m) and a plane
+// 1 mm above the cube's bottom face, so the cube is pressed 1 mm into it.
+std::string pressed_cube(const std::string& keys) {
+  return std::string(kGood) + "contact:\n" + keys +
+         "  contact_radius: 0.05\n  obstacles: [{type: plane, point: [0, 0, 0.001]}]\n";
+}
+
+// The contacts of the scene's reference state and their forces at rest;
+// returns the number of contacts.
+Ordinal contacts_at_rest(Scene& s) {
+  const Ordinal n = s.detection->detect(s.model->reference(), 0.0);
+  CoefView v("v", s.model->num_coefficients()), f("f", s.model->num_coefficients());
+  s.contact->compute(s.detection->points(), s.model->reference(), v, 1e-3, f);
+  return n;
+}
+
 // contact.law: patch with damping_mass: body: the cube (1 kg: 1000 kg/m^3 x
 // 1e-3 m^3) pressed 1 mm into a plane gets m* = its mass against the rigid
 // plane on every contact, and the patch's normal forces sum to the Hertz law
 // (4/3) E* sqrt(R*) delta^(3/2) of the deepest vertex (E* = E / (1 - nu^2)
 // against the rigid plane, R* = contact_radius 0.05 m; round-off).
 TEST(SceneContact, PatchLawWithBodyDampingMass) {
-  const std::string text = std::string(kGood) +
-                           "contact:\n  law: patch\n  damping_mass: body\n  contact_radius: 0.05\n"
-                           "  obstacles: [{type: plane, point: [0, 0, 0.001]}]\n";
-  Scene s = scene::load_scene_text(text, "good.yaml", ".");
+  Scene s = scene::load_scene_text(pressed_cube("  law: patch\n  damping_mass: body\n"),
+                                   "good.yaml", ".");
   ASSERT_TRUE(s.detection && s.contact);
-  const Ordinal n = s.detection->detect(s.model->reference(), 0.0);
+  const Ordinal n = contacts_at_rest(s);
   ASSERT_GT(n, 1);
-  CoefView v("v", s.model->num_coefficients()), f("f", s.model->num_coefficients());
-  s.contact->compute(s.detection->points(), s.model->reference(), v, 1e-3, f);
   auto ms = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), s.contact->effective_mass());
   auto fn = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), s.contact->normal_force());
   auto dl = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), s.detection->points().delta);
@@ -44,15 +56,10 @@ TEST(SceneContact, PatchLawWithBodyDampingMass) {
 // a plane touches it with n vertices, and every contact's m* is 1 kg / n
 // (the body's mass divided among the pair's loaded contacts; round-off).
 TEST(SceneContact, PointLawWithSharedDampingMass) {
-  const std::string text = std::string(kGood) +
-                           "contact:\n  damping_mass: shared\n  contact_radius: 0.05\n"
-                           "  obstacles: [{type: plane, point: [0, 0, 0.001]}]\n";
-  Scene s = scene::load_scene_text(text, "good.yaml", ".");
+  Scene s = scene::load_scene_text(pressed_cube("  damping_mass: shared\n"), "good.yaml", ".");
   ASSERT_TRUE(s.detection && s.contact);
-  const Ordinal n = s.detection->detect(s.model->reference(), 0.0);
+  const Ordinal n = contacts_at_rest(s);
   ASSERT_GT(n, 1);
-  CoefView v("v", s.model->num_coefficients()), f("f", s.model->num_coefficients());
-  s.contact->compute(s.detection->points(), s.model->reference(), v, 1e-3, f);
   auto ms = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), s.contact->effective_mass());
   for (Ordinal k = 0; k < n; ++k) EXPECT_NEAR(ms(k), 1.0 / n, 1e-12);
 }
