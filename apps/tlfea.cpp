@@ -21,6 +21,7 @@
 #include <string>
 #include <vector>
 
+#include "tlfea/core/build_info.hpp"
 #include "tlfea/core/error.hpp"
 #include "tlfea/scene/scene.hpp"
 #include "tlfea/solvers/linear_solver.hpp"
@@ -200,6 +201,7 @@ int cmd_info(int ranks) {
   for (const auto& n : tlfea::available_linear_solvers())
     solvers += (solvers.empty() ? "" : ", ") + n;
   std::printf("linear solvers: %s\n", solvers.c_str());
+  std::printf("CPU target: %s (CMake TLFEA_NATIVE_ARCH)\n", tlfea::cpu_target());
   const tlfea::BlasThreads blas = tlfea::configure_blas_threads();
   if (blas.library == "none")
     std::printf("BLAS: no threaded BLAS linked\n");

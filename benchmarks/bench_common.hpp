@@ -26,6 +26,7 @@
 // benchmarks/revision.cmake; TLFEA_GIT_REVISION is the one at configure time.
 #if __has_include("bench_revision.hpp")
 #include "bench_revision.hpp"
+#include "tlfea/core/build_info.hpp"
 #endif
 #ifndef TLFEA_BENCH_REVISION
 #define TLFEA_BENCH_REVISION TLFEA_GIT_REVISION
@@ -167,6 +168,7 @@ class Json {
 inline Json& add_config(Json& j) {
   return j.str("kokkos_backend", backend())
       .integer("threads", threads())
+      .str("cpu_target", tlfea::cpu_target())
       .str("git_revision", TLFEA_BENCH_REVISION);
 }
 

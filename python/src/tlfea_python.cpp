@@ -25,6 +25,7 @@
 // Errors: tlfea::Error becomes tlfea.Error (a RuntimeError) with the same
 // message as the tlfea command prints (FILE:LINE:COLUMN: ... for scenes).
 #include "py_bindings.hpp"
+#include "tlfea/core/build_info.hpp"
 
 using namespace tlfea_py;
 
@@ -79,6 +80,7 @@ PYBIND11_MODULE(tlfea, m) {
         d["concurrency"] = static_cast<int>(Kokkos::DefaultExecutionSpace().concurrency());
         d["mpi"] = tlfea::MpiSession::enabled();
         d["linear_solvers"] = tlfea::available_linear_solvers();
+        d["cpu_target"] = tlfea::cpu_target();
         const tlfea::BlasThreads blas = tlfea::configure_blas_threads();
         py::dict b;
         b["library"] = blas.library;
@@ -93,7 +95,7 @@ PYBIND11_MODULE(tlfea, m) {
         return d;
       },
       "What `tlfea info` prints, as a dict: version, kokkos_backend, concurrency, mpi, "
-      "linear_solvers, blas, output.");
+      "linear_solvers, cpu_target, blas, output.");
 
   bind_meshes_materials(m);
   bind_settings(m);

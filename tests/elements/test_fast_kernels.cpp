@@ -1,5 +1,7 @@
 // The restructured ANCF 3243 / 3443 internal-force and tangent loops
-// (elements/fast_kernels.hpp, docs/theory.md §3.11) against the general
+// (elements/fast_kernels.hpp, docs/theory.md §3.11; the ANCF 3443 SVK and
+// Kelvin-Voigt SVK force by the point-lane loop, elements/lane_kernels.hpp,
+// §3.13) against the general
 // quadrature loops they replace (kernels.hpp, poisson_split.hpp), which the
 // block keeps as the reference (ElementBlockBase::set_reference_kernels):
 // random deformed states and velocities, every material the elements support

@@ -11,7 +11,7 @@ import tlfea
 def test_info_has_what_tlfea_info_prints(tlfea_exe):
     info = tlfea.info()
     assert set(info) >= {"version", "kokkos_backend", "concurrency", "mpi", "linear_solvers",
-                         "blas", "output"}
+                         "cpu_target", "blas", "output"}
     assert info["version"] == tlfea.__version__
     assert info["concurrency"] >= 1
     assert info["linear_solvers"][0] == "default"
@@ -20,6 +20,9 @@ def test_info_has_what_tlfea_info_prints(tlfea_exe):
     assert f"tlfea {info['version']}\n" in out
     assert f"Kokkos: {info['kokkos_backend']} backend" in out
     assert "linear solvers: " + ", ".join(info["linear_solvers"]) in out
+    # CMake's TLFEA_NATIVE_ARCH (CMakeLists.txt): "native" or "generic".
+    assert info["cpu_target"] in ("native", "generic")
+    assert f"CPU target: {info['cpu_target']} " in out
 
 
 def test_error_is_a_runtime_error():

@@ -11,6 +11,7 @@
 #include "tlfea/elements/fast_kernels.hpp"
 #include "tlfea/elements/geometry.hpp"
 #include "tlfea/elements/kernels.hpp"
+#include "tlfea/elements/lane_kernels.hpp"
 #include "tlfea/elements/poisson_split.hpp"
 #include "tlfea/materials/materials.hpp"
 
@@ -43,6 +44,30 @@ M material_from_spec(const MaterialSpec& s) {
   set_constants(m, s);
   return m;
 }
+
+// Which <element, material> pairs take the point-lane internal force
+// (lane_kernels.hpp) on host spaces: the ANCF 3443 shell with SVK and
+// Kelvin-Voigt SVK, split on or off.
+template <class E, class M>
+struct LaneForceTraits {
+  static constexpr bool enabled = false;
+};
+template <>
+struct LaneForceTraits<ANCF3443, StVenantKirchhoff> {
+  static constexpr bool enabled = true;
+  static SplitLaw elastic(const StVenantKirchhoff& m) { return {m.lambda, m.mu, 0.0, 0.0}; }
+  static SplitLaw viscous(const StVenantKirchhoff&) { return {}; }
+};
+template <>
+struct LaneForceTraits<ANCF3443, KelvinVoigt<StVenantKirchhoff>> {
+  static constexpr bool enabled = true;
+  static SplitLaw elastic(const KelvinVoigt<StVenantKirchhoff>& m) {
+    return {m.elastic.lambda, m.elastic.mu, 0.0, 0.0};
+  }
+  static SplitLaw viscous(const KelvinVoigt<StVenantKirchhoff>& m) {
+    return {m.lambda_v, m.mu_v, 0.0, 0.0};
+  }
+};
 
 // The team-per-element internal force and tangent (team_kernels.hpp) of one
 // <element, material> pair: the block's data and the two launches, defined in
@@ -88,6 +113,26 @@ class ElementBlock final : public ElementBlockBase {
         split_base_ = PoissonSplitTraits<E, M>::base(mat_);
       }
     }
+    if constexpr (LaneForceTraits<E, M>::enabled) {
+      if (Kokkos::SpaceAccessibility<Kokkos::HostSpace,
+                                     typename ExecSpace::memory_space>::accessible) {
+        if (split_) {
+          const DeviceView<Real* * [E::n][3]> H[2] = {split_sets_[0].H, split_sets_[1].H};
+          const DeviceView<Real**> dV[2] = {split_sets_[0].dV, split_sets_[1].dV};
+          const int np[2] = {split_sets_[0].np, split_sets_[1].np};
+          const SplitLaw el[2] = {split_sets_[0].el, split_sets_[1].el};
+          const SplitLaw vi[2] = {split_sets_[0].vi, split_sets_[1].vi};
+          lane_ = build_lane_points<E>(H, dV, np, 2, el, vi);
+        } else {
+          const DeviceView<Real* * [E::n][3]> H[1] = {geom_.H};
+          const DeviceView<Real**> dV[1] = {geom_.dV};
+          const int np[1] = {E::nq};
+          const SplitLaw el[1] = {LaneForceTraits<E, M>::elastic(mat_)};
+          const SplitLaw vi[1] = {LaneForceTraits<E, M>::viscous(mat_)};
+          lane_ = build_lane_points<E>(H, dV, np, 1, el, vi);
+        }
+      }
+    }
   }
 
   ElementType element_type() const override { return E::type; }
@@ -125,6 +170,13 @@ class ElementBlock final : public ElementBlockBase {
     if (shape_ == KernelShape::Team) {
       team_loops().internal_force(q, v, f);
       return;
+    }
+    if constexpr (LaneForceTraits<E, M>::enabled) {
+      if (!reference_ && lane_.built()) {
+        launch_assembly("tlfea::elements::internal_force",
+                        LaneInternalForceFunctor<E, M::is_viscous>{geom_, lane_, q, v, f});
+        return;
+      }
     }
     // Restructured force only where it measured faster (FastKernelTraits).
     if constexpr (FastKernelTraits<E>::split_force && PoissonSplitTraits<E, M>::supported) {
@@ -337,6 +389,8 @@ class ElementBlock final : public ElementBlockBase {
   KernelShape shape_ = default_kernel_shape_for<ExecSpace>();
   detail::SplitPointSet<E> split_sets_[2];
   SplitBase split_base_{};
+  // Point-lane internal force data (LaneForceTraits; host spaces only).
+  LanePoints<E> lane_;
 };
 
 // Factory for one element type over all materials (defined per element in
