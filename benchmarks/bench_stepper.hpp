@@ -30,6 +30,7 @@ struct StepperOptions {
   bool breakdown = true;           // time one tangent assembly after the run (split of assembly_s)
   bool reference_kernels = false;  // ANCF: the general loops (set_reference_kernels)
   int threads = 0;                 // 0: Kokkos's default
+  int krylov = -1;                 // StepperSettings::krylov_iterations (-1: its default)
 };
 
 constexpr const char* kStepperUsage =
@@ -45,6 +46,8 @@ constexpr const char* kStepperUsage =
     "  --breakdown 0|1  split assembly into residual / tangent with one timed tangent\n"
     "                   assembly after the run (default 1)\n"
     "  --threads N      Kokkos threads (OpenMP build; the Serial backend runs 1)\n"
+    "  --krylov N       GMRES iterations tried on a stalled reused factorisation before\n"
+    "                   refactoring (StepperSettings::krylov_iterations; 0: none)\n"
     "  --kokkos-*       passed to Kokkos\n";
 
 // Consumes the common option `a` (reading its value with next()); false when
@@ -74,6 +77,10 @@ inline bool parse_stepper_option(const std::string& a, const std::function<std::
     (a == "--reuse-jacobian" ? o.reuse_jacobian
      : a == "--breakdown"    ? o.breakdown
                              : o.reference_kernels) = v == "1";
+  } else if (a == "--krylov") {
+    const long n = parse_int(a, next());
+    if (n < 0 || n > 50) arg_error("--krylov must be in 0..50, got " + std::to_string(n));
+    o.krylov = static_cast<int>(n);
   } else if (a == "--threads") {
     const long n = parse_int(a, next());
     if (n < 1 || n > 4096) arg_error("--threads must be in 1..4096, got " + std::to_string(n));
@@ -151,7 +158,7 @@ struct RunResult {
   double wall_s = 0;           // all steps, probe read-back included
   std::vector<StepTimes> steps;
   std::vector<double> hist;  // probe coordinate after every step
-  long newton = 0, outer = 0, factorizations = 0, retries = 0;
+  long newton = 0, outer = 0, factorizations = 0, retries = 0, krylov = 0;
   double tangent_call_s = -1;  // one tangent assembly on the final state (--breakdown 1)
   double peak_rss_mib = 0;
   SolverStats linear;
@@ -185,6 +192,7 @@ inline RunResult run_steps(Model& model, const StepperOptions& o, const Probe& p
   s.residual_abs_tol = o.abs_tol;
   s.residual_rel_tol = o.rel_tol;
   s.reuse_jacobian = o.reuse_jacobian;
+  if (o.krylov >= 0) s.krylov_iterations = o.krylov;
   s.linear.backend = o.solver;
   s.linear.ordering = o.ordering;
   Kokkos::fence();
@@ -213,6 +221,7 @@ inline RunResult run_steps(Model& model, const StepperOptions& o, const Probe& p
     r.newton += rep.newton_iterations;
     r.outer += rep.outer_iterations;
     r.factorizations += rep.factorizations;
+    r.krylov += rep.krylov_iterations;
     r.retries += rep.retries;
     // One coordinate read back per step (outside the step's time, inside wall_s).
     auto qk = Kokkos::subview(stepper.positions(), probe.coefficient, probe.axis);
@@ -295,6 +304,8 @@ inline Json& add_run_fields(Json& j, const RunResult& r, const StepperOptions& o
       .num("newton_abs_tol", o.abs_tol)
       .num("newton_rel_tol", o.rel_tol)
       .integer("reuse_jacobian", o.reuse_jacobian ? 1 : 0)
+      .integer("krylov_iterations_max",
+               o.krylov >= 0 ? o.krylov : StepperSettings{}.krylov_iterations)
       .integer("reference_kernels", o.reference_kernels ? 1 : 0)
       .num("stepper_setup_s", r.stepper_setup_s)
       .num("wall_s", r.wall_s)
@@ -308,6 +319,7 @@ inline Json& add_run_fields(Json& j, const RunResult& r, const StepperOptions& o
       .integer("newton_iterations", r.newton)
       .integer("outer_iterations", r.outer)
       .integer("factorizations", r.factorizations)
+      .integer("krylov_iterations", r.krylov)
       .integer("retries", r.retries)
       .raw("breakdown_per_step", breakdown_json(steady, o.breakdown))
       .raw("breakdown_first_step",

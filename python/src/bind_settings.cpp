@@ -58,6 +58,8 @@ void bind_settings(py::module_& m) {
                                                            "line_search",
                                                            "reuse_jacobian",
                                                            "reuse_ratio",
+                                                           "krylov_iterations",
+                                                           "krylov_factor_age",
                                                            "max_retries",
                                                            "linear",
                                                            "inner_solver",
@@ -98,6 +100,8 @@ void bind_settings(py::module_& m) {
       .def_readwrite("line_search", &SS::line_search)
       .def_readwrite("reuse_jacobian", &SS::reuse_jacobian)
       .def_readwrite("reuse_ratio", &SS::reuse_ratio)
+      .def_readwrite("krylov_iterations", &SS::krylov_iterations)
+      .def_readwrite("krylov_factor_age", &SS::krylov_factor_age)
       .def_readwrite("max_retries", &SS::max_retries)
       .def_readwrite("linear", &SS::linear)
       .def_property(
@@ -121,6 +125,7 @@ void bind_settings(py::module_& m) {
       .def_readonly("newton_iterations", &SR::newton_iterations)
       .def_readonly("outer_iterations", &SR::outer_iterations)
       .def_readonly("factorizations", &SR::factorizations)
+      .def_readonly("krylov_iterations", &SR::krylov_iterations)
       .def_readonly("retries", &SR::retries)
       .def_readonly("constraint_violation", &SR::constraint_violation)
       .def_readonly("residual_history", &SR::residual_history)

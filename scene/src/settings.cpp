@@ -89,6 +89,13 @@ void Builder::parse_solver(Map& top) {
                                  {"reuse_jacobian", &S::reuse_jacobian}})
     st.*field = m.boolean(k, st.*field);
   st.reuse_ratio = m.positive("reuse_ratio", st.reuse_ratio);
+  st.krylov_iterations = static_cast<int>(m.integer("krylov_iterations", st.krylov_iterations));
+  if (st.krylov_iterations < 0 || st.krylov_iterations > 50)
+    fail(c_, m.node()["krylov_iterations"],
+         "solver.krylov_iterations must be in 0..50 (0: refactor at once), got " +
+             std::to_string(st.krylov_iterations));
+  st.krylov_factor_age =
+      static_cast<int>(m.positive_int("krylov_factor_age", st.krylov_factor_age));
   st.max_retries = static_cast<int>(m.integer("max_retries", st.max_retries));
   st.adamw_learning_rate = m.positive("adamw_learning_rate", st.adamw_learning_rate);
   st.adamw_beta1 = m.num("adamw_beta1", st.adamw_beta1);

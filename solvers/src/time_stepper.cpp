@@ -225,6 +225,19 @@ TimeStepper::TimeStepper(Model& model, const StepperSettings& settings)
   } else if (s_.analysis != "dynamic") {
     throw_error("unknown analysis '", s_.analysis, "' (use dynamic or static)");
   }
+  if (s_.krylov_iterations < 0 || s_.krylov_iterations > 50)
+    throw_error("StepperSettings: krylov_iterations must be in [0, 50], got ",
+                s_.krylov_iterations);
+  if (s_.krylov_factor_age < 1)
+    throw_error("StepperSettings: krylov_factor_age must be >= 1, got ", s_.krylov_factor_age);
+  if (!static_ && s_.reuse_jacobian && s_.inner_solver == "newton" && s_.krylov_iterations > 0) {
+    for (int j = 0; j <= s_.krylov_iterations; ++j)
+      krylov_v_.push_back(CoefView("tlfea::solvers::krylov_v", n));
+    for (int j = 0; j < s_.krylov_iterations; ++j)
+      krylov_z_.push_back(CoefView("tlfea::solvers::krylov_z", n));
+    krylov_g_ = CoefView("tlfea::solvers::krylov_g", n);
+    krylov_w_ = CoefView("tlfea::solvers::krylov_w", n);
+  }
   if (!(s_.residual_force_tol >= 0) || !(s_.residual_rel_tol >= 0) || !(s_.residual_abs_tol >= 0) ||
       !(s_.step_tol >= 0) || !(s_.position_tol >= 0))
     throw_error("StepperSettings: convergence tolerances must be >= 0");
@@ -467,12 +480,18 @@ bool TimeStepper::inner_newton(Real h, Real t1, StepReport& rep, bool& reuse_ok,
   bool converged = std::isfinite(r) && residual_converged(r, r0);
   rep.force_scale = force_scale_;
   int it = 0, stale_retries = 0;
+  // stalled: the last iteration on kept factors did not contract by
+  // reuse_ratio; the next one then tries krylov_correction once before
+  // refactoring (docs/theory.md §6.6).
+  bool stalled = false, krylov_failed = false;
   while (!converged && it < s_.max_newton) {
     if (!std::isfinite(r)) return false;
+    const bool krylov = stalled && !krylov_failed && !krylov_v_.empty() && have_factor_ &&
+                        factor_h_ == h && t1 - factor_t_ < (s_.krylov_factor_age - 0.5) * h;
     // Static: full Newton. Along a load path the tangent changes with the
     // load (bending stiffens the membrane), and reused factors converge
     // linearly (ratio ~0.2 on the elastica: 12 iterations instead of 4).
-    const bool fresh = static_ || !(reuse_ok && have_factor_ && factor_h_ == h);
+    const bool fresh = !krylov && (static_ || !(reuse_ok && have_factor_ && factor_h_ == h));
     if (fresh) {
       const double ta = wall();
       assemble_matrix(h, t1);
@@ -490,12 +509,24 @@ bool TimeStepper::inner_newton(Real h, Real t1, StepReport& rep, bool& reuse_ok,
       ++rep.factorizations;
     }
     // Solve J dv = -g.
-    const double ts = wall();
-    Kokkos::parallel_for("tlfea::solvers::rhs", Range(0, g_.extent(0)), Negate{g_, gt_});
-    solver_->solve(flat(g_), flat(dv_));
-    Kokkos::fence();
-    rep.solve_s += wall() - ts;
     Kokkos::deep_copy(v_base_, vt_);
+    Kokkos::parallel_for("tlfea::solvers::rhs", Range(0, g_.extent(0)), Negate{g_, gt_});
+    if (krylov) {
+      // A tenth of the Newton test's threshold, so that the step converges.
+      const Real target = std::max(
+          {s_.residual_abs_tol, s_.residual_rel_tol * r0, s_.residual_force_tol * force_scale_});
+      if (!krylov_correction(h, t1, 0.1 * target, rep)) {
+        krylov_failed = true;  // refactor
+        reuse_ok = false;
+        r = residual(h, t1);  // g at v_base_ again (overwritten by the products)
+        continue;
+      }
+    } else {
+      const double ts = wall();
+      solver_->solve(flat(g_), flat(dv_));
+      Kokkos::fence();
+      rep.solve_s += wall() - ts;
+    }
     Real alpha = 1.0, r_new = 0.0;
     bool decreased = false;
     if (static_) {
@@ -565,6 +596,7 @@ bool TimeStepper::inner_newton(Real h, Real t1, StepReport& rep, bool& reuse_ok,
       Kokkos::deep_copy(vt_, v_base_);
       r = residual(h, t1);
       reuse_ok = false;
+      if (krylov) krylov_failed = true;
       continue;
     }
     if (!std::isfinite(r_new)) return false;
@@ -588,6 +620,7 @@ bool TimeStepper::inner_newton(Real h, Real t1, StepReport& rep, bool& reuse_ok,
     // no sign that the factors are stale.
     last_fast = r_new < s_.reuse_ratio * r || (converged && it <= 2);
     reuse_ok = s_.reuse_jacobian && last_fast;
+    stalled = !fresh && !krylov && !last_fast && !converged;
     r = r_new;
   }
   return converged;

@@ -43,7 +43,7 @@ inline constexpr int kForceLanes = 8;
 template <class E>
 struct LanePoints {
   DeviceView<Real* * [E::n][3][kForceLanes]> H;  // (e, chunk, i, m, lane)
-  DeviceView<Real* * [kForceLanes]> dV;          // (e, chunk, lane)
+  DeviceView<Real** [kForceLanes]> dV;           // (e, chunk, lane)
   int nchunk = 0;                                // chunks per element
   int nchunk0 = 0;                               // chunks < nchunk0: law set 0
   SplitLaw el[2], vi[2];                         // elastic / viscous laws per set
@@ -52,9 +52,9 @@ struct LanePoints {
 
 // Host: lay out the point sets (H, dV, np) one after the other in lanes.
 template <class E>
-LanePoints<E> build_lane_points(const DeviceView<Real* * [E::n][3]> H[], const DeviceView<Real**> dV[],
-                                const int np[], int nsets, const SplitLaw el[],
-                                const SplitLaw vi[]) {
+LanePoints<E> build_lane_points(const DeviceView<Real* * [E::n][3]> H[],
+                                const DeviceView<Real**> dV[], const int np[], int nsets,
+                                const SplitLaw el[], const SplitLaw vi[]) {
   constexpr int W = kForceLanes;
   LanePoints<E> lp;
   int chunks[2] = {0, 0};
@@ -71,7 +71,7 @@ LanePoints<E> build_lane_points(const DeviceView<Real* * [E::n][3]> H[], const D
   }
   const Ordinal ne = static_cast<Ordinal>(H[0].extent(0));
   lp.H = DeviceView<Real* * [E::n][3][W]>("tlfea::elements::lane_H", ne, lp.nchunk);
-  lp.dV = DeviceView<Real* * [W]>("tlfea::elements::lane_dV", ne, lp.nchunk);
+  lp.dV = DeviceView<Real** [W]>("tlfea::elements::lane_dV", ne, lp.nchunk);
   auto hH = Kokkos::create_mirror_view(lp.H);
   auto hdV = Kokkos::create_mirror_view(lp.dV);
   for (int s = 0; s < nsets; ++s) {
@@ -170,10 +170,10 @@ struct LaneInternalForceFunctor {
         for (int l = 0; l < W; ++l)
           for (int r = 0; r < 3; ++r)
             for (int s = 0; s < 3; ++s) {
-              const Real ars = F[r][l] * Fd[s][l] + F[3 + r][l] * Fd[3 + s][l] +
-                               F[6 + r][l] * Fd[6 + s][l];
-              const Real asr = F[s][l] * Fd[r][l] + F[3 + s][l] * Fd[3 + r][l] +
-                               F[6 + s][l] * Fd[6 + r][l];
+              const Real ars =
+                  F[r][l] * Fd[s][l] + F[3 + r][l] * Fd[3 + s][l] + F[6 + r][l] * Fd[6 + s][l];
+              const Real asr =
+                  F[s][l] * Fd[r][l] + F[3 + s][l] * Fd[3 + r][l] + F[6 + s][l] * Fd[6 + r][l];
               Ed[3 * r + s][l] = 0.5 * (ars + asr);
             }
         detail::lane_split_stress(lp.vi[set], Ed, S);
@@ -189,8 +189,8 @@ struct LaneInternalForceFunctor {
         const Real* hi = h + 3 * i * W;
         for (int a = 0; a < 3; ++a)
           for (int l = 0; l < W; ++l)
-            fl[i][a][l] += P[3 * a][l] * hi[l] + P[3 * a + 1][l] * hi[W + l] +
-                           P[3 * a + 2][l] * hi[2 * W + l];
+            fl[i][a][l] +=
+                P[3 * a][l] * hi[l] + P[3 * a + 1][l] * hi[W + l] + P[3 * a + 2][l] * hi[2 * W + l];
       }
     }
     for (int i = 0; i < n; ++i) {

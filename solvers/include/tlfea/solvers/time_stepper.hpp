@@ -62,7 +62,17 @@ struct StepperSettings {
   bool line_search = true;     // backtracking on |g|
   bool reuse_jacobian = true;  // keep the factorization while convergence stays fast
   Real reuse_ratio = 0.25;     // refactor when |g_k+1| / |g_k| exceeds this
-  int max_retries = 4;         // step halvings after a failed or NaN step
+  // Dynamic steps with Jacobian reuse: when an iteration on the kept factors
+  // stalls (|g| not below reuse_ratio of the last), first try GMRES on the
+  // current Jacobian (Jacobian-vector products by differences of g) with the
+  // kept factors as preconditioner, at most this many iterations, before
+  // refactoring (docs/theory.md §6.6). 0: refactor at once. Only for
+  // factors assembled fewer than krylov_factor_age steps ago: an older
+  // factorization served long and is replaced (a new one will serve long
+  // again); a young one went stale fast, and refactoring would not last.
+  int krylov_iterations = 10;
+  int krylov_factor_age = 10;
+  int max_retries = 4;  // step halvings after a failed or NaN step
   LinearSolverOptions linear;
   // Inner solver: "newton" (assembled matrix + linear solver) or "adamw"
   // (first order on the gradient g of the step objective: Adam moments,
@@ -82,7 +92,8 @@ struct StepReport {
   int newton_iterations = 0;  // summed over outer iterations and substeps
   int outer_iterations = 0;
   int factorizations = 0;
-  int retries = 0;  // step halvings needed
+  int krylov_iterations = 0;  // GMRES iterations of stalled reuse (StepperSettings)
+  int retries = 0;            // step halvings needed
   Real constraint_violation = 0.0;
   std::vector<Real> residual_history;  // |g| at every Newton iterate
   // Wall-time breakdown of the step [s] (fenced at each phase boundary).
@@ -146,6 +157,10 @@ class TimeStepper {
   bool advance(Real h, StepReport& rep);  // one step of size h from (q_, v_, lambda_)
   bool inner_newton(Real h, Real t1, StepReport& rep, bool& reuse_ok, bool& last_fast);
   bool residual_converged(Real r, Real r0) const;
+  // GMRES correction of a stalled reuse iteration (stale_krylov.cpp): dv_
+  // with |J dv + g| <= tol, J dv by differences of g at v_base_ (= vt_), the
+  // kept factors as right preconditioner; false when not reached.
+  bool krylov_correction(Real h, Real t1, Real tol, StepReport& rep);
   bool inner_adamw(Real h, Real t1, StepReport& rep);
   Real residual(Real h, Real t1);  // g into gt_ at vt_, returns |g|; sets force_scale_, slope_
   void init_static_penalty();
@@ -191,7 +206,11 @@ class TimeStepper {
   CoefView factor_q_, factor_v_;     // q, v at which it was assembled
   DeviceView<Real*> factor_lambda_;  // lambda (trial) at that assembly
   bool reuse_next_ = false;          // previous step converged fast: start it with the old factor
-  Real residual_time_ = 0.0;         // accumulated assembly time of residual() calls
+  // krylov_correction's Krylov basis V, preconditioned vectors Z = P V, the
+  // residual at the base point and a scratch vector (empty when off).
+  std::vector<CoefView> krylov_v_, krylov_z_;
+  CoefView krylov_g_, krylov_w_;
+  Real residual_time_ = 0.0;                    // accumulated assembly time of residual() calls
   std::unique_ptr<detail::Distribution> dist_;  // element partition (several MPI ranks only)
 };
 
