@@ -1,5 +1,5 @@
 // MueLu smoothed aggregation (Vanek, Mandel & Brezina 1996; docs/theory.md
-// "Linear solvers"): 3 rows per aggregation node (the coefficient blocks),
+// §8.4): 3 rows per aggregation node (the coefficient blocks),
 // near-nullspace the rigid-body modes when given (rigid_body_modes.hpp),
 // one symmetric Gauss-Seidel sweep as pre- and post-smoother, KLU2 on the
 // coarsest level (at most 500 rows).
@@ -11,7 +11,10 @@
 // iterations when the coarsest level was relaxed instead. So the coarse
 // levels are repartitioned (Zoltan2 multi-jagged on the node coordinates)
 // onto ceil(rows / 800) ranks: the coarsest, <= 500 rows, always onto one,
-// where KLU2 factors it whole. On several ranks the Gauss-Seidel sweep is
+// where KLU2 factors it whole. A matrix of <= 500 rows would be its own
+// coarsest level (not repartitioned: level 0 stays where the rows are;
+// rigid_crank_flexible_rod, 84 rows on 2 ranks, stalled at 3e-3), so it is
+// coarsened at least once, to half its rows. On several ranks the Gauss-Seidel sweep is
 // Ifpack2's hybrid one (Gauss-Seidel within a rank's rows, Jacobi across
 // ranks), which still gives the 1-rank iteration counts within a few
 // percent (README "Linear solvers").
@@ -19,6 +22,7 @@
 
 #include <MueLu_CreateTpetraPreconditioner.hpp>
 #include <Teuchos_ParameterList.hpp>
+#include <algorithm>
 
 namespace tlfea::detail {
 
@@ -42,6 +46,10 @@ Teuchos::RCP<TpetraOperator> make_muelu_preconditioner(
       throw_error("muelu on ", A->getComm()->getSize(),
                   " ranks needs the node coordinates (set_rigid_body_layout and "
                   "set_coefficients: the coarse levels are repartitioned by them)");
+    // A matrix already within the coarse size would be its own coarsest
+    // level, spread over the ranks: coarsen it once at least (to half).
+    const auto rows = static_cast<int>(A->getGlobalNumRows());
+    if (rows <= 500) params.set("coarse: max size", std::max(6, rows / 2));
     params.set("repartition: enable", true);
     params.set("repartition: start level", 1);
     params.set("repartition: min rows per proc", 800);  // > coarse: max size

@@ -2,7 +2,7 @@
 // smoothed-aggregation multigrid (muelu_preconditioner.hpp) interpolates
 // exactly (Vanek, Mandel & Brezina 1996, Computing 56: the tentative
 // prolongator restricts the near-nullspace to each aggregate; docs/theory.md
-// "Linear solvers"). Internal to the solvers layer.
+// §8.4). Internal to the solvers layer.
 //
 // A rigid motion of the body, x -> t + w x x to first order, moves the
 // coefficients of every element family by (docs/theory.md §3, §11):
@@ -125,12 +125,11 @@ void fill_rigid_body_modes(const char* backend, const CoefView& q, const RigidBo
                 " coefficients and ", layout.free_rows.extent(0), " rows, but q has ", n,
                 " coefficients");
   if (out.extent(0) != rows.extent(0) || out.extent(1) != 6)
-    throw_error(backend, ": near-nullspace of ", out.extent(0), " x ", out.extent(1),
-                ", expected ", rows.extent(0), " x 6");
+    throw_error(backend, ": near-nullspace of ", out.extent(0), " x ", out.extent(1), ", expected ",
+                rows.extent(0), " x 6");
   Real s[4] = {0.0, 0.0, 0.0, 0.0};
-  Kokkos::parallel_reduce("tlfea::solvers::position_mean",
-                          Kokkos::RangePolicy<ExecSpace>(0, n), PositionSum{q, layout.position},
-                          s);
+  Kokkos::parallel_reduce("tlfea::solvers::position_mean", Kokkos::RangePolicy<ExecSpace>(0, n),
+                          PositionSum{q, layout.position}, s);
   FillRigidBodyModes<Out> f{out, q, layout.position, layout.free_rows, rows, {0.0, 0.0, 0.0}};
   for (int m = 0; m < 3; ++m) f.x0[m] = s[3] > 0 ? s[m] / s[3] : 0.0;
   Kokkos::parallel_for("tlfea::solvers::rigid_body_modes",

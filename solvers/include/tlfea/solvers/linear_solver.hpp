@@ -63,7 +63,7 @@ struct SolverStats {
 
 // What an algebraic-multigrid preconditioner (Belos "muelu") needs to build
 // the near-nullspace of the Newton matrix, the rigid-body modes
-// (solvers/src/rigid_body_modes.hpp, docs/theory.md "Linear solvers"):
+// (solvers/src/rigid_body_modes.hpp, docs/theory.md §8.4):
 // which coefficients are positions (1: moved by a translation; 0: ANCF
 // gradients and rigid-body directors, which only rotate) and which scalar
 // rows are free (0: an eliminated dof, a unit-diagonal row, given a zero row
