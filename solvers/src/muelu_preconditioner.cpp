@@ -9,15 +9,15 @@
 // stalled at a relative residual of 5e-4 on B1 res 4 (2 ranks, 500
 // iterations), with or without the rigid-body modes, and converged in 25
 // iterations when the coarsest level was relaxed instead. So the coarse
-// levels are repartitioned (Zoltan2 multi-jagged on the node coordinates)
-// onto ceil(rows / 800) ranks: the coarsest, <= 500 rows, always onto one,
-// where KLU2 factors it whole. A matrix of <= 500 rows would be its own
-// coarsest level (not repartitioned: level 0 stays where the rows are;
+// levels are repartitioned (Zoltan2 on the node coordinates) onto
+// ceil(rows / 800) ranks: the coarsest, <= 500 rows, always onto one, where
+// KLU2 factors it whole. A matrix of <= 500 rows would be its own coarsest
+// level (level 0 is not repartitioned: it stays spread over the ranks;
 // rigid_crank_flexible_rod, 84 rows on 2 ranks, stalled at 3e-3), so it is
-// coarsened at least once, to half its rows. On several ranks the Gauss-Seidel sweep is
-// Ifpack2's hybrid one (Gauss-Seidel within a rank's rows, Jacobi across
-// ranks), which still gives the 1-rank iteration counts within a few
-// percent (README "Linear solvers").
+// coarsened at least once, to half its rows. On several ranks the
+// Gauss-Seidel sweep is Ifpack2's hybrid one (Gauss-Seidel within a rank's
+// rows, Jacobi across ranks), which still gives the 1-rank iteration counts
+// within a few percent (README "Running on several ranks (MPI)").
 #include "muelu_preconditioner.hpp"
 
 #include <MueLu_CreateTpetraPreconditioner.hpp>
