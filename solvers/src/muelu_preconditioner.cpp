@@ -13,8 +13,11 @@
 // ceil(rows / 800) ranks: the coarsest, <= 500 rows, always onto one, where
 // KLU2 factors it whole. A matrix of <= 500 rows would be its own coarsest
 // level (level 0 is not repartitioned: it stays spread over the ranks;
-// rigid_crank_flexible_rod, 84 rows on 2 ranks, stalled at 3e-3), so it is
-// coarsened at least once, to half its rows. On several ranks the
+// rigid_crank_flexible_rod, 84 rows on 2 ranks, stalled at 3e-3); coarsened
+// once anyway, B1 res 0 (270 rows, 2 ranks) gave a coarse matrix KLU2 found
+// singular (aggregates cut at the rank boundary, fewer rows than the six
+// modes), so such a matrix is preconditioned by the Gauss-Seidel sweep alone
+// (one level, no coarse solve). On several ranks the
 // Gauss-Seidel sweep is Ifpack2's hybrid one (Gauss-Seidel within a rank's
 // rows, Jacobi across ranks), which still gives the 1-rank iteration counts
 // within a few percent (README "Running on several ranks (MPI)").
@@ -22,7 +25,6 @@
 
 #include <MueLu_CreateTpetraPreconditioner.hpp>
 #include <Teuchos_ParameterList.hpp>
-#include <algorithm>
 
 namespace tlfea::detail {
 
@@ -47,9 +49,12 @@ Teuchos::RCP<TpetraOperator> make_muelu_preconditioner(
                   " ranks needs the node coordinates (set_rigid_body_layout and "
                   "set_coefficients: the coarse levels are repartitioned by them)");
     // A matrix already within the coarse size would be its own coarsest
-    // level, spread over the ranks: coarsen it once at least (to half).
-    const auto rows = static_cast<int>(A->getGlobalNumRows());
-    if (rows <= 500) params.set("coarse: max size", std::max(6, rows / 2));
+    // level, spread over the ranks: relaxed there instead of factored.
+    if (A->getGlobalNumRows() <= 500) {
+      params.set("max levels", 1);
+      params.set("coarse: type", std::string("RELAXATION"));
+      params.set("coarse: params", smoother);
+    }
     params.set("repartition: enable", true);
     params.set("repartition: start level", 1);
     params.set("repartition: min rows per proc", 800);  // > coarse: max size

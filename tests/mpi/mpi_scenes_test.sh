@@ -147,8 +147,9 @@ scene contact "$src/examples/contact_drop.yaml" --steps 300 --set output.every=1
 # 2. Rigid bodies and joints across bodies.
 scene rigid_crank "$src/examples/rigid_crank_flexible_rod.yaml" --steps 40
 # The same with muelu (multigrid on the rigid-body modes: ANCF gradients and
-# rigid-body directors rotate without translating; 84 rows, coarsened once
-# and gathered onto one rank), and against the ILU run.
+# rigid-body directors rotate without translating; on one rank the 84 rows
+# go to KLU2 whole, on several the Gauss-Seidel sweep alone preconditions
+# them: muelu_preconditioner.cpp), and against the ILU run.
 scene rigid_crank_muelu "$src/examples/rigid_crank_flexible_rod.yaml" --steps 40 \
   --set solver.preconditioner=muelu
 compare "$work/rigid_crank.1" "$work/rigid_crank_muelu.1" "rigid_crank, muelu vs ilu on 1 rank"
