@@ -231,8 +231,9 @@ std::string not_distributed(const tlfea::scene::Scene& s) {
            "belos-gmres select them)";
   const std::string& pc = s.settings.linear.preconditioner;
   if (s.settings.inner_solver == "newton" && pc != "default" && pc != "ilu" && pc != "jacobi" &&
-      pc != "none")
-    return "preconditioner '" + pc + "' cannot run on several ranks (use ilu, jacobi or none)";
+      pc != "muelu" && pc != "none")
+    return "preconditioner '" + pc +
+           "' cannot run on several ranks (use ilu, jacobi, muelu or none)";
   return "";
 }
 

@@ -26,6 +26,7 @@ struct StepperOptions {
   // Newton residual tolerances [N]: the B1 driver's (its peer's) 1e-4.
   double abs_tol = 1e-4, rel_tol = 1e-4;
   std::string solver = "default", ordering = "default";
+  std::string preconditioner = "default";  // iterative backends (LinearSolverOptions)
   bool reuse_jacobian = true;
   bool breakdown = true;           // time one tangent assembly after the run (split of assembly_s)
   bool reference_kernels = false;  // ANCF: the general loops (set_reference_kernels)
@@ -195,6 +196,7 @@ inline RunResult run_steps(Model& model, const StepperOptions& o, const Probe& p
   if (o.krylov >= 0) s.krylov_iterations = o.krylov;
   s.linear.backend = o.solver;
   s.linear.ordering = o.ordering;
+  s.linear.preconditioner = o.preconditioner;
   Kokkos::fence();
   const double t_setup = now();
   for (int b = 0; b < model.num_bodies(); ++b)

@@ -5,6 +5,7 @@
 //                        [--material svk|mr] [--solver NAME] [--generated]
 //                        [--abs-tol A] [--rel-tol R] [--reuse-jacobian 0|1]
 //                        [--breakdown 0|1] [--ordering default|nd|amd]
+//                        [--preconditioner default|none|jacobi|ilu|muelu]
 //
 // Problem (B1): beam [0,3] x [0,2] x [0,1] m; every node with x = 0 clamped;
 // 5000 N in +x split equally over every mesh node with x = 3 (midside nodes
@@ -62,6 +63,7 @@ constexpr const char* kUsage =
     "                            [--material svk|mr] [--solver NAME] [--generated]\n"
     "                            [--abs-tol A] [--rel-tol R] [--reuse-jacobian 0|1]\n"
     "                            [--breakdown 0|1] [--ordering default|nd|amd]\n"
+    "                            [--preconditioner default|none|jacobi|ilu|muelu]\n"
     "  B1 T10 beam (docs/theory.md §A.1): one JSON object on stdout.\n"
     "  --mesh-dir DIR   folder of beam_3x2x1_res{0,2,4,8,16}.1.{node,ele}\n"
     "                   (needed for those res unless --generated)\n"
@@ -76,7 +78,9 @@ constexpr const char* kUsage =
     "  --rel-tol R      Newton relative residual tolerance, default 1e-4\n"
     "  --reuse-jacobian 0|1  keep the factorisation while Newton converges fast (default 1)\n"
     "  --breakdown 0|1  estimate assembly/factorisation/solve times after the run (default 1)\n"
-    "  --ordering O     Tacho fill-reducing order: default (nd with METIS, else amd), nd, amd\n";
+    "  --ordering O     Tacho fill-reducing order: default (nd with METIS, else amd), nd, amd\n"
+    "  --preconditioner P  Belos / dist-* backends: default (ilu), none, jacobi, ilu,\n"
+    "                   muelu (AMG on the rigid-body modes)\n";
 
 [[noreturn]] void bad_args(const std::string& msg) {
   std::fprintf(stderr, "tlfea_bench_t10_beam: %s\n%s", msg.c_str(), kUsage);
@@ -216,6 +220,7 @@ int run(const Options& o) {
     LinearSolverOptions lo;
     lo.backend = so.solver;
     lo.ordering = so.ordering;
+    lo.preconditioner = so.preconditioner;
     b = time_components(model, stepper.positions(), stepper.velocities(), so.dt, lo);
   });
   const double t_setup = model_setup + r.stepper_setup_s;
@@ -252,6 +257,7 @@ int run(const Options& o) {
       .num("dt", so.dt)
       .str("solver", so.solver)
       .str("ordering", so.ordering)
+      .str("preconditioner", so.preconditioner)
       .num("newton_abs_tol", so.abs_tol)
       .num("newton_rel_tol", so.rel_tol)
       .integer("reuse_jacobian", so.reuse_jacobian ? 1 : 0)
@@ -269,6 +275,11 @@ int run(const Options& o) {
       .integer("mpi_ranks", o.ranks)
       .str("linear_backend", r.linear.backend)
       .integer("linear_iterations", r.linear.total_iterations)
+      .integer("linear_solves", r.linear.solves)
+      .num("linear_iterations_per_solve",
+           r.linear.solves ? 1.0 * r.linear.total_iterations / r.linear.solves : 0.0)
+      .num("linear_setup_s", r.linear.factorize_seconds)
+      .num("linear_solve_s", r.linear.solve_seconds)
       .num("stepper_assembly_s", assembly)
       .num("stepper_factorization_s", factorization)
       .num("stepper_solve_s", solve);
@@ -321,6 +332,12 @@ int main(int argc, char** argv) {
           bench::arg_error("--material must be svk or mr, got '" + o.material + "'");
       } else if (a == "--generated") {
         o.generated = true;
+      } else if (a == "--preconditioner") {
+        o.run.preconditioner = next();
+        const std::string& pc = o.run.preconditioner;
+        if (pc != "default" && pc != "none" && pc != "jacobi" && pc != "ilu" && pc != "muelu")
+          bench::arg_error("--preconditioner must be default, none, jacobi, ilu or muelu, got '" +
+                           pc + "'");
       } else if (a.rfind("--kokkos-", 0) == 0) {
         // Kokkos's own options (--kokkos-num-threads=N ...), read by ScopeGuard.
       } else if (a == "--threads" || a == "--reference-kernels" ||

@@ -17,6 +17,7 @@
 #include <string>
 #include <utility>
 
+#include "rigid_body_modes.hpp"
 #include "tlfea/core/error.hpp"
 #include "tlfea/solvers/linear_solver.hpp"
 #include "tpetra_system.hpp"
@@ -143,6 +144,62 @@ struct BelosParts {
   void guard(const char* phase, F&& f) {
     guard_phase(name_, phase, std::forward<F>(f));
   }
+  // set_rigid_body_layout / set_coefficients of LinearSolver. The modes
+  // (rows.extent(0) x 6 on `map`, rows the global scalar row of each local
+  // one) are allocated here, once per analysis, and filled by
+  // near_nullspace() at each factorization.
+  void set_layout(const RigidBodyLayout& layout, const Teuchos::RCP<const TpetraMap>& map,
+                  const DeviceView<Offset*>& rows) {
+    if (options_.preconditioner != "muelu") return;  // only muelu uses the modes
+    if (map.is_null()) throw_error(name_, ": set_rigid_body_layout() before analyze()");
+    if (layout.position.extent(0) == 0 ||
+        3 * layout.position.extent(0) != layout.free_rows.extent(0))
+      throw_error(name_, ": rigid-body layout with ", layout.position.extent(0),
+                  " coefficients and ", layout.free_rows.extent(0),
+                  " free-row flags (expected 3 per coefficient)");
+    layout_ = layout;
+    modes_rows_ = rows;
+    nullspace_ = Teuchos::rcp(new TpetraVector(map, 6));
+    // The node map: one entry per 3-row block (global id row / 3).
+    auto h = Kokkos::create_mirror_view_and_copy(HostSpace(), rows);
+    if (h.extent(0) % 3 != 0) throw_error(name_, ": ", h.extent(0), " rows, not 3 per coefficient");
+    std::vector<TpetraMap::global_ordinal_type> nodes(h.extent(0) / 3);
+    for (size_t i = 0; i < nodes.size(); ++i) {
+      if (h(3 * i) % 3 != 0 || h(3 * i + 1) != h(3 * i) + 1 || h(3 * i + 2) != h(3 * i) + 2)
+        throw_error(name_, ": the rows of a coefficient are not held together");
+      nodes[i] = static_cast<TpetraMap::global_ordinal_type>(h(3 * i) / 3);
+    }
+    auto node_map = Teuchos::rcp(new TpetraMap(
+        Teuchos::OrdinalTraits<Tpetra::global_size_t>::invalid(),
+        Teuchos::ArrayView<const TpetraMap::global_ordinal_type>(nodes.data(), nodes.size()), 0,
+        map->getComm()));
+    coordinates_ = Teuchos::rcp(new TpetraVector(node_map, 3));
+  }
+  void set_q(const CoefView& q) { q_ = q; }
+  // The rigid-body modes at the coefficients last set (null without a
+  // layout: MueLu's default translations).
+  Teuchos::RCP<TpetraVector> near_nullspace() {
+    if (nullspace_.is_null()) return Teuchos::null;
+    if (q_.extent(0) == 0)
+      throw_error(name_,
+                  ": muelu with a rigid-body layout needs set_coefficients() before factorize()");
+    auto view = nullspace_->getLocalViewDevice(Tpetra::Access::OverwriteAll);
+    Kokkos::View<Real**, Kokkos::LayoutLeft, DeviceType, Kokkos::MemoryTraits<Kokkos::Unmanaged>>
+        out(view.data(), view.extent(0), view.extent(1));
+    if (view.stride(1) != view.extent(0))
+      throw_error(name_, ": near-nullspace storage is not contiguous");
+    fill_rigid_body_modes(name_.c_str(), q_, layout_, modes_rows_, out);
+    {
+      auto cv = coordinates_->getLocalViewDevice(Tpetra::Access::OverwriteAll);
+      Kokkos::View<Real**, Kokkos::LayoutLeft, DeviceType, Kokkos::MemoryTraits<Kokkos::Unmanaged>>
+          co(cv.data(), cv.extent(0), cv.extent(1));
+      fill_node_coordinates(q_, layout_, modes_rows_, co);
+    }
+    Kokkos::fence();
+    return nullspace_;
+  }
+  // The node positions at the coefficients last set (after near_nullspace()).
+  Teuchos::RCP<TpetraVector> node_coordinates() const { return coordinates_; }
   LinearSolverOptions options_;
   std::string kind_, name_;
   Teuchos::RCP<Ifpack2Preconditioner> ifpack2_;
@@ -150,6 +207,10 @@ struct BelosParts {
   Teuchos::RCP<BelosProblem> problem_;
   Teuchos::RCP<BelosManager> solver_;
   bool factorized_ = false;
+  RigidBodyLayout layout_;
+  CoefView q_;
+  DeviceView<Offset*> modes_rows_;
+  Teuchos::RCP<TpetraVector> nullspace_, coordinates_;
 };
 
 }  // namespace tlfea::detail

@@ -194,11 +194,6 @@ std::unique_ptr<LinearSolver> Distribution::make_solver(const LinearSolverOption
                 " MPI ranks (direct and one-rank backends: tacho, klu2, eigen-ldlt, eigen-lu, "
                 "cudss, kk-cg, kk-gmres, belos-minres); use dist-cg (symmetric) or dist-gmres "
                 "(belos-cg / belos-gmres / default select them on several ranks)");
-  const std::string& pc = options.preconditioner;
-  if (pc != "default" && pc != "ilu" && pc != "jacobi" && pc != "none")
-    throw_error("preconditioner \"", pc, "\" cannot run on ", size_,
-                " MPI ranks (muelu did not converge there: not supported yet); use ilu "
-                "(default), jacobi or none");
 #ifdef TLFEA_HAVE_TRILINOS_SOLVERS
   configure_blas_threads();
   return make_distributed(options, name == "dist-cg" ? "CG" : "GMRES", rows_);

@@ -69,6 +69,10 @@ BlasThreads configure_blas_threads() {
 
 LinearSolver::~LinearSolver() = default;
 
+// Backends without a near-nullspace preconditioner have no use for them.
+void LinearSolver::set_rigid_body_layout(const RigidBodyLayout&) {}
+void LinearSolver::set_coefficients(const CoefView&) {}
+
 SolverStats LinearSolver::stats() const {
   SolverStats s = stats_;
   s.backend = name();

@@ -10,6 +10,7 @@
 #include "belos_common.hpp"
 #include "muelu_preconditioner.hpp"
 #include "tlfea/core/error.hpp"
+#include "tlfea/core/view_utils.hpp"
 #include "tpetra_system.hpp"
 
 namespace tlfea::detail {
@@ -31,8 +32,12 @@ class BelosSolver final : public LinearSolver, BelosParts {
     factorized_ = false;
     preconditioner_ = Teuchos::null;
     ifpack2_ = Teuchos::null;
+    nullspace_ = Teuchos::null;  // set_rigid_body_layout again for the new pattern
     guard("analysis", [&] {
       system_.analyze(name_.c_str(), pattern);
+      std::vector<Offset> rows(static_cast<size_t>(system_.num_rows()));
+      for (size_t i = 0; i < rows.size(); ++i) rows[i] = static_cast<Offset>(i);
+      rows_ = upload_to_device<Offset>("tlfea::solvers::belos::rows", rows);
       ifpack2_ = make_ifpack2(system_.matrix(), options_);  // symbolic phase
       solver_ = make_belos_manager(options_, kind_);
     });
@@ -51,7 +56,8 @@ class BelosSolver final : public LinearSolver, BelosParts {
         ifpack2_->compute();
         preconditioner_ = ifpack2_;
       } else if (p == "muelu") {
-        preconditioner_ = make_muelu_preconditioner(system_.matrix(), options_.symmetric);
+        preconditioner_ = make_muelu_preconditioner(system_.matrix(), options_.symmetric,
+                                                    near_nullspace(), node_coordinates());
       }
       problem_ =
           make_belos_problem(system_.matrix(), system_.x(), system_.b(), preconditioner_, kind_);
@@ -60,6 +66,11 @@ class BelosSolver final : public LinearSolver, BelosParts {
     stats_.factorizations++;
     stats_.factorize_seconds += t.seconds();
   }
+
+  void set_rigid_body_layout(const RigidBodyLayout& layout) override {
+    set_layout(layout, system_.analyzed() ? system_.matrix()->getRowMap() : Teuchos::null, rows_);
+  }
+  void set_coefficients(const CoefView& q) override { set_q(q); }
 
   void solve(const DeviceView<Real*>& b, const DeviceView<Real*>& x) override {
     if (!factorized_) throw_error(name_, ": solve() without a successful factorize()");
@@ -79,6 +90,7 @@ class BelosSolver final : public LinearSolver, BelosParts {
 
  private:
   TpetraSystem system_;
+  DeviceView<Offset*> rows_;  // 0, 1, ..., n - 1: the rows of the near-nullspace
 };
 
 }  // namespace

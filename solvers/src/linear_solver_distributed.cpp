@@ -181,7 +181,8 @@ class DistributedSolver final : public LinearSolver, BelosParts {
         ifpack2_->compute();
         preconditioner_ = ifpack2_;
       } else if (p == "muelu") {
-        preconditioner_ = make_muelu_preconditioner(owned_, options_.symmetric);
+        preconditioner_ = make_muelu_preconditioner(owned_, options_.symmetric, near_nullspace(),
+                                                    node_coordinates());
       }
       problem_ = make_belos_problem(owned_, x_, b_, preconditioner_, kind_);
     });
@@ -189,6 +190,11 @@ class DistributedSolver final : public LinearSolver, BelosParts {
     stats_.factorizations++;
     stats_.factorize_seconds += t.seconds();
   }
+
+  void set_rigid_body_layout(const RigidBodyLayout& layout) override {
+    set_layout(layout, owned_map_, owned_rows_);
+  }
+  void set_coefficients(const CoefView& q) override { set_q(q); }
 
   void solve(const DeviceView<Real*>& b, const DeviceView<Real*>& x) override {
     if (!factorized_) throw_error(name_, ": solve() without a successful factorize()");
@@ -280,6 +286,7 @@ class DistributedSolver final : public LinearSolver, BelosParts {
       throw_error(name_, ": the ranks own ", all_rows_.size(), " rows, the matrix has ", n_);
     gathered_.assign(all_rows_.size(), 0.0);
     preconditioner_ = Teuchos::null;
+    nullspace_ = Teuchos::null;  // set_rigid_body_layout again for the new pattern
     ifpack2_ = Teuchos::null;
     ifpack2_ = make_ifpack2(owned_, options_);
     solver_ = make_belos_manager(options_, kind_);

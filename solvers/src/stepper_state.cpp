@@ -78,6 +78,7 @@ void TimeStepper::restore(const StepperState& st) {
     Kokkos::deep_copy(factor_v_, vt_);
     if (m_ > 0) Kokkos::deep_copy(factor_lambda_, lambda_t_);
     assemble_matrix(factor_h_, factor_t_);
+    solver_->set_coefficients(qt_);  // the rigid-body modes' lever arms (muelu)
     solver_->factorize(values_);
     have_factor_ = true;
   }

@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "distribution.hpp"
+#include "rigid_body_modes.hpp"
 #include "tlfea/core/error.hpp"
 #include "tlfea/core/view_utils.hpp"
 
@@ -333,6 +334,7 @@ TimeStepper::TimeStepper(Model& model, const StepperSettings& settings)
   if (s_.dp1_curvature) lo.positive_definite = false;
   solver_ = dist_ ? dist_->make_solver(lo) : make_linear_solver(lo);
   solver_->analyze(p);
+  solver_->set_rigid_body_layout(detail::rigid_body_layout(model_, free_));  // for muelu
   if (static_ && m_ > 0 && !(s_.penalty > 0)) init_static_penalty();
 }
 
@@ -498,6 +500,7 @@ bool TimeStepper::inner_newton(Real h, Real t1, StepReport& rep, bool& reuse_ok,
       Kokkos::fence();
       const double tf = wall();
       rep.assembly_s += tf - ta;
+      solver_->set_coefficients(qt_);  // the rigid-body modes' lever arms (muelu)
       solver_->factorize(values_);
       rep.factorization_s += wall() - tf;
       have_factor_ = true;

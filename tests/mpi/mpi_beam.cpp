@@ -4,7 +4,7 @@
 // and the z displacement of a probe node, to the file given; every rank
 // checks after each step that it holds the same positions, bit for bit, as
 // rank 0 (the replicated state of README "Running on several ranks").
-//   tlfea_test_mpi_beam CASE SOLVER OUT
+//   tlfea_test_mpi_beam CASE SOLVER OUT [PRECONDITIONER]
 // CASE "plain": the cantilever, probe at the free end's centre;
 //      "joint": a spherical joint holds the free end's centre to the ground
 //               (a propped cantilever), probe at mid-span.
@@ -39,7 +39,8 @@ tlfea::Ordinal nearest(const tlfea::Mesh& mesh, const tlfea::Vec3& X) {
   return best;
 }
 
-int run(const std::string& which, const std::string& solver, const std::string& out, int rank) {
+int run(const std::string& which, const std::string& solver, const std::string& pc,
+        const std::string& out, int rank) {
   using namespace tlfea;
   const Real L = 1.0, W = 0.1;
   Model model;
@@ -62,6 +63,7 @@ int run(const std::string& which, const std::string& solver, const std::string& 
   StepperSettings s;
   s.dt = 2e-3;
   s.linear.backend = solver;
+  s.linear.preconditioner = pc;
   TimeStepper stepper(model, s);
   std::FILE* f = rank == 0 ? std::fopen(out.c_str(), "w") : nullptr;
   if (rank == 0 && !f) throw_error("cannot write ", out);
@@ -90,7 +92,9 @@ int run(const std::string& which, const std::string& solver, const std::string& 
     return 1;
   }
   if (rank == 0)
-    std::printf("%s on %s: %s\n", which.c_str(), stepper.linear_stats().backend.c_str(),
+    std::printf("%s on %s (preconditioner %s, %d iterations in %d solves): %s\n", which.c_str(),
+                stepper.linear_stats().backend.c_str(), pc.c_str(),
+                stepper.linear_stats().total_iterations, stepper.linear_stats().solves,
                 "every rank holds rank 0's positions after every step");
   return 0;
 }
@@ -99,15 +103,15 @@ int run(const std::string& which, const std::string& solver, const std::string& 
 
 int main(int argc, char** argv) {
   tlfea::MpiSession mpi(&argc, &argv);
-  if (argc != 4) {
-    std::fprintf(stderr, "usage: tlfea_test_mpi_beam plain|joint SOLVER OUT\n");
+  if (argc != 4 && argc != 5) {
+    std::fprintf(stderr, "usage: tlfea_test_mpi_beam plain|joint SOLVER OUT [PRECONDITIONER]\n");
     return 2;
   }
   int status = 0;
   {
     Kokkos::ScopeGuard kokkos(argc, argv);
     try {
-      status = run(argv[1], argv[2], argv[3], mpi.world_rank());
+      status = run(argv[1], argv[2], argc == 5 ? argv[4] : "default", argv[3], mpi.world_rank());
     } catch (const std::exception& e) {
       std::fprintf(stderr, "rank %d: %s\n", mpi.world_rank(), e.what());
       mpi.abort(1);

@@ -4,18 +4,22 @@
 # dist-cg backend, for the plain cantilever and the one with a spherical
 # joint; the z displacement histories of the probe node must agree with the
 # 1-rank run to TOL relative to the largest displacement of that run, and
-# the 1-rank dist-cg run with the direct tacho run likewise.
+# the 1-rank dist-cg run with the direct tacho run likewise. The same for
+# dist-cg with the muelu preconditioner (algebraic multigrid on the
+# rigid-body modes, coarse levels gathered onto one rank) on 1, 2 and 3
+# ranks against the 1-rank dist-cg (ILU) run.
 #
 # TOL: the runs differ only through their linear solves (the block-Jacobi
-# ILU preconditioner changes with the rank count, so the Krylov iterates
-# differ; tacho is direct) and the order of the sums over elements
+# ILU preconditioner changes with the rank count, as do muelu's aggregates
+# and hybrid Gauss-Seidel smoother, so the Krylov iterates differ; tacho is
+# direct) and the order of the sums over elements
 # (round-off, 1e-16). Each solve meets the relative residual 1e-10
 # (LinearSolverOptions::tolerance), so a Newton correction dv is off by at
 # most cond(J) * 1e-10 relative, with cond(J) of the mass-dominated J = M/h
 # + h K (h = 2e-3 s) taken as <= 1e2; the Newton iteration removes the
 # error of all but its last correction, so the converged states agree to
-# TOL = 1e-8 relative (measured: ~1e-13, the Newton updates at convergence
-# being far below the stopping test).
+# TOL = 1e-8 relative (measured: ~1e-13 for ILU and muelu alike, the Newton
+# updates at convergence being far below the stopping test).
 #   mpi_beam_test.sh EXE
 # Exit 77 (skipped) where mpirun cannot start processes.
 set -u
@@ -36,9 +40,12 @@ for case in plain joint; do
   for n in 1 2 3; do
     mpi "$n" "$exe" "$case" dist-cg "$work/$case.$n" > "$work/$case.$n.log" 2>&1 ||
       { echo "FAIL: $case on $n ranks: $(tail -5 "$work/$case.$n.log")" >&2; fail=1; continue; }
+    mpi "$n" "$exe" "$case" dist-cg "$work/$case.muelu$n" muelu > "$work/$case.muelu$n.log" 2>&1 ||
+      { echo "FAIL: $case with muelu on $n ranks: $(tail -5 "$work/$case.muelu$n.log")" >&2; fail=1; continue; }
+    echo "$n ranks: $(tail -1 "$work/$case.muelu$n.log")"
   done
   [ $fail -eq 0 ] || continue
-  for other in direct 2 3; do
+  for other in direct 2 3 muelu1 muelu2 muelu3; do
     r=$(compare "$work/$case.1" "$work/$case.$other")
     echo "$case: $other vs 1 rank (dist-cg): max relative difference $r (tolerance $TOL)"
     if [ "$r" = bad ] || awk -v r="$r" -v t="$TOL" 'BEGIN { exit !(r > t) }'; then

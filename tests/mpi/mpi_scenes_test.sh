@@ -11,6 +11,8 @@
 #             between two flexible links, rows across the element split);
 #             examples/rigid_ball_net.yaml (a rigid ball landing in a
 #             flexible net: contact between a rigid and a deformable body);
+#             rigid_crank_flexible_rod also with the muelu preconditioner,
+#             on 1, 2, 3 ranks and against the 1-rank ILU run;
 #   static    examples/static_elastica.yaml (load increments, penalty rho
 #             from the assembled stiffness);
 #   restart   the default scene (contact and a joint) to step 120 on 2 ranks,
@@ -20,8 +22,8 @@
 # TOL (relative to the largest magnitude over the run of the columns of its
 # kind: every body's centre of mass, momentum, angular momentum, or every
 # energy column): the runs differ only through their linear solves (the
-# block-Jacobi ILU preconditioner changes with the rank count, so the Krylov
-# iterates differ) and the order of the sums of f_int over ranks (round-off).
+# block-Jacobi ILU preconditioner and muelu's aggregates change with the
+# rank count, so the Krylov iterates differ) and the order of the sums of f_int over ranks (round-off).
 # Each CG solve meets the relative residual 1e-10 (solver.linear_tolerance),
 # so a Newton correction is off by at most cond(J) * 1e-10 relative, with
 # cond(J) <= 1e2 for the mass-dominated J = M/h + h K; Newton removes the
@@ -144,6 +146,13 @@ scene contact "$src/examples/contact_drop.yaml" --steps 300 --set output.every=1
   --set "bodies.0.mesh.origin=[0,0,0.0005]" --set "bodies.0.velocity=[0.5,0,0]"
 # 2. Rigid bodies and joints across bodies.
 scene rigid_crank "$src/examples/rigid_crank_flexible_rod.yaml" --steps 40
+# The same with muelu (multigrid on the rigid-body modes: ANCF gradients and
+# rigid-body directors rotate without translating; on one rank the 84 rows
+# go to KLU2 whole, on several the Gauss-Seidel sweep alone preconditions
+# them: muelu_preconditioner.cpp), and against the ILU run.
+scene rigid_crank_muelu "$src/examples/rigid_crank_flexible_rod.yaml" --steps 40 \
+  --set solver.preconditioner=muelu
+compare "$work/rigid_crank.1" "$work/rigid_crank_muelu.1" "rigid_crank, muelu vs ilu on 1 rank"
 scene double_pendulum "$src/examples/double_pendulum.yaml" --steps 40
 # A rigid ball landing in a flexible net (contact between a rigid and a
 # deformable body, from step ~20), 1 and 2 ranks only: 3 ranks on 2 cores

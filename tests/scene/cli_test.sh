@@ -60,9 +60,9 @@ default_scene)
     grep -q "BLAS: no threaded BLAS linked" "$work/info" || fail "info has no BLAS line"
   fi
   # Started on several MPI ranks (a build with MPI and an mpirun on PATH):
-  # a run with a preconditioner that cannot run there (muelu) is refused on
-  # every rank with one message and writes nothing; info answers once and
-  # reports the ranks. (Contact, rigid bodies, static analysis and --restart
+  # a run with a preconditioner that cannot run there (block-jacobi, the
+  # kk-* one) is refused on every rank with one message and writes nothing;
+  # info answers once and reports the ranks. (Contact, rigid bodies, static analysis and --restart
   # on several ranks: test mpi_scenes.)
   # (Skipped, saying so, where mpirun cannot start two processes at all.)
   mpi() { OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1 mpirun -np 2 "$@"; }
@@ -73,10 +73,10 @@ default_scene)
     mpi "$tlfea" info > "$work/info2" 2> /dev/null || fail "tlfea info on 2 ranks"
     [ "$(grep -c "^MPI: built" "$work/info2")" -eq 1 ] || fail "info on 2 ranks: not one MPI line: $(cat "$work/info2")"
     grep -q "2 ranks in this job" "$work/info2" || fail "info on 2 ranks does not report them"
-    mpi "$tlfea" run --steps 2 --set solver.preconditioner=muelu --output "$work/out_mpi" > /dev/null 2> "$work/mpi_err"
-    [ $? -eq 2 ] || fail "muelu on 2 ranks: exit status not 2"
-    [ "$(grep -c "started on 2 MPI ranks, but preconditioner 'muelu' cannot run on several ranks" "$work/mpi_err")" -eq 1 ] ||
-      fail "muelu on 2 ranks: not one message: $(cat "$work/mpi_err")"
+    mpi "$tlfea" run --steps 2 --set solver.preconditioner=block-jacobi --output "$work/out_mpi" > /dev/null 2> "$work/mpi_err"
+    [ $? -eq 2 ] || fail "block-jacobi on 2 ranks: exit status not 2"
+    [ "$(grep -c "started on 2 MPI ranks, but preconditioner 'block-jacobi' cannot run on several ranks" "$work/mpi_err")" -eq 1 ] ||
+      fail "block-jacobi on 2 ranks: not one message: $(cat "$work/mpi_err")"
     [ -e "$work/out_mpi" ] && fail "run on 2 ranks wrote output"
     # A scene runs on 2 ranks (elements split, dist-cg), rank 0 alone
     # printing and writing.

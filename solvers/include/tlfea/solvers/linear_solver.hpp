@@ -61,6 +61,19 @@ struct SolverStats {
   double solve_seconds = 0;
 };
 
+// What an algebraic-multigrid preconditioner (Belos "muelu") needs to build
+// the near-nullspace of the Newton matrix, the rigid-body modes
+// (solvers/src/rigid_body_modes.hpp, docs/theory.md §8.4):
+// which coefficients are positions (1: moved by a translation; 0: ANCF
+// gradients and rigid-body directors, which only rotate) and which scalar
+// rows are free (0: an eliminated dof, a unit-diagonal row, given a zero row
+// in the modes). Device views, lengths num_coefficients and 3 *
+// num_coefficients.
+struct RigidBodyLayout {
+  DeviceView<unsigned char*> position;
+  DeviceView<unsigned char*> free_rows;
+};
+
 class LinearSolver {
  public:
   virtual ~LinearSolver();
@@ -73,6 +86,15 @@ class LinearSolver {
   // x = A^-1 b; b and x have length 3 * num_block_rows and may not alias.
   virtual void solve(const DeviceView<Real*>& b, const DeviceView<Real*>& x) = 0;
   virtual SolverStats stats() const;
+  // Optional hooks for a preconditioner built on the rigid-body modes (the
+  // Belos backends with preconditioner "muelu"; the others ignore them). The
+  // layout, once after analyze(); the coefficients q at which the next
+  // factorize()'s matrix was assembled (the lever arms of the rotations),
+  // read during that factorize(): the view must hold them until then.
+  // Without them muelu uses MueLu's default near-nullspace, the three
+  // translations of each 3-row block.
+  virtual void set_rigid_body_layout(const RigidBodyLayout& layout);
+  virtual void set_coefficients(const CoefView& q);
 
  protected:
   SolverStats stats_;
