@@ -54,8 +54,7 @@ struct DotProduct {
 
 Real dot(const CoefView& x, const CoefView& y) {
   Real s = 0.0;
-  Kokkos::parallel_reduce("tlfea::solvers::krylov_dot", Range(0, x.extent(0)), DotProduct{x, y},
-                          s);
+  Kokkos::parallel_reduce("tlfea::solvers::krylov_dot", Range(0, x.extent(0)), DotProduct{x, y}, s);
   return s;
 }
 

@@ -57,8 +57,8 @@ TEST(StaleKrylov, RescuesStalledReuseWithFullNewtonStates) {
   std::printf(
       "[ stale Krylov ] B3 8x8, 150 steps: corner z %.9f m (full Newton: %d factorizations), "
       "%.9f (reuse: %d), %.9f (reuse + GMRES: %d factorizations, %d GMRES iterations)\n",
-      full.z, full.factorizations, chord.z, chord.factorizations, krylov.z,
-      krylov.factorizations, krylov.krylov);
+      full.z, full.factorizations, chord.z, chord.factorizations, krylov.z, krylov.factorizations,
+      krylov.krylov);
   EXPECT_EQ(chord.krylov, 0);
   EXPECT_EQ(full.krylov, 0);
   EXPECT_GT(krylov.krylov, 0);  // the path ran

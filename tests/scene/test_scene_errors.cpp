@@ -233,6 +233,9 @@ TEST(SceneErrors, SettingsRunWouldRefuseAndDuplicatesPointAtTheKey) {
   const std::vector<BadCase> cases = {
       {"ilu_level -5", g + "solver: {ilu_level: -5}\n",
        "bad.yaml:8:21:", "solver.ilu_level must be >= 0, got -5"},
+      // StepperSettings::krylov_iterations: 0..50 (time_stepper.hpp).
+      {"krylov_iterations 60", g + "solver: {krylov_iterations: 60}\n",
+       "bad.yaml:8:29:", "solver.krylov_iterations must be in 0..50 (0: refactor at once), got 60"},
       // eigen-ldlt is built everywhere (linear_solver.cpp).
       {"LDL^T without symmetry", g + "solver: {linear_solver: eigen-ldlt, symmetric: false}\n",
        "bad.yaml:8:48:", "solver.symmetric: eigen-ldlt needs a symmetric matrix"},
