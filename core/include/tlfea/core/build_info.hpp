@@ -5,8 +5,8 @@
 namespace tlfea {
 
 // "native" when TLFEA's sources were compiled with -march=native (CMake option
-// TLFEA_NATIVE_ARCH, on by default outside CUDA builds), else "generic" (the
-// compiler's default CPU, e.g. x86-64 with SSE2).
+// TLFEA_NATIVE_ARCH, off by default), else "generic" (the compiler's default
+// CPU, e.g. x86-64 with SSE2).
 const char* cpu_target();
 
 }  // namespace tlfea
