@@ -27,7 +27,6 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
-#include <vector>
 
 #include "tlfea/solvers/time_stepper.hpp"
 
@@ -83,8 +82,12 @@ bool TimeStepper::krylov_correction(Real h, Real t1, Real tol, StepReport& rep) 
   const Real eps0 = std::sqrt(2.220446049250313e-16) * std::sqrt(dot(qt_, qt_)) / h;
   if (!(eps0 > 0) || !std::isfinite(eps0)) return false;
   lincomb(krylov_v_[0], 1.0 / beta, g_, 0.0, g_);
-  std::vector<Real> H(static_cast<size_t>(m + 1) * m, 0.0), cs(m, 0.0), sn(m, 0.0), e(m + 1, 0.0);
-  auto Hij = [&](int i, int j) -> Real& { return H[static_cast<size_t>(i) * m + j]; };
+  // Host scratch of the largest allowed size (krylov_iterations <= kMax,
+  // checked by the constructor): nothing is allocated inside a step.
+  constexpr int kMax = 50;
+  Real H[kMax + 1][kMax] = {}, cs[kMax] = {}, sn[kMax] = {}, e[kMax + 1] = {};
+  auto Hij = [&](int i, int j) -> Real& { return H[i][j]; };
+  if (m > kMax) return false;
   e[0] = beta;
   int k = 0;
   bool ok = false;
@@ -135,7 +138,7 @@ bool TimeStepper::krylov_correction(Real h, Real t1, Real tol, StepReport& rep) 
   Kokkos::deep_copy(gt_, krylov_g_);
   if (!ok || k == 0) return false;
   // y = R^-1 e (R: the rotated Hessenberg's upper triangle); dv = sum y_i z_i.
-  std::vector<Real> y(k, 0.0);
+  Real y[kMax] = {};
   for (int i = k - 1; i >= 0; --i) {
     Real s = e[i];
     for (int l = i + 1; l < k; ++l) s -= Hij(i, l) * y[l];
