@@ -28,6 +28,7 @@
 #include <chrono>
 #include <cmath>
 
+#include "tlfea/core/view_utils.hpp"
 #include "tlfea/solvers/time_stepper.hpp"
 
 namespace tlfea {
@@ -44,26 +45,15 @@ struct LinComb {
   }
 };
 
-struct DotProduct {
-  CoefView x, y;
-  KOKKOS_INLINE_FUNCTION void operator()(const Ordinal k, Real& s) const {
-    s += x(k, 0) * y(k, 0) + x(k, 1) * y(k, 1) + x(k, 2) * y(k, 2);
-  }
-};
-
 Real dot(const CoefView& x, const CoefView& y) {
   Real s = 0.0;
-  Kokkos::parallel_reduce("tlfea::solvers::krylov_dot", Range(0, x.extent(0)), DotProduct{x, y}, s);
+  Kokkos::parallel_reduce("tlfea::solvers::krylov_dot", Range(0, x.extent(0)), CoefDot{x, y}, s);
   return s;
 }
 
 void lincomb(const CoefView& out, Real a, const CoefView& x, Real b, const CoefView& y) {
   Kokkos::parallel_for("tlfea::solvers::krylov_lincomb", Range(0, out.extent(0)),
                        LinComb{out, x, y, a, b});
-}
-
-DeviceView<Real*> flat_view(const CoefView& x) {
-  return DeviceView<Real*>(x.data(), 3 * x.extent(0));
 }
 
 double now() {
@@ -94,7 +84,7 @@ bool TimeStepper::krylov_correction(Real h, Real t1, Real tol, StepReport& rep) 
   for (int j = 0; j < m; ++j) {
     // z_j = P^-1 v_j; w = J z_j by a difference of g.
     const double ts = now();
-    solver_->solve(flat_view(krylov_v_[j]), flat_view(krylov_z_[j]));
+    solver_->solve(flat(krylov_v_[j]), flat(krylov_z_[j]));
     Kokkos::fence();
     rep.solve_s += now() - ts;
     const Real zn = std::sqrt(dot(krylov_z_[j], krylov_z_[j]));

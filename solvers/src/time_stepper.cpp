@@ -142,13 +142,6 @@ struct CombineResidual {
   }
 };
 
-struct Dot {
-  CoefView x, y;
-  KOKKOS_INLINE_FUNCTION void operator()(const Ordinal k, Real& s) const {
-    s += x(k, 0) * y(k, 0) + x(k, 1) * y(k, 1) + x(k, 2) * y(k, 2);
-  }
-};
-
 struct SetDofs {
   CoefView x;
   DeviceView<Ordinal*> dofs;
@@ -161,8 +154,6 @@ struct SetDofs {
 double wall() {
   return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
 }
-
-DeviceView<Real*> flat(const CoefView& x) { return DeviceView<Real*>(x.data(), 3 * x.extent(0)); }
 
 }  // namespace
 
@@ -524,7 +515,8 @@ bool TimeStepper::inner_newton(Real h, Real t1, StepReport& rep, bool& reuse_ok,
       // |g|, s is not fooled by the membrane residual of a bending
       // predictor, so slender structures take full Newton steps.
       Real s0 = 0.0;
-      Kokkos::parallel_reduce("tlfea::solvers::slope", Range(0, dv_.extent(0)), Dot{dv_, gt_}, s0);
+      Kokkos::parallel_reduce("tlfea::solvers::slope", Range(0, dv_.extent(0)), CoefDot{dv_, gt_},
+                              s0);
       Kokkos::parallel_for("tlfea::solvers::update", Range(0, g_.extent(0)),
                            Axpy{vt_, v_base_, dv_, alpha});
       r_new = residual(h, t1);
