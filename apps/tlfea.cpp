@@ -23,6 +23,7 @@
 
 #include "tlfea/core/build_info.hpp"
 #include "tlfea/core/error.hpp"
+#include "tlfea/elements/lane_force_dispatch.hpp"
 #include "tlfea/scene/scene.hpp"
 #include "tlfea/solvers/linear_solver.hpp"
 #include "tlfea/solvers/mpi_session.hpp"
@@ -186,6 +187,7 @@ int cmd_check(const Options& o) {
 }
 
 int cmd_info(int ranks) {
+  (void)tlfea::cpu_kernels();  // TLFEA_CPU_KERNELS checked before anything is printed
   std::printf("tlfea %s\n", TLFEA_VERSION);
   std::printf("Kokkos: %s backend, concurrency %d\n", Kokkos::DefaultExecutionSpace::name(),
               static_cast<int>(Kokkos::DefaultExecutionSpace().concurrency()));
@@ -202,6 +204,12 @@ int cmd_info(int ranks) {
     solvers += (solvers.empty() ? "" : ", ") + n;
   std::printf("linear solvers: %s\n", solvers.c_str());
   std::printf("CPU target: %s (CMake TLFEA_NATIVE_ARCH)\n", tlfea::cpu_target());
+  {
+    std::string isas;
+    for (const auto& n : tlfea::available_cpu_kernels()) isas += (isas.empty() ? "" : ", ") + n;
+    std::printf("CPU kernels: %s (of %s; environment TLFEA_CPU_KERNELS)\n", tlfea::cpu_kernels(),
+                isas.c_str());
+  }
   const tlfea::BlasThreads blas = tlfea::configure_blas_threads();
   if (blas.library == "none")
     std::printf("BLAS: no threaded BLAS linked\n");
@@ -246,6 +254,7 @@ int cmd_run(Options o, const tlfea::MpiSession* mpi) {
   std::optional<tlfea::scene::Scene> loaded;
   std::string why;
   try {
+    (void)tlfea::cpu_kernels();  // TLFEA_CPU_KERNELS checked before anything runs
     loaded.emplace(load(o));
     if (o.steps > 0 && o.end_time > 0) bad("give --steps or --end-time, not both");
     if (ranks > 1) {

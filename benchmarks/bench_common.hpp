@@ -27,6 +27,7 @@
 #if __has_include("bench_revision.hpp")
 #include "bench_revision.hpp"
 #include "tlfea/core/build_info.hpp"
+#include "tlfea/elements/lane_force_dispatch.hpp"
 #endif
 #ifndef TLFEA_BENCH_REVISION
 #define TLFEA_BENCH_REVISION TLFEA_GIT_REVISION
@@ -169,6 +170,7 @@ inline Json& add_config(Json& j) {
   return j.str("kokkos_backend", backend())
       .integer("threads", threads())
       .str("cpu_target", tlfea::cpu_target())
+      .str("cpu_kernels", tlfea::cpu_kernels())
       .str("git_revision", TLFEA_BENCH_REVISION);
 }
 

@@ -26,6 +26,7 @@
 // message as the tlfea command prints (FILE:LINE:COLUMN: ... for scenes).
 #include "py_bindings.hpp"
 #include "tlfea/core/build_info.hpp"
+#include "tlfea/elements/lane_force_dispatch.hpp"
 
 using namespace tlfea_py;
 
@@ -81,6 +82,7 @@ PYBIND11_MODULE(tlfea, m) {
         d["mpi"] = tlfea::MpiSession::enabled();
         d["linear_solvers"] = tlfea::available_linear_solvers();
         d["cpu_target"] = tlfea::cpu_target();
+        d["cpu_kernels"] = tlfea::cpu_kernels();
         const tlfea::BlasThreads blas = tlfea::configure_blas_threads();
         py::dict b;
         b["library"] = blas.library;
@@ -95,7 +97,7 @@ PYBIND11_MODULE(tlfea, m) {
         return d;
       },
       "What `tlfea info` prints, as a dict: version, kokkos_backend, concurrency, mpi, "
-      "linear_solvers, cpu_target, blas, output.");
+      "linear_solvers, cpu_target, cpu_kernels, blas, output.");
 
   bind_meshes_materials(m);
   bind_settings(m);

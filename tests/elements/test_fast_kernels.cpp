@@ -12,8 +12,12 @@
 // their force by test_kernels.cpp and test_poisson_split.cpp (the blocks'
 // default path).
 #include <algorithm>
+#include <cstdlib>
+#include <string>
+#include <vector>
 
 #include "kernel_test_utils.hpp"
+#include "tlfea/elements/lane_force_dispatch.hpp"
 
 namespace tlfea::test {
 namespace {
@@ -123,6 +127,46 @@ TEST(FastAncfKernels, MatchGeneralQuadratureOnRandomStates) {
   }
   std::printf("[fast ANCF kernels] %d cases: max relative difference force %.3g, tangent %.3g\n",
               cases, worst_f, worst_k);
+}
+
+// Every build of the point-lane force core that this CPU runs
+// (lane_force_dispatch.hpp: generic SSE2, AVX2 + FMA, AVX-512; compiled from
+// the same source with different flags) against the general quadrature loops
+// (the reference kernels), on the ANCF 3443 plate with SVK and Kelvin-Voigt
+// SVK, split on and off, axis-aligned and rotated: 1e-12 of the largest
+// entry, as above. By default the widest one is chosen.
+TEST(FastAncfKernels, EveryCpuKernelBuildMatchesGeneralQuadrature) {
+  const std::vector<std::string> isas = available_cpu_kernels();
+  ASSERT_FALSE(isas.empty());
+  EXPECT_TRUE(isas.front() == "generic" || isas.front() == "native");
+  const std::string chosen = cpu_kernels();
+  if (std::getenv("TLFEA_CPU_KERNELS") == nullptr) EXPECT_EQ(chosen, isas.back());
+  EXPECT_FALSE(select_cpu_kernels("sse9"));
+  EXPECT_EQ(cpu_kernels(), chosen);
+  const Mesh plate = generate_plate_ancf3443(1.0, 0.8, 0.05, {2, 3});
+  const MaterialSpec svk = all_materials()[0];
+  ASSERT_EQ(svk.name(), "svk");
+  for (const std::string& isa : isas) {
+    ASSERT_TRUE(select_cpu_kernels(isa));
+    EXPECT_EQ(cpu_kernels(), isa);
+    Real worst = 0.0;
+    int cases = 0;
+    for (const Mesh& mesh : {plate, rotated(plate)})
+      for (const MaterialSpec& base : {svk, svk.with_kelvin_voigt(2e4, 1e4)})
+        for (bool split : {true, false}) {
+          System s = make_system(mesh, base.with_ancf3443_poisson_split(split));
+          const CoefViewHost q0 = to_host(s.q0);
+          const CoefViewHost q = random_state(q0, 0.04, 7);
+          const CoefViewHost v = random_state(zeros_host(s.ncoef()), 2.0, 107);
+          const Diff d = compare(s, q, v, 1.0, 0.0);
+          EXPECT_LE(d.force, kTol) << isa << " " << base.name() << " split " << split;
+          worst = std::max(worst, d.force);
+          ++cases;
+        }
+    std::printf("[lane force, %s] %d cases: max relative difference %.3g\n", isa.c_str(), cases,
+                worst);
+  }
+  ASSERT_TRUE(select_cpu_kernels(chosen));
 }
 
 // The switch exists on every block; for the other elements there is one path.

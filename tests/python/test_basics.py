@@ -11,7 +11,7 @@ import tlfea
 def test_info_has_what_tlfea_info_prints(tlfea_exe):
     info = tlfea.info()
     assert set(info) >= {"version", "kokkos_backend", "concurrency", "mpi", "linear_solvers",
-                         "cpu_target", "blas", "output"}
+                         "cpu_target", "cpu_kernels", "blas", "output"}
     assert info["version"] == tlfea.__version__
     assert info["concurrency"] >= 1
     assert info["linear_solvers"][0] == "default"
@@ -23,6 +23,9 @@ def test_info_has_what_tlfea_info_prints(tlfea_exe):
     # CMake's TLFEA_NATIVE_ARCH (CMakeLists.txt): "native" or "generic".
     assert info["cpu_target"] in ("native", "generic")
     assert f"CPU target: {info['cpu_target']} " in out
+    # The build of the point-lane force chosen at run time (lane_force_dispatch.hpp).
+    assert info["cpu_kernels"] in ("generic", "native", "avx2", "avx512")
+    assert f"CPU kernels: {info['cpu_kernels']} (of " in out
 
 
 def test_error_is_a_runtime_error():

@@ -11,6 +11,7 @@
 #include "tlfea/elements/fast_kernels.hpp"
 #include "tlfea/elements/geometry.hpp"
 #include "tlfea/elements/kernels.hpp"
+#include "tlfea/elements/lane_force_dispatch.hpp"
 #include "tlfea/elements/lane_kernels.hpp"
 #include "tlfea/elements/poisson_split.hpp"
 #include "tlfea/materials/materials.hpp"
@@ -48,6 +49,10 @@ M material_from_spec(const MaterialSpec& s) {
 // Which <element, material> pairs take the point-lane internal force
 // (lane_kernels.hpp) on host spaces: the ANCF 3443 shell with SVK and
 // Kelvin-Voigt SVK, split on or off.
+// Host execution space: the lane loop calls a host function (lane_force_dispatch.hpp).
+inline constexpr bool kHostExec =
+    Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename ExecSpace::memory_space>::accessible;
+
 template <class E, class M>
 struct LaneForceTraits {
   static constexpr bool enabled = false;
@@ -113,24 +118,21 @@ class ElementBlock final : public ElementBlockBase {
         split_base_ = PoissonSplitTraits<E, M>::base(mat_);
       }
     }
-    if constexpr (LaneForceTraits<E, M>::enabled) {
-      if (Kokkos::SpaceAccessibility<Kokkos::HostSpace,
-                                     typename ExecSpace::memory_space>::accessible) {
-        if (split_) {
-          const DeviceView<Real* * [E::n][3]> H[2] = {split_sets_[0].H, split_sets_[1].H};
-          const DeviceView<Real**> dV[2] = {split_sets_[0].dV, split_sets_[1].dV};
-          const int np[2] = {split_sets_[0].np, split_sets_[1].np};
-          const SplitLaw el[2] = {split_sets_[0].el, split_sets_[1].el};
-          const SplitLaw vi[2] = {split_sets_[0].vi, split_sets_[1].vi};
-          lane_ = build_lane_points<E>(H, dV, np, 2, el, vi);
-        } else {
-          const DeviceView<Real* * [E::n][3]> H[1] = {geom_.H};
-          const DeviceView<Real**> dV[1] = {geom_.dV};
-          const int np[1] = {E::nq};
-          const SplitLaw el[1] = {LaneForceTraits<E, M>::elastic(mat_)};
-          const SplitLaw vi[1] = {LaneForceTraits<E, M>::viscous(mat_)};
-          lane_ = build_lane_points<E>(H, dV, np, 1, el, vi);
-        }
+    if constexpr (LaneForceTraits<E, M>::enabled && kHostExec) {
+      if (split_) {
+        const DeviceView<Real* * [E::n][3]> H[2] = {split_sets_[0].H, split_sets_[1].H};
+        const DeviceView<Real**> dV[2] = {split_sets_[0].dV, split_sets_[1].dV};
+        const int np[2] = {split_sets_[0].np, split_sets_[1].np};
+        const SplitLaw el[2] = {split_sets_[0].el, split_sets_[1].el};
+        const SplitLaw vi[2] = {split_sets_[0].vi, split_sets_[1].vi};
+        lane_ = build_lane_points<E>(H, dV, np, 2, el, vi);
+      } else {
+        const DeviceView<Real* * [E::n][3]> H[1] = {geom_.H};
+        const DeviceView<Real**> dV[1] = {geom_.dV};
+        const int np[1] = {E::nq};
+        const SplitLaw el[1] = {LaneForceTraits<E, M>::elastic(mat_)};
+        const SplitLaw vi[1] = {LaneForceTraits<E, M>::viscous(mat_)};
+        lane_ = build_lane_points<E>(H, dV, np, 1, el, vi);
       }
     }
   }
@@ -171,10 +173,12 @@ class ElementBlock final : public ElementBlockBase {
       team_loops().internal_force(q, v, f);
       return;
     }
-    if constexpr (LaneForceTraits<E, M>::enabled) {
+    if constexpr (LaneForceTraits<E, M>::enabled && kHostExec) {
       if (!reference_ && lane_.built()) {
+        const LaneForceKernels k = lane_force_kernels();
         launch_assembly("tlfea::elements::internal_force",
-                        LaneInternalForceFunctor<E, M::is_viscous>{geom_, lane_, q, v, f});
+                        LaneInternalForceFunctor<E, M::is_viscous>{
+                            geom_, lane_, q, v, f, M::is_viscous ? k.viscous : k.elastic});
         return;
       }
     }

@@ -1,0 +1,10 @@
+// TLFEA: lane_force_core.hpp built for generic (flags: elements/CMakeLists.txt).
+#include "lane_force_isa.hpp"
+
+namespace tlfea::lane {
+
+IsaKernels generic_kernels() {
+  return {&element_force<Generic, 16, false>, &element_force<Generic, 16, true>};
+}
+
+}  // namespace tlfea::lane
