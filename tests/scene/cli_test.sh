@@ -93,6 +93,18 @@ default_scene)
     [ "$(grep -c "linear solver 'tacho' cannot run on several ranks" "$work/mpi_tacho")" -eq 1 ] ||
       fail "tacho on 2 ranks: not one message: $(cat "$work/mpi_tacho")"
     [ -e "$work/out_mpi3" ] && fail "tacho on 2 ranks wrote output"
+    # An exception inside the distributed linear solve on rank 1 alone
+    # (injected: TLFEA_FAULT_SOLVE_RANK, solvers/src/linear_solver_distributed.cpp)
+    # ends both ranks with rank 1's message instead of leaving rank 0 waiting
+    # in Belos's next collective.
+    timeout 120 env OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 \
+      OMPI_MCA_rmaps_base_oversubscribe=1 TLFEA_FAULT_SOLVE_RANK=1 mpirun -np 2 "$tlfea" run \
+      "$src/examples/b1_t10_beam.yaml" --steps 2 --no-output > /dev/null 2> "$work/mpi_fault"
+    st=$?
+    [ $st -ne 124 ] || fail "a solver exception on rank 1 left rank 0 waiting (timeout)"
+    [ $st -ne 0 ] || fail "a solver exception on rank 1: exit status 0"
+    grep -q "dist-cg: solve failed (fault injected by TLFEA_FAULT_SOLVE_RANK=1) (MPI rank 1 of 2; ending all ranks)" "$work/mpi_fault" ||
+      fail "a solver exception on rank 1: no message: $(cat "$work/mpi_fault")"
     # An error on rank 0 alone (its output directory cannot be made) ends
     # both ranks (MPI_Abort) instead of leaving rank 1 waiting.
     timeout 120 env OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 \
