@@ -46,13 +46,13 @@ M material_from_spec(const MaterialSpec& s) {
   return m;
 }
 
-// Which <element, material> pairs take the point-lane internal force
-// (lane_kernels.hpp) on host spaces: the ANCF 3443 shell with SVK and
-// Kelvin-Voigt SVK, split on or off.
 // Host execution space: the lane loop calls a host function (lane_force_dispatch.hpp).
 inline constexpr bool kHostExec =
     Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename ExecSpace::memory_space>::accessible;
 
+// Which <element, material> pairs take the point-lane internal force
+// (lane_kernels.hpp) on host spaces: the ANCF 3443 shell with SVK and
+// Kelvin-Voigt SVK, split on or off.
 template <class E, class M>
 struct LaneForceTraits {
   static constexpr bool enabled = false;
