@@ -137,10 +137,13 @@ struct PatchExtentKernel : ContactKernelBase {
 };
 
 // Patch law, pass 2: the contacts' weights w_k, and per patch W, sum w v_n
-// and the summed point masses of the two partners.
+// and the summed point masses of the two partners. Smooth-max law (patch =
+// 2): w_k = s_k = (delta_k / m)^(p-1) with m the patch's deepest
+// penetration, W = T = sum s_k, and also S = sum s_k delta_k / m.
 struct PatchWeightKernel : ContactKernelBase {
   DeviceView<Real*> delta, wsum, wvn, weight, ratio;
   DeviceView<Real* [2]> mass;
+  DeviceView<Real*> ssum;
   KOKKOS_INLINE_FUNCTION void operator()(const Ordinal k) const {
     if (k >= cp.count(0)) return;
     const int pa = participant(cp.body(k, 0)), pb = participant(cp.body(k, 1));
@@ -152,11 +155,21 @@ struct PatchWeightKernel : ContactKernelBase {
       return;
     }
     const Ordinal P = patch_slot(pa, pb);
-    const Real excess = dk - 0.5 * delta(P);
-    const Real area = cp.area(k) > 0.0 ? cp.area(k) : 1.0;
-    const Real w = excess > 0.0 ? area * kmath::sqrt(excess) : 0.0;
-    weight(k) = w;
-    if (!(w > 0.0)) return;
+    Real w = 0.0;
+    if (p.patch == 2) {
+      // Smooth max: s_k = (delta_k / m)^(p-1), S += s_k delta_k / m.
+      const Real x = dk / delta(P);
+      w = integer_power(x, kPatchSmoothMaxOrder - 1);
+      weight(k) = w;
+      if (!(w > 0.0)) return;
+      Kokkos::atomic_add(&ssum(P), w * x);
+    } else {
+      const Real excess = dk - 0.5 * delta(P);
+      const Real area = cp.area(k) > 0.0 ? cp.area(k) : 1.0;
+      w = excess > 0.0 ? area * kmath::sqrt(excess) : 0.0;
+      weight(k) = w;
+      if (!(w > 0.0)) return;
+    }
     const Real n[3] = {cp.normal(k, 0), cp.normal(k, 1), cp.normal(k, 2)};
     Real vt[3];
     const Real vn = relative_velocity(k, n, vt);  // the same for either direction
@@ -184,6 +197,7 @@ struct ContactForceKernel : ContactKernelBase {
   // Patch law (read only where a pair's law has patch set).
   DeviceView<Real*> patch_delta, patch_radius, patch_w, patch_wvn, weight, patch_ratio;
   DeviceView<Real* [2]> patch_mass;
+  DeviceView<Real*> patch_s;  // smooth-max law: S per patch
 
   // A patch partner's mass: obstacle infinite (0), the body's point mass, or
   // the summed point masses of the patch.
@@ -222,8 +236,27 @@ struct ContactForceKernel : ContactKernelBase {
       // Every contact's share of the dashpot stays below its m_k / h.
       const Real ratio = patch_ratio(P);
       const Real cap = (limit_dashpot && dt > 0.0 && ratio < 1e300) ? W * ratio / dt : 0.0;
-      Fn = share * contact_normal_force(p, Rp, m_star, dp, vnp, nullptr, cap);
-      const Real St = contact_tangential_stiffness(p, Rp, dp);
+      // The patch's depth: the deepest penetration (patch = 1) or the
+      // smooth max D = m S^(1/p) (patch = 2).
+      Real depth = dp;
+      if (p.patch == 2) {
+        // F_n,k = share_k max(0, G H(D) - gamma_n(S_n(D)) v_p), G = T S^(-(p-1)/p):
+        // the elastic part is dU/d delta_k = H(D) (delta_k / D)^(p-1).
+        const Real S = patch_s(P);
+        const Real inv_p = 1.0 / static_cast<Real>(kPatchSmoothMaxOrder);
+        depth = S > 0.0 ? dp * kmath::pow(S, inv_p) : 0.0;
+        const Real G = S > 0.0 ? W * kmath::pow(S, inv_p - 1.0) : 0.0;
+        Real F = 0.0;
+        if (depth > 0.0) {
+          const Real S_n = 2.0 * p.E_star * kmath::sqrt(Rp * depth);
+          const Real gamma_n = capped_dashpot(contact_dashpot(p, S_n, m_star), cap);
+          F = G * (2.0 / 3.0) * S_n * depth - gamma_n * vnp;
+        }
+        Fn = share * (F > 0.0 ? F : 0.0);
+      } else {
+        Fn = share * contact_normal_force(p, Rp, m_star, dp, vnp, nullptr, cap);
+      }
+      const Real St = contact_tangential_stiffness(p, Rp, depth);
       const Real gt = capped_dashpot(contact_dashpot(p, St, m_star), cap);
       capped = contact_tangential_spring(p, share * St, share * gt, Fn, n, vt, dt, h, Ft);
     } else {
@@ -327,6 +360,7 @@ ContactLawParams make_pair_law(const ContactMaterial& a, const ContactMaterial& 
     throw_error("ContactForces: slip_distance must be finite and >= 0, got ", s.slip_distance);
   ContactLawParams p =
       make_contact_law(a, b, s.restitution, s.mu_s, s.mu_k, s.radius, s.patch, s.slip_distance);
+  if (s.patch && s.patch_smooth_max) p.patch = 2;
   if (s.E_star > 0.0) {
     // G* = E_star (G*/E* of the materials); both rigid: nu = 0, G*/E* = 1/4.
     const Real ratio = p.E_star > 0.0 ? p.G_star / p.E_star : 0.25;
@@ -428,6 +462,7 @@ void ContactForces::upload_tables() {
     patch_wvn_ = DeviceView<Real*>("tlfea::contact::patch_weighted_vn", np * np);
     patch_mass_ = DeviceView<Real* [2]>("tlfea::contact::patch_mass", np * np);
     patch_ratio_ = DeviceView<Real*>("tlfea::contact::patch_mass_per_weight", np * np);
+    patch_s_ = DeviceView<Real*>("tlfea::contact::patch_smooth_max_sum", np * np);
   }
   dirty_ = false;
 }
@@ -485,11 +520,12 @@ void ContactForces::evaluate(const ContactPoints& points, const CoefView& /*q*/,
     Kokkos::deep_copy(patch_w_, 0.0);
     Kokkos::deep_copy(patch_wvn_, 0.0);
     Kokkos::deep_copy(patch_mass_, 0.0);
+    Kokkos::deep_copy(patch_s_, 0.0);
     Kokkos::parallel_for("tlfea::contact::patch_extent", range,
                          PatchExtentKernel{base, patch_delta_, patch_radius_});
     Kokkos::deep_copy(patch_ratio_, std::numeric_limits<Real>::max());
-    PatchWeightKernel wk{base,    patch_delta_, patch_w_,   patch_wvn_,
-                         weight_, patch_ratio_, patch_mass_};
+    PatchWeightKernel wk{base,    patch_delta_, patch_w_,    patch_wvn_,
+                         weight_, patch_ratio_, patch_mass_, patch_s_};
     Kokkos::parallel_for("tlfea::contact::patch_weights", range, wk);
   }
   ContactForceKernel kernel{base,         f,
@@ -501,7 +537,7 @@ void ContactForces::evaluate(const ContactPoints& points, const CoefView& /*q*/,
                             patch_delta_, patch_radius_,
                             patch_w_,     patch_wvn_,
                             weight_,      patch_ratio_,
-                            patch_mass_};
+                            patch_mass_,  patch_s_};
   Kokkos::parallel_for("tlfea::contact::forces", range, kernel);
 }
 

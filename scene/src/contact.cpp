@@ -122,7 +122,11 @@ void Builder::add_contact(const YAML::Node& node) {
   if (pair.radius < 0.0)
     fail(c_, m.node()["radius"],
          "contact.radius must be >= 0 (0: from the detection), got " + Map::fmt(pair.radius));
-  pair.patch = m.choice("law", {"point", "patch"}, "point") == "patch";
+  {
+    const std::string law = m.choice("law", {"point", "patch", "patch_smooth_max"}, "point");
+    pair.patch = law != "point";
+    pair.patch_smooth_max = law == "patch_smooth_max";
+  }
   const std::string damping_mass = m.choice("damping_mass", {"nodes", "body", "shared"}, "nodes");
   const bool body_mass = damping_mass != "nodes";
   const Real contact_radius = m.num("contact_radius", 0.0);
@@ -282,7 +286,11 @@ void Builder::add_contact_pairs(const YAML::Node& l, const std::vector<int>& bod
             c_, pm.node()["radius"],
             pm.key("radius") + " must be >= 0 (0: from the detection), got " + Map::fmt(ps.radius));
     }
-    if (pm.has("law")) ps.patch = pm.choice("law", {"point", "patch"}, "point") == "patch";
+    if (pm.has("law")) {
+      const std::string law = pm.choice("law", {"point", "patch", "patch_smooth_max"}, "point");
+      ps.patch = law != "point";
+      ps.patch_smooth_max = law == "patch_smooth_max";
+    }
     pm.done();
     try {
       cf.set_pair(a, b, ps);

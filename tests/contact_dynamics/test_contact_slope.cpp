@@ -39,7 +39,7 @@ struct SlopeCase {
   ElementType type = ElementType::Q27;
   int divisions = 2;
   Real tan_alpha = 0.22;
-  bool patch = false;
+  int patch = 0;          // 0: point law, 1: patch law, 2: smooth-max patch law
   Real ramp = 0.0;        // gravity eased in linearly over this time (0: on from t = 0)
   Real bulk_E = 1e7;      // the block's Young's modulus [Pa]
   Real contact_E = 1e7;   // the contact material's (ContactMaterial) [Pa]
@@ -112,7 +112,8 @@ struct BlockOnSlope {
     ContactPairSettings ps;
     ps.mu_s = kMuS;
     ps.mu_k = kMuK;
-    ps.patch = c.patch;
+    ps.patch = c.patch != 0;
+    ps.patch_smooth_max = c.patch == 2;
     if (const char* dc = std::getenv("SLOPE_DC")) ps.slip_distance = std::atof(dc);  // experiments
     cf->setup(lumped, {ContactMaterial{c.contact_E, 0.3}},
               {ContactMaterial{std::numeric_limits<Real>::infinity(), 0.0}}, ps);
@@ -164,7 +165,10 @@ const char* name(const SlopeCase& c) {
   static char buf[128];
   std::snprintf(buf, sizeof buf, "%s d=%d tan=%.2f %s ramp=%.2f",
                 c.type == ElementType::Q27 ? "Q27" : "T10", c.divisions, c.tan_alpha,
-                c.patch ? "patch" : "point", c.ramp);
+                c.patch == 2 ? "pmax"
+                : c.patch    ? "patch"
+                             : "point",
+                c.ramp);
   return buf;
 }
 
@@ -225,7 +229,7 @@ Real run_slides(const SlopeCase& c, Real T1, Real T2) {
 // Below the friction angle (tan a = 0.22 and, just below, 0.24 < mu_s =
 // 0.25; above mu_k = 0.2): the block stays over 0.3 s, on each mesh.
 // SLOPE_ONLY="mesh ramp" runs one case (with SLOPE_DEBUG=1 for a trace).
-void stays_below(bool patch, Real ramp) {
+void stays_below(int patch, Real ramp) {
   const char* only = std::getenv("SLOPE_ONLY");
   for (int mi = 0; mi < 3; ++mi)
     for (Real tan_alpha : {0.22, 0.24}) {
@@ -241,7 +245,7 @@ void stays_below(bool patch, Real ramp) {
 
 // Point law, gravity eased in over 0.2 s: moved 0.25-0.44 % of the free
 // kinetic slide (with D_c = 0, i.e. mu_k as soon as a vertex slips, 102 %).
-TEST(ContactSlope, BlockStaysBelowFrictionAngle) { stays_below(false, 0.2); }
+TEST(ContactSlope, BlockStaysBelowFrictionAngle) { stays_below(0, 0.2); }
 
 // Not met (disabled; README "Known limits"): gravity on in full at t = 0,
 // the block set down at zero penetration bounces on its Hertz contacts (the
@@ -259,13 +263,22 @@ TEST(ContactSlope, BlockStaysBelowFrictionAngle) { stays_below(false, 0.2); }
 // stiffer, lightly damped block it holds from t = 0
 // (GravityFromStartSharedDampingMassStays). Patch law: the law rocks a flat
 // block (normal force between 0.2 and 2 times the load), 170-260 % also
-// with the ramp.
-TEST(ContactSlope, DISABLED_BlockStaysBelowFrictionAngleGravityFromStart) {
-  stays_below(false, 0.0);
-}
+// with the ramp: its elastic force is no potential force (docs/theory.md
+// §7.5). The smooth-max patch law (a potential force) moves 0.59-0.97 % on
+// 9 of the 12 cases; not met: ramp 0.2 at tan a = 0.22, 1.05 % (Q27 2^3,
+// T10), 1.07 % (Q27 3^3), which is the elastic offset of the patch's one
+// Mindlin spring S_t(R, D) under the slope load (no contact slides after
+// 0.03 s and the block does not move after the ramp), and from t = 0 on
+// Q27 3^3, 1.67 % (0.22) and 62 % (0.24, where the rigid-block reference of
+// the point law slides too).
+TEST(ContactSlope, DISABLED_BlockStaysBelowFrictionAngleGravityFromStart) { stays_below(0, 0.0); }
 TEST(ContactSlope, DISABLED_BlockStaysBelowFrictionAnglePatchLaw) {
-  stays_below(true, 0.2);
-  stays_below(true, 0.0);
+  stays_below(1, 0.2);
+  stays_below(1, 0.0);
+}
+TEST(ContactSlope, DISABLED_BlockStaysBelowFrictionAnglePatchLawSmoothMax) {
+  stays_below(2, 0.2);
+  stays_below(2, 0.0);
 }
 
 // Gravity on in full at t = 0 against an independent reference: the same
@@ -351,7 +364,7 @@ TEST(ContactSlope, GravityFromStartSharedDampingMassSlidesAbove) {
 // kinetic sliding with a = g (sin a - mu_k cos a) once the slip exceeds D_c,
 // gravity on from t = 0 and eased in over 0.05 s, acceleration measured
 // over [0.1 s, 0.2 s].
-void slides_above(bool patch) {
+void slides_above(int patch) {
   for (const SlopeCase& m : kMeshes)
     for (Real tan_alpha : {0.27, 0.3})
       for (Real ramp : {0.0, 0.05}) {
@@ -363,9 +376,13 @@ void slides_above(bool patch) {
       }
 }
 // Point law: within 0.35 % on every mesh.
-TEST(ContactSlope, BlockSlidesAboveFrictionAngle) { slides_above(false); }
+TEST(ContactSlope, BlockSlidesAboveFrictionAngle) { slides_above(0); }
 // Not met (disabled): the patch law rocks the sliding block, 0.91-1.24 times.
-TEST(ContactSlope, DISABLED_BlockSlidesAboveFrictionAnglePatchLaw) { slides_above(true); }
+TEST(ContactSlope, DISABLED_BlockSlidesAboveFrictionAnglePatchLaw) { slides_above(1); }
+// The smooth-max patch law (ContactPairSettings::patch_smooth_max, scene
+// `law: patch_smooth_max`; docs/theory.md §7.5), whose elastic force is the
+// gradient of a potential, does not rock: 0.982-1.009 on every case.
+TEST(ContactSlope, BlockSlidesAboveFrictionAnglePatchLawSmoothMax) { slides_above(2); }
 
 }  // namespace
 }  // namespace tlfea

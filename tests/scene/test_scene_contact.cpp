@@ -52,6 +52,37 @@ TEST(SceneContact, PatchLawWithBodyDampingMass) {
   EXPECT_NEAR(total, hertz, 1e-12 * hertz);
 }
 
+// contact.law: patch_smooth_max (docs/theory.md §7.5, "Smooth-max patch"):
+// the cube's n bottom vertices all 1 mm into the plane give the p-norm depth
+// D = n^(1/p) delta and the total force G H(D) = n^(1/p) H(n^(1/p) delta) =
+// n^(5/(2p)) (4/3) E* sqrt(R*) delta^(3/2), p = 32, shared equally.
+TEST(SceneContact, SmoothMaxPatchLaw) {
+  Scene s = scene::load_scene_text(pressed_cube("  law: patch_smooth_max\n"), "good.yaml", ".");
+  ASSERT_TRUE(s.detection && s.contact);
+  EXPECT_EQ(s.contact->pair_law(0, -1).patch, 2);
+  const Ordinal n = contacts_at_rest(s);
+  ASSERT_GT(n, 1);
+  auto fn = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), s.contact->normal_force());
+  auto dl = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), s.detection->points().delta);
+  Real total = 0.0;
+  for (Ordinal k = 0; k < n; ++k) {
+    EXPECT_NEAR(dl(k), 1e-3, 1e-12);
+    EXPECT_NEAR(fn(k), fn(0), 1e-12 * fn(0));
+    total += fn(k);
+  }
+  const Real Es = 1e6 / (1 - 0.09);
+  const Real hertz = 4.0 / 3.0 * Es * std::sqrt(0.05) * std::pow(1e-3, 1.5);
+  EXPECT_NEAR(total, std::pow(static_cast<Real>(n), 2.5 / 32.0) * hertz, 1e-12 * hertz);
+  // An unknown law is refused, listing the three.
+  try {
+    scene::load_scene_text(pressed_cube("  law: smooth\n"), "bad.yaml", ".");
+    ADD_FAILURE() << "law: smooth accepted";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("point, patch, patch_smooth_max"), std::string::npos)
+        << e.what();
+  }
+}
+
 // damping_mass: shared with the point law: the cube (1 kg) pressed 1 mm into
 // a plane touches it with n vertices, and every contact's m* is 1 kg / n
 // (the body's mass divided among the pair's loaded contacts; round-off).

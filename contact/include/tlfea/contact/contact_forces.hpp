@@ -23,6 +23,13 @@ struct ContactPairSettings {
   Real mu_k = 0.2;         // kinetic friction
   Real radius = 0.0;       // R* [m]; <= 0: the detection's per-contact radius
   bool patch = false;      // the patch-level law (above) instead of the point law
+  // With patch: the smooth-max patch law (ContactLawParams::patch = 2) in
+  // place of the deepest-vertex one: the pair's elastic force is the
+  // gradient of U = (8/15) E* sqrt(R) D^(5/2), D = (sum_k delta_k^p)^(1/p),
+  // p = kPatchSmoothMaxOrder, so F_k = H(D) (delta_k / D)^(p - 1) with
+  // H(D) = (4/3) E* sqrt(R) D^(3/2) (one vertex: exactly Hertz); docs/theory.md
+  // §7.5 "Smooth-max patch".
+  bool patch_smooth_max = false;
   // Slip-weakening distance D_c [m] (docs/theory.md §7.4): after sticking,
   // a contact's friction coefficient falls linearly from mu_s to mu_k over
   // the first D_c of slip; 0: mu_k as soon as it slips.
@@ -165,8 +172,9 @@ class ContactForces {
   bool limit_dashpot_ = true;
   bool any_shared_ = false;
   DeviceView<Real*> patch_delta_, patch_radius_, patch_w_, patch_wvn_, patch_ratio_;
+  DeviceView<Real*> patch_s_;  // smooth-max law: S = sum_k (delta_k / m)^p per patch
   DeviceView<Real* [2]> patch_mass_;
-  DeviceView<Real*> weight_;  // per contact: w_k (patch law) or 1
+  DeviceView<Real*> weight_;  // per contact: w_k (patch law), s_k (smooth max) or 1
 };
 
 }  // namespace tlfea

@@ -55,7 +55,7 @@ struct ContactLawParams {
   Real mu_s = 0.0;    // static friction coefficient
   Real mu_k = 0.0;    // kinetic friction coefficient
   Real radius = 0.0;  // R* override; <= 0: take the detection's R* per contact
-  int patch = 0;      // 1: the patch-level law (contact_forces.hpp)
+  int patch = 0;      // 1: the patch-level law, 2: the smooth-max patch law (contact_forces.hpp)
   // Slip-weakening distance D_c [m]: mu falls linearly from mu_s to mu_k over
   // the first D_c of slip since the contact last stuck (0: at once).
   Real slip_distance = 0.0;
@@ -104,6 +104,21 @@ inline ContactLawParams make_contact_law(const ContactMaterial& a, const Contact
   p.patch = patch ? 1 : 0;
   p.slip_distance = slip_distance;
   return p;
+}
+
+// Smooth-max patch law (ContactLawParams::patch = 2): the order p of the
+// p-norm D = (sum_k delta_k^p)^(1/p) that stands for the patch's depth.
+constexpr int kPatchSmoothMaxOrder = 32;
+
+// x^n for an integer n >= 0 (by squaring; device-clean).
+KOKKOS_INLINE_FUNCTION Real integer_power(Real x, int n) {
+  Real r = 1.0;
+  while (n > 0) {
+    if (n & 1) r *= x;
+    x *= x;
+    n >>= 1;
+  }
+  return r;
 }
 
 // m* of two partners with masses m_a, m_b (<= 0 or inf: rigid / infinite).
