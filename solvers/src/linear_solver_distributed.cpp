@@ -133,6 +133,12 @@ class DistributedSolver final : public LinearSolver, BelosParts {
   void analyze(const CrsPattern& pattern) override {
     Stopwatch t;
     factorized_ = false;
+    // A misuse every rank meets alike: an ordinary error, before the phase.
+    int size = 1;
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    if (rows_.owned.empty() && rows_.touched.empty() && size > 1)
+      throw_error(name_, " on ", size,
+                  " ranks needs the element partition of a TimeStepper (each rank's rows)");
     guard_ranks("analysis", [&] { build(pattern); });
     stats_.analyses++;
     stats_.analyze_seconds += t.seconds();
@@ -272,10 +278,7 @@ class DistributedSolver final : public LinearSolver, BelosParts {
     comm_ = Tpetra::getDefaultComm();
     n_ = pattern.num_rows();
     nnz_ = pattern.nnz();
-    if (rows_.owned.empty() && rows_.touched.empty()) {
-      if (comm_->getSize() > 1)
-        throw_error(name_, " on ", comm_->getSize(),
-                    " ranks needs the element partition of a TimeStepper (each rank's rows)");
+    if (rows_.owned.empty() && rows_.touched.empty()) {  // one rank (analyze())
       for (Ordinal r = 0; r < n_; ++r) rows_.owned.push_back(r);
       rows_.touched = rows_.owned;
     }
