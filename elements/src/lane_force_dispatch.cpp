@@ -2,6 +2,7 @@
 
 #include <atomic>
 #include <cstdlib>
+#include <cstring>
 
 #include "isa/lane_force_isa.hpp"
 #include "tlfea/core/build_info.hpp"
@@ -35,7 +36,7 @@ constexpr int kNumEntries = static_cast<int>(sizeof kEntries / sizeof kEntries[0
 
 // The generic build is the native one in a TLFEA_NATIVE_ARCH build.
 const char* entry_name(int i) {
-  return i == 0 && std::string(cpu_target()) == "native" ? "native" : kEntries[i].name;
+  return i == 0 && std::strcmp(cpu_target(), "native") == 0 ? "native" : kEntries[i].name;
 }
 
 int find(const std::string& name) {

@@ -90,10 +90,10 @@ void Builder::parse_solver(Map& top) {
     st.*field = m.boolean(k, st.*field);
   st.reuse_ratio = m.positive("reuse_ratio", st.reuse_ratio);
   st.krylov_iterations = static_cast<int>(m.integer("krylov_iterations", st.krylov_iterations));
-  if (st.krylov_iterations < 0 || st.krylov_iterations > 50)
+  if (st.krylov_iterations < 0 || st.krylov_iterations > kMaxKrylovIterations)
     fail(c_, m.node()["krylov_iterations"],
-         "solver.krylov_iterations must be in 0..50 (0: refactor at once), got " +
-             std::to_string(st.krylov_iterations));
+         "solver.krylov_iterations must be in 0.." + std::to_string(kMaxKrylovIterations) +
+             " (0: refactor at once), got " + std::to_string(st.krylov_iterations));
   st.krylov_factor_age =
       static_cast<int>(m.positive_int("krylov_factor_age", st.krylov_factor_age));
   st.max_retries = static_cast<int>(m.integer("max_retries", st.max_retries));

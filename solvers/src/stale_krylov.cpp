@@ -72,12 +72,12 @@ bool TimeStepper::krylov_correction(Real h, Real t1, Real tol, StepReport& rep) 
   const Real eps0 = std::sqrt(2.220446049250313e-16) * std::sqrt(dot(qt_, qt_)) / h;
   if (!(eps0 > 0) || !std::isfinite(eps0)) return false;
   lincomb(krylov_v_[0], 1.0 / beta, g_, 0.0, g_);
-  // Host scratch of the largest allowed size (krylov_iterations <= kMax,
-  // checked by the constructor): nothing is allocated inside a step.
-  constexpr int kMax = 50;
-  Real H[kMax + 1][kMax] = {}, cs[kMax] = {}, sn[kMax] = {}, e[kMax + 1] = {};
-  auto Hij = [&](int i, int j) -> Real& { return H[i][j]; };
+  // Host scratch of the largest allowed size (krylov_iterations <=
+  // kMaxKrylovIterations, checked by the constructor): nothing is allocated
+  // inside a step.
+  constexpr int kMax = kMaxKrylovIterations;
   if (m > kMax) return false;
+  Real H[kMax + 1][kMax] = {}, cs[kMax] = {}, sn[kMax] = {}, e[kMax + 1] = {};
   e[0] = beta;
   int k = 0;
   bool ok = false;
@@ -96,24 +96,24 @@ bool TimeStepper::krylov_correction(Real h, Real t1, Real tol, StepReport& rep) 
     ++rep.krylov_iterations;
     // Arnoldi (modified Gram-Schmidt).
     for (int i = 0; i <= j; ++i) {
-      Hij(i, j) = dot(krylov_w_, krylov_v_[i]);
-      lincomb(krylov_w_, 1.0, krylov_w_, -Hij(i, j), krylov_v_[i]);
+      H[i][j] = dot(krylov_w_, krylov_v_[i]);
+      lincomb(krylov_w_, 1.0, krylov_w_, -H[i][j], krylov_v_[i]);
     }
     const Real hn = std::sqrt(dot(krylov_w_, krylov_w_));
     if (!std::isfinite(hn)) break;
-    Hij(j + 1, j) = hn;
+    H[j + 1][j] = hn;
     // Earlier rotations on column j, then the one that zeroes H(j+1, j).
     for (int i = 0; i < j; ++i) {
-      const Real a = Hij(i, j), b = Hij(i + 1, j);
-      Hij(i, j) = cs[i] * a + sn[i] * b;
-      Hij(i + 1, j) = -sn[i] * a + cs[i] * b;
+      const Real a = H[i][j], b = H[i + 1][j];
+      H[i][j] = cs[i] * a + sn[i] * b;
+      H[i + 1][j] = -sn[i] * a + cs[i] * b;
     }
-    const Real a = Hij(j, j), b = Hij(j + 1, j), rr = std::hypot(a, b);
+    const Real a = H[j][j], b = H[j + 1][j], rr = std::hypot(a, b);
     if (!(rr > 0)) break;
     cs[j] = a / rr;
     sn[j] = b / rr;
-    Hij(j, j) = rr;
-    Hij(j + 1, j) = 0.0;
+    H[j][j] = rr;
+    H[j + 1][j] = 0.0;
     e[j + 1] = -sn[j] * e[j];
     e[j] = cs[j] * e[j];
     k = j + 1;
@@ -131,8 +131,8 @@ bool TimeStepper::krylov_correction(Real h, Real t1, Real tol, StepReport& rep) 
   Real y[kMax] = {};
   for (int i = k - 1; i >= 0; --i) {
     Real s = e[i];
-    for (int l = i + 1; l < k; ++l) s -= Hij(i, l) * y[l];
-    y[i] = s / Hij(i, i);
+    for (int l = i + 1; l < k; ++l) s -= H[i][l] * y[l];
+    y[i] = s / H[i][i];
   }
   Kokkos::deep_copy(dv_, 0.0);
   for (int i = 0; i < k; ++i) lincomb(dv_, 1.0, dv_, y[i], krylov_z_[i]);

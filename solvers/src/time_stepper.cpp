@@ -201,9 +201,9 @@ TimeStepper::TimeStepper(Model& model, const StepperSettings& settings)
   } else if (s_.analysis != "dynamic") {
     throw_error("unknown analysis '", s_.analysis, "' (use dynamic or static)");
   }
-  if (s_.krylov_iterations < 0 || s_.krylov_iterations > 50)
-    throw_error("StepperSettings: krylov_iterations must be in [0, 50], got ",
-                s_.krylov_iterations);
+  if (s_.krylov_iterations < 0 || s_.krylov_iterations > kMaxKrylovIterations)
+    throw_error("StepperSettings: krylov_iterations must be in [0, ", kMaxKrylovIterations,
+                "], got ", s_.krylov_iterations);
   if (s_.krylov_factor_age < 1)
     throw_error("StepperSettings: krylov_factor_age must be >= 1, got ", s_.krylov_factor_age);
   if (!static_ && s_.reuse_jacobian && s_.inner_solver == "newton" && s_.krylov_iterations > 0) {

@@ -19,14 +19,11 @@
 // points is ordered differently (and AVX2 / AVX-512 fuse multiply-adds)
 // (tests/elements/test_fast_kernels.cpp).
 //
-// Laws (poisson_split.hpp add_split_stress; element frame for the split, any
-// frame for the isotropic unsplit law):
-//   S = a tr(E) I + 2 b E + c diag(E) + p (E_11 + E_22) diag(1, 1, 0)
-//       [+ the same form of the viscous coefficients in Edot = sym(F^T Fdot)],
-//   P = dV F S,   f_i += P h_i.
-// SVK unsplit: (a, b, c, p) = (lambda, mu, 0, 0) on the 4x4x2 rule; split:
-// D0 = (0, mu, 0, lambda*) on the 4x4x2 rule and Dv = (lambda, 0, 0,
-// -lambda*) on the 4x4 mid-surface points (shell_split_from_lame).
+// The arithmetic of a point (F, E, the split law S, P = dV F S, f_i += P h_i)
+// is written out in lane_force_core.hpp. SVK unsplit: (a, b, c, p) =
+// (lambda, mu, 0, 0) on the 4x4x2 rule; split: D0 = (0, mu, 0, lambda*) on
+// the 4x4x2 rule and Dv = (lambda, 0, 0, -lambda*) on the 4x4 mid-surface
+// points (shell_split_from_lame).
 //
 // Host execution spaces only (the range loops); device spaces run the team
 // loops (team_kernels.hpp), whose per-thread state this loop would exceed.

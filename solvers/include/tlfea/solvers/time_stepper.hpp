@@ -29,6 +29,10 @@ namespace detail {
 class Distribution;  // solvers/src/distribution.hpp
 }
 
+// The largest StepperSettings::krylov_iterations (the GMRES rescue keeps its
+// Hessenberg system in fixed arrays of this size: no allocation in a step).
+inline constexpr int kMaxKrylovIterations = 50;
+
 struct StepperSettings {
   Real dt = 1e-3;  // time step h [s]
   // Augmented-Lagrangian penalty rho; 0 selects rho = penalty_scale * m / h^3
