@@ -308,9 +308,14 @@ int cmd_run(Options o, const tlfea::MpiSession* mpi) {
   // Everything is validated: from here on the output directory is written.
   if (root) {
     print_summary(s, stderr);
-    if (ranks > 1)
-      std::fprintf(stderr, "MPI: %d ranks, elements split between them, linear solver %s\n", ranks,
+    if (ranks > 1) {
+      const tlfea::PartitionInfo pi = stepper.partition_info();
+      std::fprintf(stderr,
+                   "MPI: %d ranks, elements split between them by %s (%lld-%lld per rank; %lld "
+                   "matrix rows shared), linear solver %s\n",
+                   ranks, pi.method.c_str(), pi.elements_min, pi.elements_max, pi.shared_rows_total,
                    stepper.linear_stats().backend.c_str());
+    }
     warn_output_size(s, stepper.steps_taken());
   }
 #ifdef TLFEA_HAVE_IO

@@ -27,6 +27,7 @@ struct StepperOptions {
   double abs_tol = 1e-4, rel_tol = 1e-4;
   std::string solver = "default", ordering = "default";
   std::string preconditioner = "default";  // iterative backends (LinearSolverOptions)
+  std::string partition = "default";       // several MPI ranks (StepperSettings::partition)
   bool reuse_jacobian = true;
   bool breakdown = true;           // time one tangent assembly after the run (split of assembly_s)
   bool reference_kernels = false;  // ANCF: the general loops (set_reference_kernels)
@@ -38,6 +39,9 @@ constexpr const char* kStepperUsage =
     "  --steps N        time steps (default: the problem's)\n"
     "  --dt DT          time step [s], default 1e-3\n"
     "  --solver NAME    linear-solver backend, default 'default'\n"
+    "  --preconditioner P  iterative backends: default, none, jacobi, block-jacobi (kk-*),\n"
+    "                   ilu, muelu (belos-* / dist-*)\n"
+    "  --partition P    several MPI ranks: default, metis, range (StepperSettings::partition)\n"
     "  --ordering O     Tacho fill-reducing order: default, nd, amd\n"
     "  --abs-tol A      Newton absolute residual tolerance [N], default 1e-4\n"
     "  --rel-tol R      Newton relative residual tolerance, default 1e-4\n"
@@ -64,6 +68,18 @@ inline bool parse_stepper_option(const std::string& a, const std::function<std::
     if (!(o.dt > 0)) arg_error("--dt must be positive");
   } else if (a == "--solver") {
     o.solver = next();
+  } else if (a == "--partition") {
+    o.partition = next();
+    if (o.partition != "default" && o.partition != "metis" && o.partition != "range")
+      arg_error("--partition must be default, metis or range, got '" + o.partition + "'");
+  } else if (a == "--preconditioner") {
+    o.preconditioner = next();
+    const std::string& pc = o.preconditioner;
+    if (pc != "default" && pc != "none" && pc != "jacobi" && pc != "ilu" && pc != "muelu" &&
+        pc != "block-jacobi")
+      arg_error(
+          "--preconditioner must be default, none, jacobi, block-jacobi, ilu or muelu, got '" + pc +
+          "'");
   } else if (a == "--ordering") {
     o.ordering = next();
     if (o.ordering != "default" && o.ordering != "nd" && o.ordering != "amd")
@@ -115,7 +131,8 @@ inline void check_solver_name(const std::string& solver) {
 
 // Iterative backends keep no factor (their memory is the matrix and a few vectors).
 inline bool iterative_solver(const std::string& solver) {
-  return solver.rfind("kk-", 0) == 0 || solver.rfind("belos-", 0) == 0;
+  return solver.rfind("kk-", 0) == 0 || solver.rfind("belos-", 0) == 0 ||
+         solver.rfind("dist-", 0) == 0;
 }
 
 // The coefficient whose coordinate `axis` is recorded after every step.
@@ -164,6 +181,7 @@ struct RunResult {
   double peak_rss_mib = 0;
   SolverStats linear;
   BlasThreads blas;
+  PartitionInfo partition;  // the element split over MPI ranks (TimeStepper::partition_info)
 };
 
 // Seconds of one tangent assembly (M/h + h K into the Newton matrix values,
@@ -197,6 +215,7 @@ inline RunResult run_steps(Model& model, const StepperOptions& o, const Probe& p
   s.linear.backend = o.solver;
   s.linear.ordering = o.ordering;
   s.linear.preconditioner = o.preconditioner;
+  s.partition = o.partition;
   Kokkos::fence();
   const double t_setup = now();
   for (int b = 0; b < model.num_bodies(); ++b)
@@ -204,6 +223,7 @@ inline RunResult run_steps(Model& model, const StepperOptions& o, const Probe& p
   TimeStepper stepper(model, s);
   Kokkos::fence();
   r.stepper_setup_s = now() - t_setup;
+  r.partition = stepper.partition_info();
 
   const double t0 = now();
   for (int n = 0; n < o.steps; ++n) {
@@ -301,6 +321,7 @@ inline Json& add_run_fields(Json& j, const RunResult& r, const StepperOptions& o
       .integer("steps", o.steps)
       .num("dt", o.dt)
       .str("solver", o.solver)
+      .str("preconditioner", o.preconditioner)
       .str("solver_backend", r.linear.backend)
       .str("ordering", o.ordering)
       .num("newton_abs_tol", o.abs_tol)

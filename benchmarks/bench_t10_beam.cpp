@@ -64,6 +64,7 @@ constexpr const char* kUsage =
     "                            [--abs-tol A] [--rel-tol R] [--reuse-jacobian 0|1]\n"
     "                            [--breakdown 0|1] [--ordering default|nd|amd]\n"
     "                            [--preconditioner default|none|jacobi|ilu|muelu]\n"
+    "                            [--partition default|metis|range]\n"
     "  B1 T10 beam (docs/theory.md §A.1): one JSON object on stdout.\n"
     "  --mesh-dir DIR   folder of beam_3x2x1_res{0,2,4,8,16}.1.{node,ele}\n"
     "                   (needed for those res unless --generated)\n"
@@ -80,7 +81,9 @@ constexpr const char* kUsage =
     "  --breakdown 0|1  estimate assembly/factorisation/solve times after the run (default 1)\n"
     "  --ordering O     Tacho fill-reducing order: default (nd with METIS, else amd), nd, amd\n"
     "  --preconditioner P  Belos / dist-* backends: default (ilu), none, jacobi, ilu,\n"
-    "                   muelu (AMG on the rigid-body modes)\n";
+    "                   muelu (AMG on the rigid-body modes)\n"
+    "  --partition P    several MPI ranks: default (metis with METIS, else range),\n"
+    "                   metis, range (StepperSettings::partition)\n";
 
 [[noreturn]] void bad_args(const std::string& msg) {
   std::fprintf(stderr, "tlfea_bench_t10_beam: %s\n%s", msg.c_str(), kUsage);
@@ -273,6 +276,10 @@ int run(const Options& o) {
       .integer("factorizations", factorizations)
       .integer("retries", r.retries)
       .integer("mpi_ranks", o.ranks)
+      .str("partition", r.partition.method)
+      .integer("partition_elements_min", r.partition.elements_min)
+      .integer("partition_elements_max", r.partition.elements_max)
+      .integer("partition_shared_rows", r.partition.shared_rows_total)
       .str("linear_backend", r.linear.backend)
       .integer("linear_iterations", r.linear.total_iterations)
       .integer("linear_solves", r.linear.solves)
@@ -332,12 +339,6 @@ int main(int argc, char** argv) {
           bench::arg_error("--material must be svk or mr, got '" + o.material + "'");
       } else if (a == "--generated") {
         o.generated = true;
-      } else if (a == "--preconditioner") {
-        o.run.preconditioner = next();
-        const std::string& pc = o.run.preconditioner;
-        if (pc != "default" && pc != "none" && pc != "jacobi" && pc != "ilu" && pc != "muelu")
-          bench::arg_error("--preconditioner must be default, none, jacobi, ilu or muelu, got '" +
-                           pc + "'");
       } else if (a.rfind("--kokkos-", 0) == 0) {
         // Kokkos's own options (--kokkos-num-threads=N ...), read by ScopeGuard.
       } else if (a == "--threads" || a == "--reference-kernels" ||

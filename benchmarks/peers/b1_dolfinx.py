@@ -221,7 +221,7 @@ def run_tlfea(args):
     cmd = [args.tlfea_bin, "--mesh-dir", args.mesh_dir, "--res", str(args.res),
            "--steps", str(args.steps), "--dt", repr(args.dt), "--material", args.material,
            "--solver", args.solver, "--abs-tol", repr(args.abs_tol),
-           "--rel-tol", repr(args.rel_tol)]
+           "--rel-tol", repr(args.rel_tol), "--reuse-jacobian", str(args.reuse_jacobian)]
     env = dict(os.environ, OMP_NUM_THREADS="1", OMP_PROC_BIND="false")
     out = subprocess.run(cmd, env=env, check=True, capture_output=True, text=True).stdout
     return json.loads(out.strip().splitlines()[-1])
@@ -250,6 +250,9 @@ def main():
     ap.add_argument("--abs-tol", type=float, default=1e-4)
     ap.add_argument("--rel-tol", type=float, default=1e-4)
     ap.add_argument("--solver", default="default", help="TLFEA linear-solver backend")
+    ap.add_argument("--reuse-jacobian", type=int, default=1, choices=[0, 1],
+                    help="TLFEA: keep the factorisation across steps (1) or refactor every "
+                         "Newton iteration (0)")
     g = ap.add_mutually_exclusive_group()
     g.add_argument("--tlfea-bin", help="path to tlfea_bench_t10_beam (run with 1 thread)")
     g.add_argument("--tlfea-json", help="a saved tlfea_bench_t10_beam JSON line")
@@ -264,7 +267,7 @@ def main():
         out["tlfea"] = {k: t.get(k) for k in (
             "unknowns", "loaded_nodes", "load_total_n", "wall_s", "s_per_step",
             "s_per_step_median", "newton_iterations", "factorizations", "peak_rss_mib",
-            "threads", "kokkos_backend", "solver", "probe", "x_hist")}
+            "threads", "kokkos_backend", "solver", "reuse_jacobian", "probe", "x_hist")}
         if t.get("loaded_nodes") != d["loaded_nodes"] or t.get("unknowns") != d["unknowns"]:
             out["warning"] = "meshes differ: unknowns or loaded-node counts disagree"
         out["ratio_dolfinx_over_tlfea"] = d["s_per_step"] / t["s_per_step"]

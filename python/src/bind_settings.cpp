@@ -62,6 +62,7 @@ void bind_settings(py::module_& m) {
                                                            "krylov_factor_age",
                                                            "max_retries",
                                                            "linear",
+                                                           "partition",
                                                            "inner_solver",
                                                            "adamw_learning_rate",
                                                            "adamw_beta1",
@@ -104,6 +105,7 @@ void bind_settings(py::module_& m) {
       .def_readwrite("krylov_factor_age", &SS::krylov_factor_age)
       .def_readwrite("max_retries", &SS::max_retries)
       .def_readwrite("linear", &SS::linear)
+      .def_readwrite("partition", &SS::partition)
       .def_property(
           "inner_solver", [](const SS& s) { return s.inner_solver; },
           one_of(&SS::inner_solver, "inner_solver", "newton", "adamw"))

@@ -1,15 +1,22 @@
 // TLFEA: the element partition of a run on several MPI ranks (see
-// distribution.hpp): per-rank element blocks, row ownership, the sums over
-// ranks of the partial internal forces, and the distributed linear solver.
+// distribution.hpp): the split of the elements (METIS or ranges), per-rank
+// element blocks, row ownership, the sums over ranks of the partial internal
+// forces, and the distributed linear solver.
 #include "distribution.hpp"
 
 #include <algorithm>
+#include <limits>
+#include <string>
+#include <vector>
 
 #include "tlfea/core/error.hpp"
 #include "tlfea/core/view_utils.hpp"
 
 #ifdef TLFEA_HAVE_MPI
 #include <mpi.h>
+#endif
+#ifdef TLFEA_HAVE_METIS
+#include <metis.h>
 #endif
 
 namespace tlfea::detail {
@@ -24,19 +31,92 @@ struct AddAt {
 };
 
 #ifdef TLFEA_HAVE_MPI
-// Elements [begin, end) of `mesh` as a mesh of their own with every
-// coefficient of the original (so its blocks number them as the body does).
-Mesh element_range(const Mesh& mesh, Ordinal begin, Ordinal end) {
+// The elements `elements` (ascending) of `mesh` as a mesh of their own with
+// every coefficient of the original (so its blocks number them as the body
+// does).
+Mesh element_subset(const Mesh& mesh, const std::vector<Ordinal>& elements) {
   Mesh sub;
   sub.type = mesh.type;
   sub.source = mesh.source;
   sub.coefficients = mesh.coefficients;
   const size_t n = static_cast<size_t>(mesh.coefficients_per_element());
-  sub.connectivity.assign(mesh.connectivity.begin() + begin * n,
-                          mesh.connectivity.begin() + end * n);
+  sub.connectivity.reserve(elements.size() * n);
+  for (Ordinal e : elements)
+    sub.connectivity.insert(sub.connectivity.end(), mesh.connectivity.begin() + e * n,
+                            mesh.connectivity.begin() + (e + 1) * n);
   if (!mesh.element_size.empty())
-    sub.element_size.assign(mesh.element_size.begin() + begin, mesh.element_size.begin() + end);
+    for (Ordinal e : elements) sub.element_size.push_back(mesh.element_size[e]);
   return sub;
+}
+
+// Contiguous ranges of the element numbering: element e to the rank r with
+// ne r / size <= e < ne (r + 1) / size.
+std::vector<int> range_parts(Ordinal ne, int size) {
+  std::vector<int> part(static_cast<size_t>(ne));
+  for (int r = 0; r < size; ++r) {
+    const Ordinal begin = static_cast<Ordinal>(static_cast<long long>(ne) * r / size);
+    const Ordinal end = static_cast<Ordinal>(static_cast<long long>(ne) * (r + 1) / size);
+    for (Ordinal e = begin; e < end; ++e) part[e] = r;
+  }
+  return part;
+}
+
+#ifdef TLFEA_HAVE_METIS
+// Coefficients two neighbouring elements share: a face of a solid (T10: 3
+// vertices and 3 midside nodes; Q27: 3 x 3 nodes), an edge of an ANCF 3443
+// shell (2 nodes of 4 coefficients), a node of an ANCF 3243 beam (4).
+idx_t shared_coefficients(ElementType type) {
+  switch (type) {
+    case ElementType::T10:
+      return 6;
+    case ElementType::Q27:
+      return 9;
+    case ElementType::ANCF3243:
+      return 4;
+    case ElementType::ANCF3443:
+      return 8;
+  }
+  return 1;
+}
+
+// METIS k-way partition of the element graph of `mesh` (elements adjacent
+// when they share shared_coefficients(type) coefficients) into `size` parts.
+std::vector<int> metis_parts(const Mesh& mesh, int size) {
+  const long long ne = mesh.num_elements();
+  const long long n = mesh.coefficients_per_element();
+  if (ne * n > std::numeric_limits<idx_t>::max() ||
+      mesh.num_coefficients() > std::numeric_limits<idx_t>::max())
+    throw_error("partition 'metis': mesh ", mesh.source, " has ", ne,
+                " elements, more than METIS's 32-bit indices hold; use partition 'range'");
+  idx_t nel = static_cast<idx_t>(ne), nn = static_cast<idx_t>(mesh.num_coefficients());
+  std::vector<idx_t> eptr(static_cast<size_t>(ne) + 1);
+  for (long long e = 0; e <= ne; ++e) eptr[e] = static_cast<idx_t>(e * n);
+  std::vector<idx_t> eind(mesh.connectivity.begin(), mesh.connectivity.end());
+  idx_t ncommon = shared_coefficients(mesh.type), nparts = size, objval = 0;
+  std::vector<idx_t> epart(static_cast<size_t>(ne)), npart(static_cast<size_t>(nn));
+  idx_t options[METIS_NOPTIONS];
+  METIS_SetDefaultOptions(options);
+  options[METIS_OPTION_NUMBERING] = 0;
+  const int status =
+      METIS_PartMeshDual(&nel, &nn, eptr.data(), eind.data(), nullptr, nullptr, &ncommon, &nparts,
+                         nullptr, options, &objval, epart.data(), npart.data());
+  if (status != METIS_OK)
+    throw_error("partition 'metis': METIS_PartMeshDual failed (status ", status, ") on mesh ",
+                mesh.source, " (", ne, " elements, ", size, " parts)");
+  return std::vector<int>(epart.begin(), epart.end());
+}
+#endif
+
+// Rank of each element of a deformable body: METIS where asked and the body
+// has at least 2 elements per rank, else contiguous ranges.
+std::vector<int> element_parts(const Mesh& mesh, int size, const std::string& method) {
+  const Ordinal ne = mesh.num_elements();
+#ifdef TLFEA_HAVE_METIS
+  if (method == "metis" && ne >= 2LL * size) return metis_parts(mesh, size);
+#else
+  (void)method;
+#endif
+  return range_parts(ne, size);
 }
 
 // The CRS offset of block (a, b) (its (0, 0) entry) in the pattern, -1 for
@@ -60,7 +140,26 @@ struct OffsetFinder {
 
 Distribution::~Distribution() = default;
 
-std::unique_ptr<Distribution> Distribution::make(Model& model) {
+std::string resolve_partition(const std::string& name) {
+#ifdef TLFEA_HAVE_METIS
+  constexpr bool have_metis = true;
+#else
+  constexpr bool have_metis = false;
+#endif
+  if (name == "default") return have_metis ? "metis" : "range";
+  if (name == "range") return name;
+  if (name == "metis") {
+    if (!have_metis)
+      throw_error(
+          "StepperSettings: partition 'metis' needs METIS, and this build has none (the Trilinos "
+          "build with libmetis-dev); use partition 'range' or 'default'");
+    return name;
+  }
+  throw_error("StepperSettings: unknown partition '", name, "' (use default, metis or range)");
+}
+
+std::unique_ptr<Distribution> Distribution::make(Model& model, const std::string& partition) {
+  const std::string method = resolve_partition(partition);
 #ifdef TLFEA_HAVE_MPI
   int initialized = 0, finalized = 0;
   MPI_Initialized(&initialized);
@@ -80,6 +179,7 @@ std::unique_ptr<Distribution> Distribution::make(Model& model) {
   const Ordinal nc = model.num_coefficients();
   std::vector<int> toucher(nc, size);  // lowest rank touching each coefficient
   std::vector<char> touched(nc, 0);    // by this rank's elements
+  long long my_elements = 0;
   for (int b = 0; b < model.num_bodies(); ++b) {
     const ElementBlockBase& full = model.block(b);
     if (model.is_rigid(b)) {  // whole on rank 0
@@ -89,23 +189,31 @@ std::unique_ptr<Distribution> Distribution::make(Model& model) {
           if (c >= 0) touched[c] = 1;
       continue;
     }
+    // The partition of rank 0, broadcast: every rank holds the same.
+    const Mesh& mesh = model.mesh(b);
     const Ordinal ne = full.num_elements();
-    const Ordinal begin = static_cast<Ordinal>(static_cast<long long>(ne) * rank / size);
-    const Ordinal end = static_cast<Ordinal>(static_cast<long long>(ne) * (rank + 1) / size);
-    if (begin == end) {
+    std::vector<int> part(static_cast<size_t>(ne));
+    if (rank == 0) part = element_parts(mesh, size, method);
+    MPI_Bcast(part.data(), static_cast<int>(ne), MPI_INT, 0, MPI_COMM_WORLD);
+    std::vector<Ordinal> mine;
+    for (Ordinal e = 0; e < ne; ++e)
+      if (part[e] == rank) mine.push_back(e);
+    my_elements += static_cast<long long>(mine.size());
+    if (mine.empty()) {
       d->blocks_.push_back(nullptr);
       continue;
     }
-    auto sub = make_element_block(element_range(model.mesh(b), begin, end),
-                                  model.coefficient_offset(b), model.material(b), full.density());
+    const Ordinal ns = static_cast<Ordinal>(mine.size());
+    auto sub = make_element_block(element_subset(mesh, mine), model.coefficient_offset(b),
+                                  model.material(b), full.density());
     sub->set_scatter(full.scatter());
     sub->set_kernel_shape(full.kernel_shape());
     sub->set_reference_kernels(full.reference_kernels());
     const CliqueSet c = sub->cliques();
     const int k = c.size;
-    DeviceView<Offset***> offsets("tlfea::solvers::distribution::offsets", end - begin, k, k);
+    DeviceView<Offset***> offsets("tlfea::solvers::distribution::offsets", ns, k, k);
     auto h = Kokkos::create_mirror_view(offsets);
-    for (Ordinal e = 0; e < end - begin; ++e)
+    for (Ordinal e = 0; e < ns; ++e)
       for (int i = 0; i < k; ++i) {
         const Ordinal a = c.ids[static_cast<size_t>(e) * k + i];
         if (a >= 0) touched[a] = 1;
@@ -135,9 +243,22 @@ std::unique_ptr<Distribution> Distribution::make(Model& model) {
     for (Offset k = find.rm(r); k < find.rm(r + 1); ++k) entries.push_back(k);
   d->owned_entries_ = upload_to_device<Offset>("tlfea::solvers::distribution::owned", entries);
   d->replicated_ = DeviceView<Real*>("tlfea::solvers::distribution::replicated", p.nnz());
+  // The partition's figures, the same on every rank.
+  const long long shared = static_cast<long long>(d->rows_.touched.size() - d->rows_.owned.size());
+  long long mins[2] = {my_elements, -my_elements}, sums[1] = {shared}, maxs[1] = {shared};
+  MPI_Allreduce(MPI_IN_PLACE, mins, 2, MPI_LONG_LONG, MPI_MIN, MPI_COMM_WORLD);
+  MPI_Allreduce(MPI_IN_PLACE, sums, 1, MPI_LONG_LONG, MPI_SUM, MPI_COMM_WORLD);
+  MPI_Allreduce(MPI_IN_PLACE, maxs, 1, MPI_LONG_LONG, MPI_MAX, MPI_COMM_WORLD);
+  d->info_.ranks = size;
+  d->info_.method = method;
+  d->info_.elements_min = mins[0];
+  d->info_.elements_max = -mins[1];
+  d->info_.shared_rows_total = sums[0];
+  d->info_.shared_rows_max = maxs[0];
   return d;
 #else
   (void)model;
+  (void)method;
   return nullptr;
 #endif
 }

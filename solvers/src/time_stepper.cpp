@@ -161,7 +161,7 @@ TimeStepper::TimeStepper(Model& model, const StepperSettings& settings)
     : model_(model), s_(settings) {
   if (!(s_.dt > 0)) throw_error("time step dt must be positive, got ", s_.dt);
   model_.finalize();
-  dist_ = detail::Distribution::make(model_);  // nullptr on one rank
+  dist_ = detail::Distribution::make(model_, s_.partition);  // nullptr on one rank
   const Ordinal n = model_.num_coefficients();
   const CrsPattern& p = model_.pattern();
   q_ = CoefView("tlfea::solvers::q", n);
@@ -314,6 +314,16 @@ TimeStepper::TimeStepper(Model& model, const StepperSettings& settings)
 }
 
 TimeStepper::~TimeStepper() = default;
+
+PartitionInfo TimeStepper::partition_info() const {
+  if (dist_) return dist_->info();
+  PartitionInfo info;
+  long long ne = 0;
+  for (int b = 0; b < model_.num_bodies(); ++b)
+    if (!model_.is_rigid(b)) ne += model_.block(b).num_elements();
+  info.elements_min = info.elements_max = ne;
+  return info;
+}
 
 const ElementBlockBase* TimeStepper::elements(int b) const {
   return dist_ ? dist_->block(b) : &model_.block(b);

@@ -4,15 +4,23 @@
 // and the z displacement of a probe node, to the file given; every rank
 // checks after each step that it holds the same positions, bit for bit, as
 // rank 0 (the replicated state of README "Running on several ranks").
-//   tlfea_test_mpi_beam CASE SOLVER OUT [PRECONDITIONER]
+//   tlfea_test_mpi_beam CASE SOLVER OUT [PRECONDITIONER [PARTITION]]
 // CASE "plain": the cantilever, probe at the free end's centre;
 //      "joint": a spherical joint holds the free end's centre to the ground
-//               (a propped cantilever), probe at mid-span.
+//               (a propped cantilever), probe at mid-span;
+//      "shuffled": the plain cantilever with its elements numbered in a
+//               scrambled order (the same physics), where contiguous element
+//               ranges scatter every rank's elements over the whole beam.
+// PARTITION: StepperSettings::partition (default "default"). Rank 0 prints
+// the partition's figures; with "metis" on several ranks it fails when the
+// rows shared between ranks exceed what slab cuts across the beam give (see
+// check_partition).
 #include <mpi.h>
 
 #include <Kokkos_Core.hpp>
 #include <cmath>
 #include <cstdio>
+#include <numeric>
 #include <string>
 #include <vector>
 
@@ -39,12 +47,55 @@ tlfea::Ordinal nearest(const tlfea::Mesh& mesh, const tlfea::Vec3& X) {
   return best;
 }
 
+// The elements of `mesh` renumbered by a fixed scrambling permutation
+// (a multiplicative step coprime to the count).
+tlfea::Mesh scrambled(const tlfea::Mesh& mesh) {
+  tlfea::Mesh out = mesh;
+  const long long ne = mesh.num_elements(), n = mesh.coefficients_per_element();
+  long long step = 97;
+  while (std::gcd(step, ne) != 1) ++step;
+  for (long long e = 0; e < ne; ++e) {
+    const long long from = (e * step + 11) % ne;
+    for (long long i = 0; i < n; ++i) out.connectivity[e * n + i] = mesh.connectivity[from * n + i];
+  }
+  return out;
+}
+
+// The rows shared between ranks of a METIS split of the 12 x 2 x 2 beam: the
+// best cuts are planes across the beam, through a cross-section of (2 x 2 +
+// 1)^2 = 25 nodes (the T10 grid of generate_box has 2 k + 1 nodes along an
+// axis of k cells), 75 rows, which the higher-numbered of the two ranks
+// touches without owning them (a row belongs to the lowest rank touching
+// it). Allowed: 300 rows on any rank, 4 times that (a cut that is not plane,
+// a rank with two lower-numbered neighbours). Contiguous ranges of the
+// scrambled numbering scatter every rank over all of the beam's 625 nodes
+// (measured: printed by the run).
+// The same verdict on every rank (PartitionInfo is); rank 0 prints.
+int check_partition(const tlfea::PartitionInfo& pi, const std::string& partition, int ranks,
+                    int rank) {
+  if (rank == 0)
+    std::printf(
+        "partition %s on %d ranks: %lld-%lld elements per rank, %lld rows shared (most on "
+        "one rank %lld)\n",
+        pi.method.c_str(), pi.ranks, pi.elements_min, pi.elements_max, pi.shared_rows_total,
+        pi.shared_rows_max);
+  if (pi.ranks != ranks) return 1;
+  if (partition == "metis" && ranks > 1 && pi.shared_rows_max > 300) {
+    if (rank == 0)
+      std::fprintf(stderr, "metis partition shares %lld rows on one rank, more than 300\n",
+                   pi.shared_rows_max);
+    return 1;
+  }
+  return 0;
+}
+
 int run(const std::string& which, const std::string& solver, const std::string& pc,
-        const std::string& out, int rank) {
+        const std::string& partition, const std::string& out, int rank, int ranks) {
   using namespace tlfea;
   const Real L = 1.0, W = 0.1;
   Model model;
-  const Mesh mesh = generate_box(ElementType::T10, {L, W, W}, {12, 2, 2});
+  Mesh mesh = generate_box(ElementType::T10, {L, W, W}, {12, 2, 2});
+  if (which == "shuffled") mesh = scrambled(mesh);
   const int body = model.add_body(mesh, MaterialSpec::svk(1e7, 0.3), 1000.0);
   model.clamp_node_set(body, "xmin");
   model.set_gravity(Vec3{{0.0, 0.0, -9.81}});
@@ -56,15 +107,17 @@ int run(const std::string& which, const std::string& solver, const std::string& 
     model.constraints().add_spherical(body_joint_frame(model.block(body), q0, tip, axis, 0.02),
                                       ground_joint_frame(tip, axis, 0.02));
     probe = mid;
-  } else if (which != "plain") {
-    throw_error("unknown case '", which, "' (plain or joint)");
+  } else if (which != "plain" && which != "shuffled") {
+    throw_error("unknown case '", which, "' (plain, joint or shuffled)");
   }
   const Ordinal node = nearest(mesh, probe);
   StepperSettings s;
   s.dt = 2e-3;
   s.linear.backend = solver;
   s.linear.preconditioner = pc;
+  s.partition = partition;
   TimeStepper stepper(model, s);
+  if (check_partition(stepper.partition_info(), partition, ranks, rank) != 0) return 1;
   std::FILE* f = rank == 0 ? std::fopen(out.c_str(), "w") : nullptr;
   if (rank == 0 && !f) throw_error("cannot write ", out);
   int mismatch = 0;
@@ -103,15 +156,18 @@ int run(const std::string& which, const std::string& solver, const std::string& 
 
 int main(int argc, char** argv) {
   tlfea::MpiSession mpi(&argc, &argv);
-  if (argc != 4 && argc != 5) {
-    std::fprintf(stderr, "usage: tlfea_test_mpi_beam plain|joint SOLVER OUT [PRECONDITIONER]\n");
+  if (argc < 4 || argc > 6) {
+    std::fprintf(stderr,
+                 "usage: tlfea_test_mpi_beam plain|joint|shuffled SOLVER OUT [PRECONDITIONER "
+                 "[PARTITION]]\n");
     return 2;
   }
   int status = 0;
   {
     Kokkos::ScopeGuard kokkos(argc, argv);
     try {
-      status = run(argv[1], argv[2], argc == 5 ? argv[4] : "default", argv[3], mpi.world_rank());
+      status = run(argv[1], argv[2], argc >= 5 ? argv[4] : "default",
+                   argc == 6 ? argv[5] : "default", argv[3], mpi.world_rank(), mpi.world_size());
     } catch (const std::exception& e) {
       std::fprintf(stderr, "rank %d: %s\n", mpi.world_rank(), e.what());
       mpi.abort(1);

@@ -83,8 +83,19 @@ default_scene)
     mpi "$tlfea" run "$src/examples/b1_t10_beam.yaml" --steps 2 --output "$work/out_mpi2" \
       > /dev/null 2> "$work/mpi_run" || fail "b1_t10_beam on 2 ranks: $(tail -5 "$work/mpi_run")"
     [ "$(grep -c "^done: 2 steps" "$work/mpi_run")" -eq 1 ] || fail "run on 2 ranks: not one summary: $(cat "$work/mpi_run")"
-    grep -q "^MPI: 2 ranks, elements split between them, linear solver dist-cg" "$work/mpi_run" ||
+    grep -q "^MPI: 2 ranks, elements split between them by \(metis\|range\) ([0-9]*-[0-9]* per rank; [0-9]* matrix rows shared), linear solver dist-cg" "$work/mpi_run" ||
       fail "run on 2 ranks: no MPI line: $(cat "$work/mpi_run")"
+    # solver.partition: contiguous ranges on request; an unknown name is the
+    # scene's error (file, line), exit 2.
+    mpi "$tlfea" run "$src/examples/b1_t10_beam.yaml" --steps 1 --output "$work/out_mpi_range" \
+      --set solver.partition=range > /dev/null 2> "$work/mpi_range" || fail "partition range on 2 ranks: $(tail -5 "$work/mpi_range")"
+    grep -q "^MPI: 2 ranks, elements split between them by range (" "$work/mpi_range" ||
+      fail "partition range on 2 ranks: not reported: $(cat "$work/mpi_range")"
+    "$tlfea" run "$src/examples/b1_t10_beam.yaml" --steps 1 --output "$work/out_part_bad" \
+      --set solver.partition=scotch > /dev/null 2> "$work/part_bad"
+    [ $? -eq 2 ] || fail "solver.partition=scotch: exit status not 2"
+    grep -q "solver.partition" "$work/part_bad" || fail "solver.partition=scotch: no message naming the key: $(cat "$work/part_bad")"
+    [ -e "$work/out_part_bad" ] && fail "solver.partition=scotch wrote output"
     if has_io; then [ -s "$work/out_mpi2/output.xdmf" ] || fail "run on 2 ranks: no output.xdmf"; fi
     # A direct solver is refused on 2 ranks, nothing written.
     mpi "$tlfea" run "$src/examples/b1_t10_beam.yaml" --steps 2 --output "$work/out_mpi3" \

@@ -78,6 +78,12 @@ struct StepperSettings {
   int krylov_factor_age = 10;
   int max_retries = 4;  // step halvings after a failed or NaN step
   LinearSolverOptions linear;
+  // Several MPI ranks: how each deformable body's elements are split between
+  // them (solvers/src/distribution.hpp): "metis" (a k-way partition of the
+  // element graph: balanced counts, few rows shared between ranks), "range"
+  // (contiguous ranges of the element numbering), "default" ("metis" in a
+  // build with METIS, else "range"). Checked, but not used, on one rank.
+  std::string partition = "default";
   // Inner solver: "newton" (assembled matrix + linear solver) or "adamw"
   // (first order on the gradient g of the step objective: Adam moments,
   // decoupled weight decay, learning-rate decay; converged when |g| meets
@@ -126,6 +132,20 @@ struct StepperState {
   std::vector<Real> factor_q, factor_v, factor_lambda;  // its assembly point
 };
 
+// The element partition of a run on several MPI ranks, the same on every
+// rank (TimeStepper::partition_info).
+struct PartitionInfo {
+  int ranks = 1;
+  std::string method = "none";  // "metis" or "range" on several ranks, "none" on one
+  // Elements of the deformable bodies per rank (rigid bodies, evaluated by
+  // rank 0, not counted): the fewest and the most over the ranks.
+  long long elements_min = 0, elements_max = 0;
+  // Scalar rows of the Newton matrix that a rank adds to but another owns
+  // (their values cross to the owner at every assembly): summed over the
+  // ranks, and the most on one rank. 0 on one rank.
+  long long shared_rows_total = 0, shared_rows_max = 0;
+};
+
 class TimeStepper {
  public:
   // Collective on MPI_COMM_WORLD when MPI runs with several ranks: every
@@ -150,6 +170,9 @@ class TimeStepper {
   SolverStats linear_stats() const { return solver_->stats(); }
   Model& model() const { return model_; }
   const StepperSettings& settings() const { return s_; }
+  // How the elements are split between the MPI ranks (one rank: ranks 1,
+  // method "none", every element).
+  PartitionInfo partition_info() const;
 
   // Restart: the carried state, and its restoration (throws Error when the
   // sizes do not match this stepper's model). restore() refactors at the
