@@ -63,7 +63,7 @@ constexpr const char* kUsage =
     "                            [--material svk|mr] [--solver NAME] [--generated]\n"
     "                            [--abs-tol A] [--rel-tol R] [--reuse-jacobian 0|1]\n"
     "                            [--breakdown 0|1] [--ordering default|nd|amd]\n"
-    "                            [--preconditioner default|none|jacobi|ilu|muelu]\n"
+    "                            [--preconditioner default|none|jacobi|block-jacobi|ilu|muelu]\n"
     "                            [--partition default|metis|range]\n"
     "  B1 T10 beam (docs/theory.md §A.1): one JSON object on stdout.\n"
     "  --mesh-dir DIR   folder of beam_3x2x1_res{0,2,4,8,16}.1.{node,ele}\n"
@@ -81,7 +81,7 @@ constexpr const char* kUsage =
     "  --breakdown 0|1  estimate assembly/factorisation/solve times after the run (default 1)\n"
     "  --ordering O     Tacho fill-reducing order: default (nd with METIS, else amd), nd, amd\n"
     "  --preconditioner P  Belos / dist-* backends: default (ilu), none, jacobi, ilu,\n"
-    "                   muelu (AMG on the rigid-body modes)\n"
+    "                   muelu (AMG on the rigid-body modes); kk-*: block-jacobi\n"
     "  --partition P    several MPI ranks: default (metis with METIS, else range),\n"
     "                   metis, range (StepperSettings::partition)\n";
 

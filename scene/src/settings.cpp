@@ -70,7 +70,7 @@ void Builder::parse_solver(Map& top) {
          "solver.ilu_level must be >= 0, got " + std::to_string(st.linear.ilu_level));
   st.linear.symmetric = m.boolean("symmetric", st.linear.symmetric);
   st.linear.ordering = m.choice("ordering", {"default", "nd", "amd"}, st.linear.ordering);
-  st.partition = m.choice("partition", {"default", "metis", "range"}, st.partition);
+  st.partition = m.choice("partition", available_partitions(), st.partition);
   st.linear.positive_definite = m.boolean("positive_definite", st.linear.positive_definite);
   st.penalty = m.num("rho", st.penalty);
   if (st.penalty < 0.0) fail(c_, m.node()["rho"], "solver.rho must be >= 0 (0: automatic)");

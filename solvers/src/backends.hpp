@@ -30,6 +30,9 @@ std::unique_ptr<LinearSolver> make_belos(const LinearSolverOptions& options, con
 // Empty on one rank: every row, both.
 struct RowPartition {
   std::vector<Ordinal> touched, owned;
+  // Set by the element partition (distribution.cpp): both lists may then be
+  // empty on a rank that holds no elements.
+  bool partitioned = false;
 };
 #ifdef TLFEA_HAVE_TRILINOS_SOLVERS
 // dist-cg / dist-gmres (linear_solver_distributed.cpp): Belos over

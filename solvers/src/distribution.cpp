@@ -80,14 +80,13 @@ idx_t shared_coefficients(ElementType type) {
 }
 
 // METIS k-way partition of the element graph of `mesh` (elements adjacent
-// when they share shared_coefficients(type) coefficients) into `size` parts.
+// when they share shared_coefficients(type) coefficients) into `size` parts;
+// empty when METIS cannot take the mesh (more connectivity entries than its
+// 32-bit indices hold) or fails, or leaves a part empty.
 std::vector<int> metis_parts(const Mesh& mesh, int size) {
   const long long ne = mesh.num_elements();
   const long long n = mesh.coefficients_per_element();
-  if (ne * n > std::numeric_limits<idx_t>::max() ||
-      mesh.num_coefficients() > std::numeric_limits<idx_t>::max())
-    throw_error("partition 'metis': mesh ", mesh.source, " has ", ne,
-                " elements, more than METIS's 32-bit indices hold; use partition 'range'");
+  if (ne * n > std::numeric_limits<idx_t>::max()) return {};
   idx_t nel = static_cast<idx_t>(ne), nn = static_cast<idx_t>(mesh.num_coefficients());
   std::vector<idx_t> eptr(static_cast<size_t>(ne) + 1);
   for (long long e = 0; e <= ne; ++e) eptr[e] = static_cast<idx_t>(e * n);
@@ -100,19 +99,35 @@ std::vector<int> metis_parts(const Mesh& mesh, int size) {
   const int status =
       METIS_PartMeshDual(&nel, &nn, eptr.data(), eind.data(), nullptr, nullptr, &ncommon, &nparts,
                          nullptr, options, &objval, epart.data(), npart.data());
-  if (status != METIS_OK)
-    throw_error("partition 'metis': METIS_PartMeshDual failed (status ", status, ") on mesh ",
-                mesh.source, " (", ne, " elements, ", size, " parts)");
+  if (status != METIS_OK) return {};
+  std::vector<char> used(static_cast<size_t>(size), 0);
+  for (idx_t p : epart) {
+    if (p < 0 || p >= size) return {};
+    used[p] = 1;
+  }
+  for (char u : used)
+    if (!u) return {};
   return std::vector<int>(epart.begin(), epart.end());
 }
 #endif
 
-// Rank of each element of a deformable body: METIS where asked and the body
-// has at least 2 elements per rank, else contiguous ranges.
-std::vector<int> element_parts(const Mesh& mesh, int size, const std::string& method) {
+// Rank of each element of a deformable body: METIS where asked, the body has
+// at least 2 elements per rank and METIS gives every rank some (used_metis
+// set), else contiguous ranges (a deterministic fallback: the split changes
+// only the work per rank and the round-off of the sums, not the results;
+// PartitionInfo::method reports it).
+std::vector<int> element_parts(const Mesh& mesh, int size, const std::string& method,
+                               bool& used_metis) {
   const Ordinal ne = mesh.num_elements();
+  used_metis = false;
 #ifdef TLFEA_HAVE_METIS
-  if (method == "metis" && ne >= 2LL * size) return metis_parts(mesh, size);
+  if (method == "metis" && ne >= 2LL * size) {
+    std::vector<int> part = metis_parts(mesh, size);
+    if (!part.empty()) {
+      used_metis = true;
+      return part;
+    }
+  }
 #else
   (void)method;
 #endif
@@ -139,6 +154,20 @@ struct OffsetFinder {
 }  // namespace
 
 Distribution::~Distribution() = default;
+
+}  // namespace tlfea::detail
+
+namespace tlfea {
+std::vector<std::string> available_partitions() {
+#ifdef TLFEA_HAVE_METIS
+  return {"default", "metis", "range"};
+#else
+  return {"default", "range"};
+#endif
+}
+}  // namespace tlfea
+
+namespace tlfea::detail {
 
 std::string resolve_partition(const std::string& name) {
 #ifdef TLFEA_HAVE_METIS
@@ -180,6 +209,7 @@ std::unique_ptr<Distribution> Distribution::make(Model& model, const std::string
   std::vector<int> toucher(nc, size);  // lowest rank touching each coefficient
   std::vector<char> touched(nc, 0);    // by this rank's elements
   long long my_elements = 0;
+  bool used_metis = false, used_range = false;  // over the deformable bodies
   for (int b = 0; b < model.num_bodies(); ++b) {
     const ElementBlockBase& full = model.block(b);
     if (model.is_rigid(b)) {  // whole on rank 0
@@ -189,12 +219,20 @@ std::unique_ptr<Distribution> Distribution::make(Model& model, const std::string
           if (c >= 0) touched[c] = 1;
       continue;
     }
-    // The partition of rank 0, broadcast: every rank holds the same.
+    // The partition of rank 0, broadcast: every rank holds the same. The
+    // last entry says whether METIS made it. No error can escape rank 0
+    // alone between the collectives: element_parts falls back to ranges.
     const Mesh& mesh = model.mesh(b);
     const Ordinal ne = full.num_elements();
-    std::vector<int> part(static_cast<size_t>(ne));
-    if (rank == 0) part = element_parts(mesh, size, method);
-    MPI_Bcast(part.data(), static_cast<int>(ne), MPI_INT, 0, MPI_COMM_WORLD);
+    std::vector<int> part(static_cast<size_t>(ne) + 1);
+    if (rank == 0) {
+      bool by_metis = false;
+      const std::vector<int> p = element_parts(mesh, size, method, by_metis);
+      std::copy(p.begin(), p.end(), part.begin());
+      part[ne] = by_metis ? 1 : 0;
+    }
+    MPI_Bcast(part.data(), static_cast<int>(ne) + 1, MPI_INT, 0, MPI_COMM_WORLD);
+    (part[ne] ? used_metis : used_range) = true;
     std::vector<Ordinal> mine;
     for (Ordinal e = 0; e < ne; ++e)
       if (part[e] == rank) mine.push_back(e);
@@ -242,6 +280,7 @@ std::unique_ptr<Distribution> Distribution::make(Model& model, const std::string
   for (Ordinal r : d->rows_.owned)
     for (Offset k = find.rm(r); k < find.rm(r + 1); ++k) entries.push_back(k);
   d->owned_entries_ = upload_to_device<Offset>("tlfea::solvers::distribution::owned", entries);
+  d->rows_.partitioned = true;
   d->replicated_ = DeviceView<Real*>("tlfea::solvers::distribution::replicated", p.nnz());
   // The partition's figures, the same on every rank.
   const long long shared = static_cast<long long>(d->rows_.touched.size() - d->rows_.owned.size());
@@ -250,7 +289,7 @@ std::unique_ptr<Distribution> Distribution::make(Model& model, const std::string
   MPI_Allreduce(MPI_IN_PLACE, sums, 1, MPI_LONG_LONG, MPI_SUM, MPI_COMM_WORLD);
   MPI_Allreduce(MPI_IN_PLACE, maxs, 1, MPI_LONG_LONG, MPI_MAX, MPI_COMM_WORLD);
   d->info_.ranks = size;
-  d->info_.method = method;
+  d->info_.method = used_metis && used_range ? "metis and range" : used_metis ? "metis" : "range";
   d->info_.elements_min = mins[0];
   d->info_.elements_max = -mins[1];
   d->info_.shared_rows_total = sums[0];

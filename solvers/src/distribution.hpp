@@ -12,7 +12,8 @@
 // METIS's default 3 %) and minimises the edges cut, hence the rows shared
 // between ranks; or "range", contiguous ranges of the element numbering
 // balanced by count (the only split without METIS, and the one for a body of
-// fewer than 2 elements per rank). The partition is computed on rank 0 and
+// fewer than 2 elements per rank or where METIS fails or leaves a rank
+// without elements; PartitionInfo::method says so). The partition is computed on rank 0 and
 // broadcast, so every rank holds the same. Rank r evaluates f_int and the
 // tangent of its elements only, through an ElementBlock of them (a sub-mesh
 // of the body, its elements in their body order, with all its coefficients,

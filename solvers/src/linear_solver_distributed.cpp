@@ -136,7 +136,7 @@ class DistributedSolver final : public LinearSolver, BelosParts {
     // A misuse every rank meets alike: an ordinary error, before the phase.
     int size = 1;
     MPI_Comm_size(MPI_COMM_WORLD, &size);
-    if (rows_.owned.empty() && rows_.touched.empty() && size > 1)
+    if (!rows_.partitioned && size > 1)
       throw_error(name_, " on ", size,
                   " ranks needs the element partition of a TimeStepper (each rank's rows)");
     guard_ranks("analysis", [&] { build(pattern); });

@@ -5,6 +5,7 @@
 // checks after each step that it holds the same positions, bit for bit, as
 // rank 0 (the replicated state of README "Running on several ranks").
 //   tlfea_test_mpi_beam CASE SOLVER OUT [PRECONDITIONER [PARTITION]]
+//   tlfea_test_mpi_beam --partitions   (the partition methods built, a line each)
 // CASE "plain": the cantilever, probe at the free end's centre;
 //      "joint": a spherical joint holds the free end's centre to the ground
 //               (a propped cantilever), probe at mid-span;
@@ -54,10 +55,14 @@ tlfea::Mesh scrambled(const tlfea::Mesh& mesh) {
   const long long ne = mesh.num_elements(), n = mesh.coefficients_per_element();
   long long step = 97;
   while (std::gcd(step, ne) != 1) ++step;
+  std::vector<tlfea::Ordinal> to(static_cast<size_t>(ne));  // old element id -> new
   for (long long e = 0; e < ne; ++e) {
     const long long from = (e * step + 11) % ne;
+    to[from] = static_cast<tlfea::Ordinal>(e);
     for (long long i = 0; i < n; ++i) out.connectivity[e * n + i] = mesh.connectivity[from * n + i];
   }
+  for (auto& [name, faces] : out.face_sets)
+    for (tlfea::FaceRef& f : faces) f.element = to[f.element];
   return out;
 }
 
@@ -155,6 +160,11 @@ int run(const std::string& which, const std::string& solver, const std::string& 
 }  // namespace
 
 int main(int argc, char** argv) {
+  // The partition methods of this build (mpi_beam_test.sh: whether METIS is).
+  if (argc == 2 && std::string(argv[1]) == "--partitions") {
+    for (const std::string& p : tlfea::available_partitions()) std::printf("%s\n", p.c_str());
+    return 0;
+  }
   tlfea::MpiSession mpi(&argc, &argv);
   if (argc < 4 || argc > 6) {
     std::fprintf(stderr,

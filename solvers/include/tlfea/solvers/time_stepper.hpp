@@ -136,7 +136,10 @@ struct StepperState {
 // rank (TimeStepper::partition_info).
 struct PartitionInfo {
   int ranks = 1;
-  std::string method = "none";  // "metis" or "range" on several ranks, "none" on one
+  // "metis" or "range" on several ranks ("metis and range" when some body
+  // fell back to ranges: fewer than 2 elements per rank, or METIS left a
+  // rank without elements), "none" on one.
+  std::string method = "none";
   // Elements of the deformable bodies per rank (rigid bodies, evaluated by
   // rank 0, not counted): the fewest and the most over the ranks.
   long long elements_min = 0, elements_max = 0;
@@ -145,6 +148,10 @@ struct PartitionInfo {
   // ranks, and the most on one rank. 0 on one rank.
   long long shared_rows_total = 0, shared_rows_max = 0;
 };
+
+// The StepperSettings::partition names this build takes: "default",
+// "metis" (with METIS), "range".
+std::vector<std::string> available_partitions();
 
 class TimeStepper {
  public:
