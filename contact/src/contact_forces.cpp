@@ -239,24 +239,31 @@ struct ContactForceKernel : ContactKernelBase {
       // The patch's depth: the deepest penetration (patch = 1) or the
       // smooth max D = m S^(1/p) (patch = 2).
       Real depth = dp;
+      Real stiffening = 1.0;  // the patch's stiffnesses over the Hertz-Mindlin ones at depth
       if (p.patch == 2) {
-        // F_n,k = share_k max(0, G H(D) - gamma_n(S_n(D)) v_p), G = T S^(-(p-1)/p):
-        // the elastic part is dU/d delta_k = H(D) (delta_k / D)^(p-1).
+        // F_n,k = share_k max(0, G H(D) - gamma_n(G^2 S_n(D)) v_p), G = T S^(-(p-1)/p):
+        // the elastic part is dU/d delta_k = H(D) (delta_k / D)^(p-1). Its
+        // stiffness under a uniform approach of the pair, d(G H(D))/d delta
+        // with G fixed, is G^2 S_n(D) (sum_k dD/d delta_k = G); the dashpots
+        // and the tangential spring take the same factor G^2, so that the
+        // damping ratio is the restitution's and S_t / S_n is Mindlin's
+        // (docs/theory.md §7.5).
         const Real S = patch_s(P);
         const Real inv_p = 1.0 / static_cast<Real>(kPatchSmoothMaxOrder);
         depth = S > 0.0 ? dp * kmath::pow(S, inv_p) : 0.0;
         const Real G = S > 0.0 ? W * kmath::pow(S, inv_p - 1.0) : 0.0;
+        stiffening = G * G;
         Real F = 0.0;
         if (depth > 0.0) {
           const Real S_n = 2.0 * p.E_star * kmath::sqrt(Rp * depth);
-          const Real gamma_n = capped_dashpot(contact_dashpot(p, S_n, m_star), cap);
+          const Real gamma_n = capped_dashpot(contact_dashpot(p, stiffening * S_n, m_star), cap);
           F = G * (2.0 / 3.0) * S_n * depth - gamma_n * vnp;
         }
         Fn = share * (F > 0.0 ? F : 0.0);
       } else {
         Fn = share * contact_normal_force(p, Rp, m_star, dp, vnp, nullptr, cap);
       }
-      const Real St = contact_tangential_stiffness(p, Rp, depth);
+      const Real St = stiffening * contact_tangential_stiffness(p, Rp, depth);
       const Real gt = capped_dashpot(contact_dashpot(p, St, m_star), cap);
       capped = contact_tangential_spring(p, share * St, share * gt, Fn, n, vt, dt, h, Ft);
     } else {

@@ -27,8 +27,9 @@ struct ContactPairSettings {
   // place of the deepest-vertex one: the pair's elastic force is the
   // gradient of U = (8/15) E* sqrt(R) D^(5/2), D = (sum_k delta_k^p)^(1/p),
   // p = kPatchSmoothMaxOrder, so F_k = H(D) (delta_k / D)^(p - 1) with
-  // H(D) = (4/3) E* sqrt(R) D^(3/2) (one vertex: exactly Hertz); docs/theory.md
-  // §7.5 "Smooth-max patch".
+  // H(D) = (4/3) E* sqrt(R) D^(3/2) (one vertex: exactly Hertz); its dashpots
+  // and tangential spring on the patch's stiffness G^2 S(D), G = sum_k
+  // (delta_k / D)^(p - 1); docs/theory.md §7.5 "Smooth-max patch".
   bool patch_smooth_max = false;
   // Slip-weakening distance D_c [m] (docs/theory.md §7.4): after sticking,
   // a contact's friction coefficient falls linearly from mu_s to mu_k over
