@@ -312,8 +312,10 @@ int cmd_run(Options o, const tlfea::MpiSession* mpi) {
       const tlfea::PartitionInfo pi = stepper.partition_info();
       std::fprintf(stderr,
                    "MPI: %d ranks, elements split between them by %s (%lld-%lld per rank; %lld "
-                   "matrix rows shared), linear solver %s\n",
+                   "matrix rows shared; %lld of %lld joint couplings between bodies across "
+                   "ranks), linear solver %s\n",
                    ranks, pi.method.c_str(), pi.elements_min, pi.elements_max, pi.shared_rows_total,
+                   pi.body_couplings_cut, pi.body_couplings,
                    stepper.linear_stats().backend.c_str());
     }
     warn_output_size(s, stepper.steps_taken());
@@ -412,6 +414,15 @@ int cmd_run(Options o, const tlfea::MpiSession* mpi) {
         done, static_cast<double>(stepper.time()), fmt_time(wall).c_str(),
         sim > 0 ? wall / sim : 0.0, newton, done ? double(newton) / done : 0.0, outer,
         done ? double(outer) / done : 0.0, worst);
+  // Iterative solvers: their work over the run (a direct solver's is the
+  // factorizations, which Newton's reuse already shows).
+  const tlfea::SolverStats ls = stepper.linear_stats();
+  if (ls.total_iterations > 0)
+    std::fprintf(stderr,
+                 "linear solver %s: %d preconditioner setups, %d solves, %d iterations (%.1f "
+                 "per solve)\n",
+                 ls.backend.c_str(), ls.factorizations, ls.solves, ls.total_iterations,
+                 ls.solves ? double(ls.total_iterations) / ls.solves : 0.0);
   if (status == 1) std::fprintf(stderr, "tlfea: %s\n", failure.c_str());
   return status;
 }

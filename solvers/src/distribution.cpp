@@ -148,7 +148,86 @@ struct OffsetFinder {
       throw_error("distribution: block (", a, ", ", b, ") is not in the Newton matrix pattern");
     return static_cast<Offset>(it - en.data());
   }
+  // The coefficients j of the blocks (c, j) of the pattern (block row c).
+  template <class F>
+  void for_each_block_column(Ordinal c, F&& f) const {
+    for (Offset k = rm(3 * c); k < rm(3 * c + 1); ++k)
+      if (en(k) % 3 == 0) f(en(k) / 3);
+  }
 };
+
+// Joint neighbourhoods on one rank where the labels allow: the parts of a
+// body are interchangeable (a permutation of the ranks keeps the balance and
+// the cut of the body's own split), so rank 0 relabels the parts of each
+// deformable body, in body order, to maximise the couplings of the Newton
+// matrix pattern between the body's coefficients and those of the bodies
+// already placed (the blocks a joint's Gauss-Newton term C_q^T C_q adds
+// between two bodies) whose two coefficients one rank holds: a coupling
+// between ranks is lost by the block-Jacobi preconditioner and its values
+// cross ranks at every assembly. votes[p][o]: couplings from the
+// coefficients of part p's elements to coefficients owned by rank o;
+// greedy assignment, largest vote first; parts without votes keep their
+// label where it is free, the rest take the free labels in order. `owner`
+// (per coefficient, `size` for none yet) gains the body's coefficients,
+// each owned by the lowest rank whose elements touch it (as make() decides).
+void align_parts(std::vector<int>& part, const CliqueSet& cl, Ordinal lo, Ordinal hi,
+                 const OffsetFinder& pattern, std::vector<int>& owner, int size) {
+  const Ordinal ne = cl.count();
+  const int k = cl.size;
+  // Owners of the partners of each coefficient of the body coupled to
+  // other, already placed bodies (few: the joints' coefficients).
+  std::vector<std::vector<int>> partners(static_cast<size_t>(hi - lo));
+  bool any = false;
+  for (Ordinal c = lo; c < hi; ++c)
+    pattern.for_each_block_column(c, [&](Ordinal j) {
+      if ((j < lo || j >= hi) && owner[j] < size) {
+        partners[c - lo].push_back(owner[j]);
+        any = true;
+      }
+    });
+  if (any) {
+    std::vector<long long> votes(static_cast<size_t>(size) * size, 0);
+    for (Ordinal e = 0; e < ne; ++e)
+      for (int i = 0; i < k; ++i) {
+        const Ordinal c = cl.ids[static_cast<size_t>(e) * k + i];
+        if (c >= lo && c < hi)
+          for (int o : partners[c - lo]) ++votes[static_cast<size_t>(part[e]) * size + o];
+      }
+    std::vector<int> label(static_cast<size_t>(size), -1);
+    std::vector<char> taken(static_cast<size_t>(size), 0);
+    for (;;) {
+      long long best = 0;
+      int bp = -1, bo = -1;
+      for (int p = 0; p < size; ++p)
+        for (int o = 0; o < size; ++o)
+          if (label[p] < 0 && !taken[o] && votes[static_cast<size_t>(p) * size + o] > best) {
+            best = votes[static_cast<size_t>(p) * size + o];
+            bp = p;
+            bo = o;
+          }
+      if (bp < 0) break;
+      label[bp] = bo;
+      taken[bo] = 1;
+    }
+    for (int p = 0; p < size; ++p)
+      if (label[p] < 0 && !taken[p]) {
+        label[p] = p;
+        taken[p] = 1;
+      }
+    for (int p = 0, o = 0; p < size; ++p)
+      if (label[p] < 0) {
+        while (taken[o]) ++o;
+        label[p] = o;
+        taken[o] = 1;
+      }
+    for (Ordinal e = 0; e < ne; ++e) part[e] = label[part[e]];
+  }
+  for (Ordinal e = 0; e < ne; ++e)
+    for (int i = 0; i < k; ++i) {
+      const Ordinal c = cl.ids[static_cast<size_t>(e) * k + i];
+      if (c >= 0) owner[c] = std::min(owner[c], part[e]);
+    }
+}
 #endif
 
 }  // namespace
@@ -210,6 +289,16 @@ std::unique_ptr<Distribution> Distribution::make(Model& model, const std::string
   std::vector<char> touched(nc, 0);    // by this rank's elements
   long long my_elements = 0;
   bool used_metis = false, used_range = false;  // over the deformable bodies
+  // Rank 0: the owner of each coefficient of the bodies placed so far
+  // (align_parts); rigid bodies are rank 0's from the start.
+  std::vector<int> placed;
+  if (rank == 0) {
+    placed.assign(nc, size);
+    for (int b = 0; b < model.num_bodies(); ++b)
+      if (model.is_rigid(b))
+        for (Ordinal c : model.block(b).cliques().ids)
+          if (c >= 0) placed[c] = 0;
+  }
   for (int b = 0; b < model.num_bodies(); ++b) {
     const ElementBlockBase& full = model.block(b);
     if (model.is_rigid(b)) {  // whole on rank 0
@@ -227,7 +316,9 @@ std::unique_ptr<Distribution> Distribution::make(Model& model, const std::string
     std::vector<int> part(static_cast<size_t>(ne) + 1);
     if (rank == 0) {
       bool by_metis = false;
-      const std::vector<int> p = element_parts(mesh, size, method, by_metis);
+      std::vector<int> p = element_parts(mesh, size, method, by_metis);
+      const Ordinal lo = model.coefficient_offset(b);
+      align_parts(p, full.cliques(), lo, lo + mesh.num_coefficients(), find, placed, size);
       std::copy(p.begin(), p.end(), part.begin());
       part[ne] = by_metis ? 1 : 0;
     }
@@ -281,6 +372,23 @@ std::unique_ptr<Distribution> Distribution::make(Model& model, const std::string
     for (Offset k = find.rm(r); k < find.rm(r + 1); ++k) entries.push_back(k);
   d->owned_entries_ = upload_to_device<Offset>("tlfea::solvers::distribution::owned", entries);
   d->rows_.partitioned = true;
+  // Couplings between bodies (joints) whose two coefficients different
+  // ranks own: the same count on every rank (toucher is).
+  {
+    std::vector<int> body_of(nc, -1);
+    for (int b = 0; b < model.num_bodies(); ++b) {  // bodies hold consecutive ranges
+      const Ordinal hi = b + 1 < model.num_bodies() ? model.coefficient_offset(b + 1) : nc;
+      for (Ordinal c = model.coefficient_offset(b); c < hi; ++c) body_of[c] = b;
+    }
+    auto owner = [&](Ordinal c) { return toucher[c] == size ? 0 : toucher[c]; };
+    for (Ordinal c = 0; c < nc; ++c)
+      find.for_each_block_column(c, [&](Ordinal j) {
+        if (body_of[j] != body_of[c]) {
+          ++d->info_.body_couplings;
+          if (owner(j) != owner(c)) ++d->info_.body_couplings_cut;
+        }
+      });
+  }
   d->replicated_ = DeviceView<Real*>("tlfea::solvers::distribution::replicated", p.nnz());
   // The partition's figures, the same on every rank.
   const long long shared = static_cast<long long>(d->rows_.touched.size() - d->rows_.owned.size());

@@ -13,8 +13,11 @@
 // between ranks; or "range", contiguous ranges of the element numbering
 // balanced by count (the only split without METIS, and the one for a body of
 // fewer than 2 elements per rank or where METIS fails or leaves a rank
-// without elements; PartitionInfo::method says so). The partition is computed on rank 0 and
-// broadcast, so every rank holds the same. Rank r evaluates f_int and the
+// without elements; PartitionInfo::method says so). The parts of each body
+// are then relabelled (a permutation of the ranks: balance and cut are
+// kept) so that a joint's coefficients on two bodies fall on one rank where
+// the split allows (align_parts in distribution.cpp). The partition is
+// computed on rank 0 and broadcast, so every rank holds the same. Rank r evaluates f_int and the
 // tangent of its elements only, through an ElementBlock of them (a sub-mesh
 // of the body, its elements in their body order, with all its coefficients,
 // so the global coefficient ids and CRS offsets are the model's). Bodies

@@ -83,8 +83,11 @@ default_scene)
     mpi "$tlfea" run "$src/examples/b1_t10_beam.yaml" --steps 2 --output "$work/out_mpi2" \
       > /dev/null 2> "$work/mpi_run" || fail "b1_t10_beam on 2 ranks: $(tail -5 "$work/mpi_run")"
     [ "$(grep -c "^done: 2 steps" "$work/mpi_run")" -eq 1 ] || fail "run on 2 ranks: not one summary: $(cat "$work/mpi_run")"
-    grep -q "^MPI: 2 ranks, elements split between them by \(metis\|range\) ([0-9]*-[0-9]* per rank; [0-9]* matrix rows shared), linear solver dist-cg" "$work/mpi_run" ||
+    grep -q "^MPI: 2 ranks, elements split between them by \(metis\|range\) ([0-9]*-[0-9]* per rank; [0-9]* matrix rows shared; 0 of 0 joint couplings between bodies across ranks), linear solver dist-cg" "$work/mpi_run" ||
       fail "run on 2 ranks: no MPI line: $(cat "$work/mpi_run")"
+    # The iterative solver's work over the run, once (rank 0).
+    [ "$(grep -c "^linear solver dist-cg: [0-9]* preconditioner setups, [0-9]* solves, [1-9][0-9]* iterations ([0-9.]* per solve)$" "$work/mpi_run")" -eq 1 ] ||
+      fail "run on 2 ranks: not one linear-solver line: $(cat "$work/mpi_run")"
     # solver.partition: contiguous ranges on request; an unknown name is the
     # scene's error (file, line), exit 2.
     mpi "$tlfea" run "$src/examples/b1_t10_beam.yaml" --steps 1 --output "$work/out_mpi_range" \

@@ -147,6 +147,12 @@ struct PartitionInfo {
   // (their values cross to the owner at every assembly): summed over the
   // ranks, and the most on one rank. 0 on one rank.
   long long shared_rows_total = 0, shared_rows_max = 0;
+  // Blocks (i, j) of the Newton matrix pattern coupling coefficients of two
+  // bodies (the joints between bodies), and those of them whose i and j
+  // different ranks own (lost by the block-Jacobi preconditioner; the
+  // partition puts a joint's two sides on one rank where the split allows).
+  // 0 on one rank.
+  long long body_couplings = 0, body_couplings_cut = 0;
 };
 
 // The StepperSettings::partition names this build takes: "default",
