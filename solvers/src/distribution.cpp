@@ -356,15 +356,17 @@ std::unique_ptr<Distribution> Distribution::make(Model& model, const std::string
   for (Ordinal c = 0; c < nc; ++c)
     if (touched[c]) toucher[c] = rank;
   MPI_Allreduce(MPI_IN_PLACE, toucher.data(), nc, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+  std::vector<int>& owner = toucher;  // rank 0 owns what no rank's elements touch
+  for (int& o : owner)
+    if (o == size) o = 0;
   d->owned_row_.assign(p.num_rows(), 0);
   for (Ordinal c = 0; c < nc; ++c) {
-    const int owner = toucher[c] == size ? 0 : toucher[c];
     for (int a = 0; a < 3; ++a) {
-      if (owner == rank) {
+      if (owner[c] == rank) {
         d->owned_row_[3 * c + a] = 1;
         d->rows_.owned.push_back(3 * c + a);
       }
-      if (owner == rank || touched[c]) d->rows_.touched.push_back(3 * c + a);
+      if (owner[c] == rank || touched[c]) d->rows_.touched.push_back(3 * c + a);
     }
   }
   std::vector<Offset> entries;
@@ -373,19 +375,18 @@ std::unique_ptr<Distribution> Distribution::make(Model& model, const std::string
   d->owned_entries_ = upload_to_device<Offset>("tlfea::solvers::distribution::owned", entries);
   d->rows_.partitioned = true;
   // Couplings between bodies (joints) whose two coefficients different
-  // ranks own: the same count on every rank (toucher is).
+  // ranks own: the same count on every rank (owner is).
   {
     std::vector<int> body_of(nc, -1);
     for (int b = 0; b < model.num_bodies(); ++b) {  // bodies hold consecutive ranges
       const Ordinal hi = b + 1 < model.num_bodies() ? model.coefficient_offset(b + 1) : nc;
       for (Ordinal c = model.coefficient_offset(b); c < hi; ++c) body_of[c] = b;
     }
-    auto owner = [&](Ordinal c) { return toucher[c] == size ? 0 : toucher[c]; };
     for (Ordinal c = 0; c < nc; ++c)
       find.for_each_block_column(c, [&](Ordinal j) {
         if (body_of[j] != body_of[c]) {
           ++d->info_.body_couplings;
-          if (owner(j) != owner(c)) ++d->info_.body_couplings_cut;
+          if (owner[j] != owner[c]) ++d->info_.body_couplings_cut;
         }
       });
   }
