@@ -24,10 +24,14 @@ namespace {
 
 using Range = Kokkos::RangePolicy<ExecSpace>;
 
-struct AddAt {
-  DeviceView<Real*> values, rep;
-  DeviceView<Offset*> at;
-  KOKKOS_INLINE_FUNCTION void operator()(const Offset k) const { values(at(k)) += rep(at(k)); }
+// values(k) = 0 in the pattern rows rows(i).
+struct ZeroRows {
+  DeviceView<Real*> values;
+  DeviceView<Offset*> rm;
+  DeviceView<Ordinal*> rows;
+  KOKKOS_INLINE_FUNCTION void operator()(const Ordinal i) const {
+    for (Offset k = rm(rows(i)); k < rm(rows(i) + 1); ++k) values(k) = 0.0;
+  }
 };
 
 #ifdef TLFEA_HAVE_MPI
@@ -360,19 +364,19 @@ std::unique_ptr<Distribution> Distribution::make(Model& model, const std::string
   for (int& o : owner)
     if (o == size) o = 0;
   d->owned_row_.assign(p.num_rows(), 0);
+  std::vector<Ordinal> unowned;
   for (Ordinal c = 0; c < nc; ++c) {
     for (int a = 0; a < 3; ++a) {
       if (owner[c] == rank) {
         d->owned_row_[3 * c + a] = 1;
         d->rows_.owned.push_back(3 * c + a);
+      } else {
+        unowned.push_back(3 * c + a);
       }
       if (owner[c] == rank || touched[c]) d->rows_.touched.push_back(3 * c + a);
     }
   }
-  std::vector<Offset> entries;
-  for (Ordinal r : d->rows_.owned)
-    for (Offset k = find.rm(r); k < find.rm(r + 1); ++k) entries.push_back(k);
-  d->owned_entries_ = upload_to_device<Offset>("tlfea::solvers::distribution::owned", entries);
+  d->unowned_rows_ = upload_to_device<Ordinal>("tlfea::solvers::distribution::unowned", unowned);
   d->rows_.partitioned = true;
   // Couplings between bodies (joints) whose two coefficients different
   // ranks own: the same count on every rank (owner is).
@@ -390,7 +394,6 @@ std::unique_ptr<Distribution> Distribution::make(Model& model, const std::string
         }
       });
   }
-  d->replicated_ = DeviceView<Real*>("tlfea::solvers::distribution::replicated", p.nnz());
   // The partition's figures, the same on every rank.
   const long long shared = static_cast<long long>(d->rows_.touched.size() - d->rows_.owned.size());
   long long mins[2] = {my_elements, -my_elements}, sums[1] = {shared}, maxs[1] = {shared};
@@ -435,10 +438,10 @@ void Distribution::sum(const CoefView& x) const {
   sum(DeviceView<Real*>(x.data(), 3 * x.extent(0)));
 }
 
-void Distribution::add_owned_rows(const DeviceView<Real*>& rep,
-                                  const DeviceView<Real*>& values) const {
-  Kokkos::parallel_for("tlfea::solvers::distribution::owned_rows",
-                       Range(0, owned_entries_.extent(0)), AddAt{values, rep, owned_entries_});
+void Distribution::zero_unowned_rows(const DeviceView<Real*>& values) const {
+  Kokkos::parallel_for("tlfea::solvers::distribution::zero_unowned_rows",
+                       Range(0, unowned_rows_.extent(0)),
+                       ZeroRows{values, pattern_->row_map, unowned_rows_});
 }
 
 std::vector<Offset> Distribution::owned_offsets(const std::vector<Offset>& offsets) const {

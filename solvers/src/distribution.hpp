@@ -26,8 +26,10 @@
 // Row ownership: coefficient c is owned by the lowest rank whose elements
 // touch it (rank 0 when none does). The replicated terms of the Newton matrix
 // (M / h, constraints, follower loads, the unit diagonal of eliminated dofs),
-// which every rank computes identically, are added by each rank only in the
-// rows it owns, so that their sum over ranks counts each once. The linear
+// which every rank computes identically, are kept by each rank only in the
+// rows it owns (the others zeroed before the rank's element tangents are
+// added: no second nnz-sized array), so that their sum over ranks counts
+// each once. The linear
 // solver (dist-cg / dist-gmres) sums the ranks' partial values into a
 // Tpetra matrix whose rows are the owned ones.
 #pragma once
@@ -65,12 +67,10 @@ class Distribution {
   // and broadcast, so that every rank takes the same Newton decisions).
   void sum(const CoefView& x) const;
   void sum(const DeviceView<Real*>& x) const;
-  // values(k) += rep(k) for the offsets k in rows this rank owns.
-  void add_owned_rows(const DeviceView<Real*>& rep, const DeviceView<Real*>& values) const;
+  // values(k) = 0 for the offsets k in rows this rank does not own.
+  void zero_unowned_rows(const DeviceView<Real*>& values) const;
   // The CRS offsets among `offsets` whose row this rank owns.
   std::vector<Offset> owned_offsets(const std::vector<Offset>& offsets) const;
-  // Scratch of nnz values for the replicated terms of the Newton matrix.
-  const DeviceView<Real*>& replicated_values() const { return replicated_; }
   // The linear solver over the ranks for `options` (dist-cg / dist-gmres;
   // "default", belos-cg and belos-gmres map to them); throws Error naming the
   // rank count for a backend that cannot run distributed.
@@ -84,9 +84,8 @@ class Distribution {
   RowPartition rows_;                                   // scalar rows touched / owned
   std::vector<unsigned char> owned_row_;                // per scalar row (host)
   const CrsPattern* pattern_ = nullptr;
-  DeviceView<Offset*> owned_entries_;  // CRS offsets of the owned rows
-  DeviceView<Real*> replicated_;
-  mutable std::vector<Real> host_;  // sum(): the host copy summed over the ranks
+  DeviceView<Ordinal*> unowned_rows_;  // the scalar rows other ranks own
+  mutable std::vector<Real> host_;     // sum(): the host copy summed over the ranks
   PartitionInfo info_;
 };
 

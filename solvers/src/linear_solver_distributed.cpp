@@ -4,11 +4,14 @@
 // Every rank passes values on the whole CRS pattern (core/crs_pattern.hpp)
 // holding only its part: its elements' tangents, and the replicated terms in
 // the rows it owns (solvers/src/distribution.hpp). analyze() builds, once per
-// pattern, an overlap matrix on the rows the rank touches and a one-to-one
-// matrix on the rows it owns (both graphs cut from the pattern, which every
-// rank holds), and the Tpetra::Export between them; factorize() copies the
-// values into the overlap matrix, sums them into the owned one
-// (Tpetra::ADD) and computes the preconditioner: Ifpack2 RILUK (on several
+// pattern, a one-to-one matrix on the rows the rank owns and a matrix on its
+// shared rows (those its elements touch but another rank owns; none on one
+// rank), both graphs cut from the pattern, which every rank holds, and the
+// Tpetra::Export from the shared rows to their owners; factorize() copies
+// the rank's values of its owned rows into the owned matrix and those of
+// its shared rows into the shared one (row by row: no nnz-sized offset map),
+// sums the shared rows into their owners' (Tpetra::ADD) and computes the
+// preconditioner: Ifpack2 RILUK (on several
 // ranks ILU(k) of each rank's diagonal block, i.e. block Jacobi / additive
 // Schwarz without overlap), Jacobi or MueLu. solve() takes the replicated
 // right-hand side, iterates from x = 0 to options.tolerance (relative
@@ -28,6 +31,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <exception>
+#include <iterator>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -51,6 +55,35 @@ struct Gather {
   KOKKOS_INLINE_FUNCTION void operator()(const Offset k) const { out(k) = in(from(k)); }
 };
 
+// Row i of a matrix cut from the pattern, in the order of its columns' local
+// ids: out(ptr(i) ..) <- in(rm(rows(i)) ..). With `mine` null the local ids
+// ascend with the global ones (the shared matrix), so the row is a plain
+// copy; otherwise (the owned matrix, its column map the owned rows first)
+// the columns with mine(c) come first and the others after, each group in
+// ascending order: a stable partition of the pattern row.
+struct GatherRows {
+  DeviceView<Real*> out, in;
+  DeviceView<Offset*> rows, ptr, rm;
+  DeviceView<Ordinal*> en;
+  DeviceView<unsigned char*> mine;
+  KOKKOS_INLINE_FUNCTION void operator()(const Offset i) const {
+    const Offset b = rm(rows(i)), e = rm(rows(i) + 1);
+    Offset a = ptr(i);
+    if (mine.extent(0) == 0) {
+      for (Offset k = b; k < e; ++k) out(a++) = in(k);
+      return;
+    }
+    Offset o = a;
+    for (Offset k = b; k < e; ++k) o += mine(en(k)) ? 1 : 0;
+    for (Offset k = b; k < e; ++k) {
+      if (mine(en(k)))
+        out(a++) = in(k);
+      else
+        out(o++) = in(k);
+    }
+  }
+};
+
 // The number of NaN or +-inf values (v - v is NaN for those).
 struct AnyNonFinite {
   DeviceView<Real*> values;
@@ -64,13 +97,12 @@ struct AnyNonFinite {
 // with rows_first, the rows' own ids first, in their order, then the other
 // columns ascending (the layout Ifpack2's LocalFilter expects of the owned
 // matrix: the local diagonal block is its first columns); otherwise all
-// columns ascending, so that local entry k is pattern offset src[k] (the
-// overlap matrix, filled by that map). Local indices ascend in each row.
+// columns ascending (the shared matrix: each row's entries in the pattern's
+// order). Local indices ascend in each row (the order GatherRows fills).
 Teuchos::RCP<TpetraGraph> cut_graph(const Teuchos::RCP<const Teuchos::Comm<int>>& comm,
                                     const std::vector<Ordinal>& rows, const HostView<Offset*>& rm,
                                     const HostView<Ordinal*>& en,
-                                    const Teuchos::RCP<const TpetraMap>& row_map, bool rows_first,
-                                    std::vector<Offset>& src) {
+                                    const Teuchos::RCP<const TpetraMap>& row_map, bool rows_first) {
   using local_graph = TpetraGraph::local_graph_device_type;
   std::vector<GO> others;
   for (Ordinal r : rows)
@@ -95,11 +127,10 @@ Teuchos::RCP<TpetraGraph> cut_graph(const Teuchos::RCP<const Teuchos::Comm<int>>
       new TpetraMap(invalid, Teuchos::ArrayView<const GO>(cols.data(), cols.size()), 0, comm));
   typename local_graph::row_map_type::non_const_type row_ptr("tlfea::solvers::dist::row_ptr",
                                                              rows.size() + 1);
-  src.clear();
-  for (Ordinal r : rows)
-    for (Offset k = rm(r); k < rm(r + 1); ++k) src.push_back(k);
+  size_t entries = 0;
+  for (Ordinal r : rows) entries += static_cast<size_t>(rm(r + 1) - rm(r));
   typename local_graph::entries_type::non_const_type col_ind("tlfea::solvers::dist::col_ind",
-                                                             src.size());
+                                                             entries);
   auto h_ptr = Kokkos::create_mirror_view(row_ptr);
   auto h_ind = Kokkos::create_mirror_view(col_ind);
   size_t n = 0;
@@ -157,17 +188,16 @@ class DistributedSolver final : public LinearSolver, BelosParts {
     MPI_Allreduce(MPI_IN_PLACE, &bad, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
     if (bad) throw_error(name_, ": a matrix value is not finite (on some rank)");
     guard_ranks("assembly", [&] {
-      overlap_->resumeFill();
-      {
-        auto lv = overlap_->getLocalValuesView();
-        DeviceView<Real*> dst(const_cast<Real*>(lv.data()), lv.extent(0));
-        Kokkos::parallel_for("tlfea::solvers::dist::overlap_values", Range(0, src_.extent(0)),
-                             Gather{dst, values, src_});
-      }
-      overlap_->fillComplete(owned_map_, owned_map_);
+      // This rank's part of its owned rows, then the shared rows' parts of
+      // the other ranks added in (Tpetra::ADD).
       owned_->resumeFill();
-      owned_->setAllToScalar(0.0);
-      owned_->doExport(*overlap_, *export_, Tpetra::ADD);
+      gather_rows(*owned_, values, owned_rows_, owned_ptr_, mine_);
+      if (!shared_.is_null()) {
+        shared_->resumeFill();
+        gather_rows(*shared_, values, shared_rows_, shared_ptr_, DeviceView<unsigned char*>());
+        shared_->fillComplete(owned_map_, owned_map_);
+        owned_->doExport(*shared_, *export_, Tpetra::ADD);
+      }
       owned_->fillComplete(owned_map_, owned_map_);
     });
     const auto& p = options_.preconditioner;
@@ -291,23 +321,40 @@ class DistributedSolver final : public LinearSolver, BelosParts {
           new TpetraMap(invalid, Teuchos::ArrayView<const GO>(g.data(), g.size()), 0, comm_));
     };
     owned_map_ = make_map(rows_.owned);
-    overlap_map_ = make_map(rows_.touched);
-    std::vector<Offset> src, unused;
-    auto overlap_graph = cut_graph(comm_, rows_.touched, rm, en, overlap_map_, false, src);
-    overlap_graph->fillComplete(owned_map_, owned_map_);
-    auto owned_graph = cut_graph(comm_, rows_.owned, rm, en, owned_map_, true, unused);
+    auto owned_graph = cut_graph(comm_, rows_.owned, rm, en, owned_map_, true);
     owned_graph->fillComplete(owned_map_, owned_map_);
-    overlap_ = Teuchos::rcp(new TpetraMatrix(overlap_graph));
-    overlap_->fillComplete(owned_map_, owned_map_);
-    if (overlap_->getLocalValuesView().extent(0) != src.size())
-      throw_error(name_, ": overlap matrix holds ", overlap_->getLocalValuesView().extent(0),
-                  " values, expected ", src.size());
     owned_ = Teuchos::rcp(new TpetraMatrix(owned_graph));
     owned_->fillComplete(owned_map_, owned_map_);
-    export_ = Teuchos::rcp(new Tpetra::Export<>(overlap_map_, owned_map_));
-    src_ = upload_to_device<Offset>("tlfea::solvers::dist::src", src);
+    // The rows this rank's elements touch that another rank owns (both lists
+    // ascend). On one rank none, and no shared matrix.
+    std::vector<Ordinal> shared;
+    std::set_difference(rows_.touched.begin(), rows_.touched.end(), rows_.owned.begin(),
+                        rows_.owned.end(), std::back_inserter(shared));
+    shared_ = Teuchos::null;
+    export_ = Teuchos::null;
+    if (comm_->getSize() > 1) {
+      auto shared_map = make_map(shared);
+      auto shared_graph = cut_graph(comm_, shared, rm, en, shared_map, false);
+      shared_graph->fillComplete(owned_map_, owned_map_);
+      shared_ = Teuchos::rcp(new TpetraMatrix(shared_graph));
+      shared_->fillComplete(owned_map_, owned_map_);
+      export_ = Teuchos::rcp(new Tpetra::Export<>(shared_map, owned_map_));
+    }
+    // GatherRows's inputs, and a check (once per pattern) that the matrices
+    // keep the entry order it fills.
+    std::vector<unsigned char> is_mine(static_cast<size_t>(n_), 0);
+    for (Ordinal r : rows_.owned) is_mine[r] = 1;
+    rm_ = pattern.row_map;
+    en_ = pattern.entries;
+    mine_ = upload_to_device<unsigned char>("tlfea::solvers::dist::mine", is_mine);
+    owned_ptr_ = row_pointers(rows_.owned, rm, "tlfea::solvers::dist::owned_ptr");
+    shared_ptr_ = row_pointers(shared, rm, "tlfea::solvers::dist::shared_ptr");
     std::vector<Offset> owned_rows(rows_.owned.begin(), rows_.owned.end());
     owned_rows_ = upload_to_device<Offset>("tlfea::solvers::dist::owned_rows", owned_rows);
+    shared_rows_ = upload_to_device<Offset>("tlfea::solvers::dist::shared_rows",
+                                            std::vector<Offset>(shared.begin(), shared.end()));
+    check_order(*owned_, rows_.owned, rm, en, is_mine);
+    if (!shared_.is_null()) check_order(*shared_, shared, rm, en, {});
     x_ = Teuchos::rcp(new TpetraVector(owned_map_, 1));
     b_ = Teuchos::rcp(new TpetraVector(owned_map_, 1));
     r_ = Teuchos::rcp(new TpetraVector(owned_map_, 1));
@@ -331,6 +378,50 @@ class DistributedSolver final : public LinearSolver, BelosParts {
     solver_ = make_belos_manager(options_, kind_);
   }
 
+  // ptr(i) = the offset of row rows[i] in a matrix cut from the pattern.
+  static DeviceView<Offset*> row_pointers(const std::vector<Ordinal>& rows,
+                                          const HostView<Offset*>& rm, const char* label) {
+    std::vector<Offset> ptr(rows.size() + 1, 0);
+    for (size_t i = 0; i < rows.size(); ++i) ptr[i + 1] = ptr[i] + rm(rows[i] + 1) - rm(rows[i]);
+    return upload_to_device<Offset>(label, ptr);
+  }
+
+  void gather_rows(TpetraMatrix& m, const DeviceView<Real*>& values,
+                   const DeviceView<Offset*>& rows, const DeviceView<Offset*>& ptr,
+                   const DeviceView<unsigned char*>& mine) const {
+    auto lv = m.getLocalValuesView();
+    DeviceView<Real*> dst(const_cast<Real*>(lv.data()), lv.extent(0));
+    Kokkos::parallel_for("tlfea::solvers::dist::gather_rows", Range(0, rows.extent(0)),
+                         GatherRows{dst, values, rows, ptr, rm_, en_, mine});
+  }
+
+  // Throws unless the local entries of `m` (rows `rows` of the pattern) hold
+  // the pattern's columns in the order GatherRows writes: within each row
+  // the columns with mine[c] first (none when `mine` is empty), each group
+  // ascending.
+  void check_order(const TpetraMatrix& m, const std::vector<Ordinal>& rows,
+                   const HostView<Offset*>& rm, const HostView<Ordinal*>& en,
+                   const std::vector<unsigned char>& mine) const {
+    const auto& graph = *m.getCrsGraph();
+    const auto& cols = *graph.getColMap();
+    auto local = graph.getLocalGraphHost();
+    bool ok = local.row_map.extent(0) == rows.size() + 1;
+    std::vector<GO> want;
+    for (size_t i = 0; ok && i < rows.size(); ++i) {
+      want.clear();
+      for (int pass = mine.empty() ? 1 : 0; pass < 2; ++pass)
+        for (Offset k = rm(rows[i]); k < rm(rows[i] + 1); ++k)
+          if (mine.empty() || (mine[en(k)] != 0) == (pass == 0)) want.push_back(en(k));
+      const size_t b = local.row_map(i), e = local.row_map(i + 1);
+      ok = e - b == want.size();
+      for (size_t k = b; ok && k < e; ++k)
+        ok = cols.getGlobalElement(local.entries(k)) == want[k - b];
+    }
+    if (!ok)
+      throw_error(name_, ": the Tpetra matrix does not keep the pattern's entry order (rank ",
+                  comm_->getRank(), ")");
+  }
+
   Real relative_residual() const {
     r_->update(1.0, *b_, 0.0);
     owned_->apply(*x_, *r_, Teuchos::NO_TRANS, -1.0, 1.0);
@@ -346,11 +437,14 @@ class DistributedSolver final : public LinearSolver, BelosParts {
   Teuchos::RCP<const Teuchos::Comm<int>> comm_;
   Ordinal n_ = 0;
   Offset nnz_ = 0;
-  Teuchos::RCP<const TpetraMap> owned_map_, overlap_map_;
-  Teuchos::RCP<TpetraMatrix> overlap_, owned_;
-  Teuchos::RCP<Tpetra::Export<>> export_;
-  DeviceView<Offset*> src_;         // overlap entry k <- pattern offset src_(k)
-  DeviceView<Offset*> owned_rows_;  // local owned row i <- global row owned_rows_(i)
+  Teuchos::RCP<const TpetraMap> owned_map_;
+  Teuchos::RCP<TpetraMatrix> owned_, shared_;  // shared_: null on one rank
+  Teuchos::RCP<Tpetra::Export<>> export_;      // shared rows -> their owners
+  DeviceView<Offset*> rm_;                     // the pattern
+  DeviceView<Ordinal*> en_;
+  DeviceView<unsigned char*> mine_;               // per scalar row: this rank owns it
+  DeviceView<Offset*> owned_rows_, shared_rows_;  // local row i <- global row (i)
+  DeviceView<Offset*> owned_ptr_, shared_ptr_;    // local row i's first entry
   Teuchos::RCP<TpetraVector> x_, b_, r_;
   std::vector<int> counts_, displs_, all_rows_;  // the owned rows of all ranks, rank order
   std::vector<Real> gathered_;

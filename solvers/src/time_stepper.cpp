@@ -432,30 +432,35 @@ bool TimeStepper::residual_converged(Real r, Real r0) const {
 
 void TimeStepper::assemble_matrix(Real h, Real t1) {
   // dg/dv = M / h + h K + D (dynamic), h K (static: no inertia, no viscosity).
-  // Several ranks: the element tangents of this rank's elements go into
-  // values_, the replicated terms (mass, load stiffness, constraints) into
-  // `rep`, added to values_ in the rows this rank owns (distribution.hpp).
-  const DeviceView<Real*> rep = dist_ ? dist_->replicated_values() : values_;
+  // Several ranks: the replicated terms (mass, load stiffness, constraints),
+  // which every rank computes alike, go in first and are then kept only in
+  // the rows this rank owns; this rank's element tangents are added after
+  // (distribution.hpp). One rank: mass, elements, loads, constraints.
   Kokkos::parallel_for("tlfea::solvers::mass_over_h", Range(0, values_.extent(0)),
-                       ScaleCopy{rep, model_.mass_values(), static_ ? 0.0 : 1.0 / h});
-  if (dist_) Kokkos::deep_copy(values_, 0.0);
-  for (int b = 0; b < model_.num_bodies(); ++b)
-    if (const ElementBlockBase* e = elements(b))
-      e->tangent(qt_, static_ ? zero_ : vt_, h, static_ ? 0.0 : 1.0, values_);
+                       ScaleCopy{values_, model_.mass_values(), static_ ? 0.0 : 1.0 / h});
+  auto add_elements = [&] {
+    for (int b = 0; b < model_.num_bodies(); ++b)
+      if (const ElementBlockBase* e = elements(b))
+        e->tangent(qt_, static_ ? zero_ : vt_, h, static_ ? 0.0 : 1.0, values_);
+  };
+  if (!dist_) add_elements();
   // g contains -f_ext(q(v)): dg/dv gains -h d f_ext / d q.
-  if (model_.has_follower_loads()) model_.external_load_tangent(t1, qt_, -h, rep);
+  if (model_.has_follower_loads()) model_.external_load_tangent(t1, qt_, -h, values_);
   if (m_ > 0) {
     ConstraintSet& cs = model_.constraints();
-    cs.assemble_gauss_newton(qt_, t1, h * h * rho_, rep);
+    cs.assemble_gauss_newton(qt_, t1, h * h * rho_, values_);
     if (s_.dp1_curvature) {
       // eta = lambda + rho c = y / h
       cs.evaluate(qt_, t1, c_);
       Kokkos::parallel_for("tlfea::solvers::eta", Range(0, m_),
                            Multiplier{y_, lambda_t_, c_, 1.0, rho_});
-      cs.assemble_dp1_hessian(qt_, y_, h * h, rep);
+      cs.assemble_dp1_hessian(qt_, y_, h * h, values_);
     }
   }
-  if (dist_) dist_->add_owned_rows(rep, values_);
+  if (dist_) {
+    dist_->zero_unowned_rows(values_);
+    add_elements();
+  }
   Kokkos::parallel_for("tlfea::solvers::eliminate", Range(0, fixed_zero_.extent(0)),
                        ZeroOffsets{values_, fixed_zero_});
   Kokkos::parallel_for("tlfea::solvers::eliminate_diagonal", Range(0, fixed_diag_.extent(0)),
