@@ -188,7 +188,7 @@ void Builder::add_contact(const YAML::Node& node) {
     if (std::isnan(cm.nu)) cm.nu = b.nu;
     mats[b.id] = cm;
   }
-  cf->setup(row_sum_lumped_mass(model.pattern(), model.mass_values()), mats, obst, pair);
+  cf->setup(model.lumped_mass(), mats, obst, pair);
   if (has_pairs) add_contact_pairs(pairs, bodies, obstacle_names, *cf);
   // A rigid body's contact points damp with the body's mass: an impulse
   // at a point of a rigid body moves the whole body (the lumped row sums of

@@ -104,24 +104,22 @@ Teuchos::RCP<TpetraGraph> cut_graph(const Teuchos::RCP<const Teuchos::Comm<int>>
                                     const HostView<Ordinal*>& en,
                                     const Teuchos::RCP<const TpetraMap>& row_map, bool rows_first) {
   using local_graph = TpetraGraph::local_graph_device_type;
-  std::vector<GO> others;
+  // local_of[c]: column c's local id; -2 while only marked as used (an array
+  // over the columns, not a list of the rows' entries: O(n) memory).
+  std::vector<int> local_of(rm.extent(0) - 1, -1);
   for (Ordinal r : rows)
-    for (Offset k = rm(r); k < rm(r + 1); ++k) others.push_back(en(k));
-  std::sort(others.begin(), others.end());
-  others.erase(std::unique(others.begin(), others.end()), others.end());
+    for (Offset k = rm(r); k < rm(r + 1); ++k) local_of[en(k)] = -2;
   std::vector<GO> cols;
-  if (rows_first) {
-    // rows ascend (RowPartition), so the rows among the columns are found by bisection
-    cols.assign(rows.begin(), rows.end());
-    for (GO c : others)
-      if (!std::binary_search(rows.begin(), rows.end(), static_cast<Ordinal>(c))) cols.push_back(c);
-  } else {
-    cols = others;
-  }
-  std::vector<int> local_of(others.size());  // local id of others[i]
-  for (size_t i = 0; i < cols.size(); ++i)
-    local_of[std::lower_bound(others.begin(), others.end(), cols[i]) - others.begin()] =
-        static_cast<int>(i);
+  if (rows_first)
+    for (Ordinal r : rows) {
+      local_of[r] = static_cast<int>(cols.size());
+      cols.push_back(r);
+    }
+  for (size_t c = 0; c < local_of.size(); ++c)
+    if (local_of[c] == -2) {
+      local_of[c] = static_cast<int>(cols.size());
+      cols.push_back(static_cast<GO>(c));
+    }
   const auto invalid = Teuchos::OrdinalTraits<Tpetra::global_size_t>::invalid();
   auto col_map = Teuchos::rcp(
       new TpetraMap(invalid, Teuchos::ArrayView<const GO>(cols.data(), cols.size()), 0, comm));
@@ -137,9 +135,7 @@ Teuchos::RCP<TpetraGraph> cut_graph(const Teuchos::RCP<const Teuchos::Comm<int>>
   h_ptr(0) = 0;
   for (size_t i = 0; i < rows.size(); ++i) {
     const size_t begin = n;
-    for (Offset k = rm(rows[i]); k < rm(rows[i] + 1); ++k)
-      h_ind(n++) = local_of[std::lower_bound(others.begin(), others.end(), static_cast<GO>(en(k))) -
-                            others.begin()];
+    for (Offset k = rm(rows[i]); k < rm(rows[i] + 1); ++k) h_ind(n++) = local_of[en(k)];
     std::sort(h_ind.data() + begin, h_ind.data() + n);
     h_ptr(i + 1) = n;
   }

@@ -1,12 +1,9 @@
 #include "tlfea/solvers/model.hpp"
 
-#include <KokkosBlas1_dot.hpp>
-#include <KokkosSparse_spmv.hpp>
 #include <algorithm>
 
 #include "rigid_block.hpp"
 #include "tlfea/core/error.hpp"
-#include "tlfea/core/sparse_matrix.hpp"
 
 namespace tlfea {
 
@@ -254,10 +251,82 @@ struct AddScaled {
     for (int c = 0; c < 3; ++c) f(k, c) += a * x(k, c);
   }
 };
+// The block layout of the pattern (core/crs_pattern.hpp): block row b's
+// three scalar rows each hold 3 entries per block column, in the same order,
+// so block row b's blocks number row_map(3 b) / 9 + slot (9 entries per
+// block before it), and scalar entry k of row r = 3 b + a is component
+// (a, (k - row_map(r)) % 3) of block slot (k - row_map(r)) / 3.
+
+// Block mass from the assembled M (x) I3: mass(block) = the block's (0, 0)
+// entry. Its (a, a) entries must equal it and its (a, c != a) entries be 0;
+// the reduction's value is the largest departure relative to the (0, 0)
+// entry (the three diagonal copies may differ in the last bits where
+// element contributions were summed by atomics in different orders).
+struct CompressMass {
+  DeviceView<Offset*> row_map;
+  DeviceView<Real*> full, mass;
+  KOKKOS_INLINE_FUNCTION void operator()(const Ordinal r, Real& bad) const {
+    const Ordinal a = r % 3;
+    const Offset base = row_map(r - a) / 9;
+    for (Offset k = row_map(r); k < row_map(r + 1); ++k) {
+      const Offset j = k - row_map(r);
+      const Real ref = full(row_map(r - a) + 3 * (j / 3));
+      if (a == 0 && j % 3 == 0) mass(base + j / 3) = ref;
+      const Real d = kmath::fabs(full(k) - (j % 3 == a ? ref : 0.0));
+      // d / |ref|, written so that d > 0 with ref == 0 counts as infinite
+      if (d > 0.0 && !(d <= bad * kmath::fabs(ref)))
+        bad = ref != 0.0 ? d / kmath::fabs(ref) : 1e300;
+    }
+  }
+};
+
+// values(k) = scale M_bc for the (a, a) entries of block (b, c) of scalar row
+// r = 3 b + a, 0 for the others: scale (M (x) I3) on the pattern, row by row.
+struct ExpandBlockMass {
+  DeviceView<Offset*> row_map;
+  DeviceView<Real*> mass, values;
+  Real scale;
+  KOKKOS_INLINE_FUNCTION void operator()(const Ordinal r) const {
+    const Ordinal a = r % 3;
+    const Offset base = row_map(r - a) / 9;
+    for (Offset k = row_map(r); k < row_map(r + 1); ++k) {
+      const Offset j = k - row_map(r);
+      values(k) = j % 3 == a ? scale * mass(base + j / 3) : 0.0;
+    }
+  }
+};
+
+// m(b) = sum_c M_bc (the row sums of M).
+struct BlockRowSum {
+  DeviceView<Offset*> row_map;
+  DeviceView<Real*> mass, m;
+  KOKKOS_INLINE_FUNCTION void operator()(const Ordinal b) const {
+    Real s = 0.0;
+    for (Offset i = row_map(3 * b) / 9; i < row_map(3 * b + 3) / 9; ++i) s += mass(i);
+    m(b) = s;
+  }
+};
+
+// v^T (M (x) I3) v = sum_b sum_c M_bc v_b . v_c.
+struct BlockQuadratic {
+  DeviceView<Offset*> row_map;
+  DeviceView<Ordinal*> entries;
+  DeviceView<Real*> mass;
+  CoefView v;
+  KOKKOS_INLINE_FUNCTION void operator()(const Ordinal b, Real& s) const {
+    Real mv[3] = {0.0, 0.0, 0.0};
+    for (Offset e = row_map(3 * b), i = row_map(3 * b) / 9; e < row_map(3 * b + 1); e += 3, ++i) {
+      const Ordinal c = entries(e) / 3;
+      for (int a = 0; a < 3; ++a) mv[a] += mass(i) * v(c, a);
+    }
+    s += v(b, 0) * mv[0] + v(b, 1) * mv[1] + v(b, 2) * mv[2];
+  }
+};
+
 // Per-row contributions to Model::body_motion of the rows [off, off + n)
 // of one body with cpn coefficients per node (position coefficient: local
-// index % cpn == 0). Row k of M (x) I3: its scalar row 3k holds M_kj at the
-// columns 3j (docs/theory.md §3.5, §8.1). Sums:
+// index % cpn == 0). Row k of M: the block masses M_kj of block row k
+// (Model::block_mass; docs/theory.md §3.5, §8.1). Sums:
 //   s[0] = sum_{k pos} w_k (mass), w_k = sum_{j pos} M_kj = (e^T M)_k,
 //   s[1..3] = sum_k w_k q_k (m c),  s[4..6] = sum_k w_k v_k (p),
 //   s[7..9] = sum_k q_k x (M v)_k (L),  s[10] = sum_k v_k . (M v)_k (2 T).
@@ -267,19 +336,19 @@ struct BodyMotionSums {
   unsigned value_count = 11;
   DeviceView<Offset*> row_map;
   DeviceView<Ordinal*> entries;
-  DeviceView<Real*> mass;
+  DeviceView<Real*> mass;  // Model::block_mass
   CoefView q, v;
   Ordinal off, n;
   int cpn;
   KOKKOS_INLINE_FUNCTION void operator()(const Ordinal i, value_type s) const {
     const Ordinal k = off + i;
     Real w = 0.0, mv[3] = {0.0, 0.0, 0.0};
-    for (Offset e = row_map(3 * k); e < row_map(3 * k + 1); ++e) {
-      const Ordinal col = entries(e);
-      if (col % 3 != 0) continue;
-      const Ordinal j = col / 3;
+    // Row 3k holds block column j's entries 3j, 3j + 1, 3j + 2 in a row;
+    // its block mass is mass(row_map(3k) / 9 + slot) (Model::block_mass).
+    for (Offset e = row_map(3 * k), b = row_map(3 * k) / 9; e < row_map(3 * k + 1); e += 3, ++b) {
+      const Ordinal j = entries(e) / 3;
       if (j < off || j >= off + n) continue;  // another body (constraint couplings: no mass)
-      const Real m = mass(e);
+      const Real m = mass(b);
       if ((j - off) % cpn == 0) w += m;
       for (int a = 0; a < 3; ++a) mv[a] += m * v(j, a);
     }
@@ -388,9 +457,22 @@ void Model::finalize() {
   for (size_t k = 0; k < bodies_.size(); ++k)
     bodies_[k].block->set_matrix_offsets(pattern_, offsets[k]);
   if (with_constraints) constraints_->set_matrix_offsets(pattern_, offsets.back());
-  mass_ = DeviceView<Real*>("tlfea::solvers::mass", pattern_.nnz());
-  for (const Body& b : bodies_) b.block->mass(q0_, 1.0, mass_);
-  mass_work_ = DeviceView<Real*>("tlfea::solvers::mass_work", pattern_.num_rows());
+  {
+    // The consistent mass is M (x) I3 (docs/theory.md §3.5): assembled on the
+    // whole pattern, checked to be of that form, and kept as M's scalars, one
+    // per 3 x 3 block (block_mass()): 1/9 of the memory.
+    DeviceView<Real*> full("tlfea::solvers::mass_assembly", pattern_.nnz());
+    for (const Body& b : bodies_) b.block->mass(q0_, 1.0, full);
+    mass_ = DeviceView<Real*>("tlfea::solvers::block_mass", pattern_.nnz() / 9);
+    Real bad = 0.0;
+    Kokkos::parallel_reduce("tlfea::solvers::compress_mass",
+                            Kokkos::RangePolicy<ExecSpace>(0, pattern_.num_rows()),
+                            CompressMass{pattern_.row_map, full, mass_}, Kokkos::Max<Real>(bad));
+    if (!(bad <= 1e-12))
+      throw_error("Model::finalize: the assembled mass matrix is not of the form M (x) I3 ",
+                  "(largest relative departure ", bad,
+                  "); an element family's mass kernel is wrong");
+  }
   // Loads without amplitude go into one constant vector; each timed load keeps
   // its own (unit-amplitude) vector, scaled by f(t) in external_load.
   load_ = CoefView("tlfea::solvers::constant_load", num_coefficients_);
@@ -439,10 +521,37 @@ Real Model::kinetic_energy(const CoefView& v) const {
   if (static_cast<Ordinal>(v.extent(0)) != num_coefficients_)
     throw_error("Model::kinetic_energy: v has ", v.extent(0), " coefficients, expected ",
                 num_coefficients_);
-  const DeviceView<Real*> vf(v.data(), 3 * v.extent(0));  // the flat view of v
-  KokkosSparse::spmv("N", 1.0, make_sparse_matrix(pattern_, mass_, "tlfea::solvers::mass_matrix"),
-                     vf, 0.0, mass_work_);
-  return 0.5 * KokkosBlas::dot(vf, mass_work_);
+  Real twice = 0.0;
+  Kokkos::parallel_reduce("tlfea::solvers::kinetic_energy",
+                          Kokkos::RangePolicy<ExecSpace>(0, num_coefficients_),
+                          BlockQuadratic{pattern_.row_map, pattern_.entries, mass_, v}, twice);
+  return 0.5 * twice;
+}
+
+DeviceView<Real*> Model::mass_values() const {
+  if (!finalized_) throw_error("Model::mass_values() before finalize()");
+  DeviceView<Real*> full("tlfea::solvers::mass_values", pattern_.nnz());
+  scaled_mass(1.0, full);
+  return full;
+}
+
+void Model::scaled_mass(Real scale, const DeviceView<Real*>& values) const {
+  if (!finalized_) throw_error("Model::scaled_mass() before finalize()");
+  if (values.extent(0) != static_cast<size_t>(pattern_.nnz()))
+    throw_error("Model::scaled_mass: ", values.extent(0), " values for ", pattern_.nnz(),
+                " pattern entries");
+  Kokkos::parallel_for("tlfea::solvers::scaled_mass",
+                       Kokkos::RangePolicy<ExecSpace>(0, pattern_.num_rows()),
+                       ExpandBlockMass{pattern_.row_map, mass_, values, scale});
+}
+
+DeviceView<Real*> Model::lumped_mass() const {
+  if (!finalized_) throw_error("Model::lumped_mass() before finalize()");
+  DeviceView<Real*> m("tlfea::solvers::lumped_mass", num_coefficients_);
+  Kokkos::parallel_for("tlfea::solvers::lumped_mass",
+                       Kokkos::RangePolicy<ExecSpace>(0, num_coefficients_),
+                       BlockRowSum{pattern_.row_map, mass_, m});
+  return m;
 }
 
 Model::BodyMotion Model::body_motion(int body, const CoefView& q, const CoefView& v) const {

@@ -58,12 +58,6 @@ struct BlockMassProduct {
   }
 };
 
-struct ScaleCopy {
-  DeviceView<Real*> out, in;
-  Real a;
-  KOKKOS_INLINE_FUNCTION void operator()(const Offset k) const { out(k) = a * in(k); }
-};
-
 // Elimination of clamped dofs: zero their rows and columns, unit diagonal.
 struct ZeroOffsets {
   DeviceView<Real*> values;
@@ -221,40 +215,32 @@ TimeStepper::TimeStepper(Model& model, const StepperSettings& settings)
   // Penalty: rho = penalty_scale * max diag(M) / h^3 unless given.
   auto rm = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), p.row_map);
   auto en = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), p.entries);
-  auto mv = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), model_.mass_values());
+  auto mv = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), model_.block_mass());
   Real mmax = 0.0;
-  for (Ordinal r = 0; r < p.num_rows(); ++r)
-    for (Offset k = rm(r); k < rm(r + 1); ++k)
-      if (en(k) == r) mmax = std::max(mmax, mv(k));
+  for (Ordinal b = 0; b < p.num_block_rows; ++b)
+    for (Offset k = rm(3 * b), i = rm(3 * b) / 9; k < rm(3 * b + 1); k += 3, ++i)
+      if (en(k) == 3 * b) mmax = std::max(mmax, mv(i));
   rho_ = s_.penalty > 0 ? s_.penalty : s_.penalty_scale * mmax / (s_.dt * s_.dt * s_.dt);
 
-  // Scalar mass per block (M (x) I3: the (0, 0) entry of each block).
+  // Scalar mass per block (M (x) I3: Model::block_mass, whose block row b
+  // starts at rm(3 b) / 9) and the block columns.
   {
     const Ordinal nb = p.num_block_rows;
     std::vector<Offset> brm(nb + 1, 0);
     std::vector<Ordinal> bcols;
-    std::vector<Real> bmass;
     for (Ordinal b = 0; b < nb; ++b) {
-      for (Offset k = rm(3 * b); k < rm(3 * b + 1); k += 3) {
-        bcols.push_back(en(k) / 3);
-        bmass.push_back(mv(k));
-      }
+      for (Offset k = rm(3 * b); k < rm(3 * b + 1); k += 3) bcols.push_back(en(k) / 3);
       brm[b + 1] = static_cast<Offset>(bcols.size());
     }
     mass_row_map_ = DeviceView<Offset*>("tlfea::solvers::mass_row_map", nb + 1);
     mass_cols_ = DeviceView<Ordinal*>("tlfea::solvers::mass_cols", bcols.size());
-    mass_block_ = DeviceView<Real*>("tlfea::solvers::mass_block", bmass.size());
+    mass_block_ = model_.block_mass();
     auto h1 = Kokkos::create_mirror_view(mass_row_map_);
     auto h2 = Kokkos::create_mirror_view(mass_cols_);
-    auto h3 = Kokkos::create_mirror_view(mass_block_);
     for (Ordinal b = 0; b <= nb; ++b) h1(b) = brm[b];
-    for (size_t k = 0; k < bcols.size(); ++k) {
-      h2(k) = bcols[k];
-      h3(k) = bmass[k];
-    }
+    for (size_t k = 0; k < bcols.size(); ++k) h2(k) = bcols[k];
     Kokkos::deep_copy(mass_row_map_, h1);
     Kokkos::deep_copy(mass_cols_, h2);
-    Kokkos::deep_copy(mass_block_, h3);
   }
 
   // Clamped coefficients: their rows and columns are removed from the system
@@ -436,8 +422,7 @@ void TimeStepper::assemble_matrix(Real h, Real t1) {
   // which every rank computes alike, go in first and are then kept only in
   // the rows this rank owns; this rank's element tangents are added after
   // (distribution.hpp). One rank: mass, elements, loads, constraints.
-  Kokkos::parallel_for("tlfea::solvers::mass_over_h", Range(0, values_.extent(0)),
-                       ScaleCopy{values_, model_.mass_values(), static_ ? 0.0 : 1.0 / h});
+  model_.scaled_mass(static_ ? 0.0 : 1.0 / h, values_);
   auto add_elements = [&] {
     for (int b = 0; b < model_.num_bodies(); ++b)
       if (const ElementBlockBase* e = elements(b))

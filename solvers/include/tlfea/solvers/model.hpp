@@ -158,11 +158,24 @@ class Model {
     return q0_;
   }
   const CrsPattern& pattern() const { return pattern_; }
-  const DeviceView<Real*>& mass_values() const { return mass_; }
+  // The consistent mass M (x) I3 (docs/theory.md §3.5) as the scalars of M,
+  // one per 3 x 3 block of the pattern: block row b's blocks in CRS order,
+  // block (b, slot) at index pattern().row_map(3 b) / 9 + slot (every scalar
+  // row holds 3 entries per block column; core/crs_pattern.hpp). nnz / 9
+  // values. After finalize().
+  const DeviceView<Real*>& block_mass() const { return mass_; }
+  // M (x) I3 on the whole pattern (nnz values): a new array each call, for
+  // tools and tests; after finalize().
+  DeviceView<Real*> mass_values() const;
+  // values = scale (M (x) I3) on the whole pattern (nnz values, every entry
+  // written).
+  void scaled_mass(Real scale, const DeviceView<Real*>& values) const;
+  // The row sums of M, one per coefficient (a new array); after finalize().
+  DeviceView<Real*> lumped_mass() const;
   // Constant part of the external force (gravity and loads without amplitude).
   const CoefView& constant_load() const { return load_; }
   // Kinetic energy 1/2 v^T M v with the consistent mass matrix, computed
-  // where v lives (KokkosSparse::spmv + KokkosBlas::dot); after finalize().
+  // where v lives (one reduction over the block mass); after finalize().
   Real kinetic_energy(const CoefView& v) const;
 
   // Rigid-body measures of one body with its consistent mass M (scalar
@@ -247,8 +260,7 @@ class Model {
   std::unique_ptr<ConstraintSet> constraints_;
   CoefView q0_, load_;
   CrsPattern pattern_;
-  DeviceView<Real*> mass_;
-  DeviceView<Real*> mass_work_;  // M v for kinetic_energy
+  DeviceView<Real*> mass_;  // block_mass()
   bool reference_built_ = false, finalized_ = false;
 };
 
