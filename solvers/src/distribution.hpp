@@ -3,8 +3,10 @@
 // ranks (MPI)"). Internal to the solvers layer.
 //
 // Every rank holds the whole Model and the whole state (q, v, lambda, the CRS
-// pattern: memory is not distributed). The elements of each deformable body
-// are split between the ranks (StepperSettings::partition): "metis", a k-way
+// pattern and one array of Newton matrix values on it; only the Tpetra matrix
+// and its preconditioner are split, linear_solver_distributed.cpp). The
+// elements of each deformable body are split between the ranks
+// (StepperSettings::partition): "metis", a k-way
 // partition of the body's element graph (elements adjacent when they share a
 // face: 6 coefficients for T10, 9 for Q27; an edge of an ANCF 3443 shell, 8;
 // a node of an ANCF 3243 beam, 4) by METIS (Karypis & Kumar, SIAM J. Sci.
