@@ -167,7 +167,7 @@ Breakdown time_components(Model& model, const CoefView& q, const CoefView& v, Re
   return b;
 }
 
-int run(const Options& o) {
+int run(const Options& o, const tlfea::MpiSession& mpi) {
   const double t_setup0 = bench::now();
   Mesh mesh;
   std::string mesh_kind, mesh_source;
@@ -306,7 +306,9 @@ int run(const Options& o) {
         .num("contact_s", 0.0)
         .num("output_s", 0.0);
   }
+  // Rank 0's peak and the largest over the ranks (memory per rank).
   j.num("peak_rss_mib", peak_rss)
+      .num("peak_rss_mib_max_rank", mpi.max(peak_rss))
       .integer("probe_node", probe.coefficient)
       .raw("probe", bench::json_array({P[0], P[1], P[2]}))
       .raw("x_hist", bench::json_array(r.hist));
@@ -357,7 +359,7 @@ int main(int argc, char** argv) {
   o.rank = mpi.world_rank();
   Kokkos::ScopeGuard guard(argc, argv);
   try {
-    return run(o);
+    return run(o, mpi);
   } catch (const tlfea::Error& e) {
     std::fprintf(stderr, "tlfea_bench_t10_beam: %s\n", e.what());
     return 1;

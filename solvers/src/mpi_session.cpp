@@ -69,6 +69,13 @@ bool MpiSession::any(bool flag) const {
 #endif
 }
 
+double MpiSession::max(double x) const {
+#ifdef TLFEA_HAVE_MPI
+  MPI_Allreduce(MPI_IN_PLACE, &x, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+#endif
+  return x;
+}
+
 void MpiSession::abort(int code) const {
   std::fflush(stdout);
   std::fflush(stderr);

@@ -29,6 +29,9 @@ class MpiSession {
   // Whether `flag` is true on any rank (MPI_Allreduce, logical or; `flag`
   // itself without MPI). Collective: a decision every rank takes alike.
   bool any(bool flag) const;
+  // The largest `x` over the ranks (MPI_Allreduce, max; `x` itself without
+  // MPI). Collective.
+  double max(double x) const;
   // MPI_Abort on MPI_COMM_WORLD: ends every rank, for an error on one rank
   // that the others cannot know of (they would wait in the next collective).
   // Without MPI: std::exit(code).
