@@ -2,10 +2,7 @@
 // §8.4): 3 rows per aggregation node (the coefficient blocks),
 // near-nullspace the rigid-body modes when given (rigid_body_modes.hpp),
 // one symmetric Gauss-Seidel sweep as pre- and post-smoother, KLU2 on the
-// coarsest level (at most 500 rows). Symmetric problems apply the
-// restriction as P^T without storing it ("transpose: use implicit": B1 res
-// 32 on 1 rank, peak RSS 2,615 -> 2,455 MiB and 1,786 -> 1,625 MiB in the
-// steps, the same 31 CG iterations per solve and probe history).
+// coarsest level (at most 500 rows).
 //
 // Several ranks: Amesos2's KLU2 on a coarse matrix whose rows are spread over
 // the ranks did not act as the coarse inverse in this Trilinos (13.2): CG
@@ -39,8 +36,6 @@ Teuchos::RCP<TpetraOperator> make_muelu_preconditioner(
   params.set("number of equations", 3);
   params.set("problem: symmetric", symmetric);
   params.set("multigrid algorithm", std::string(symmetric ? "sa" : "pg"));
-  // Symmetric: the restriction is P^T, applied as such instead of stored.
-  params.set("transpose: use implicit", symmetric);
   params.set("coarse: type", std::string("KLU2"));
   params.set("coarse: max size", 500);
   params.set("smoother: type", std::string("RELAXATION"));
