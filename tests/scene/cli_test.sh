@@ -88,6 +88,9 @@ default_scene)
     # The iterative solver's work over the run, once (rank 0).
     [ "$(grep -c "^linear solver dist-cg: [0-9]* preconditioner setups, [0-9]* solves, [1-9][0-9]* iterations ([0-9.]* per solve)$" "$work/mpi_run")" -eq 1 ] ||
       fail "run on 2 ranks: not one linear-solver line: $(cat "$work/mpi_run")"
+    # Memory: rank 0's peak and the largest over the ranks, once.
+    [ "$(grep -c "^peak memory: [1-9][0-9]* MiB on rank 0, [1-9][0-9]* MiB on the largest of 2 ranks$" "$work/mpi_run")" -eq 1 ] ||
+      fail "run on 2 ranks: not one peak-memory line: $(cat "$work/mpi_run")"
     # solver.partition: contiguous ranges on request; an unknown name is the
     # scene's error (file, line), exit 2.
     mpi "$tlfea" run "$src/examples/b1_t10_beam.yaml" --steps 1 --output "$work/out_mpi_range" \
@@ -162,6 +165,7 @@ default_scene)
   grep -q "warning" "$work/warn" && fail "default scene warned: $(cat "$work/warn")"
   "$tlfea" run --steps 3 --output "$work/out" 2> "$work/err" || fail "run --steps 3: $(cat "$work/err")"
   grep -q "done: 3 steps" "$work/err" || fail "no summary: $(cat "$work/err")"
+  grep -q "^peak memory: [1-9][0-9]* MiB$" "$work/err" || fail "no peak-memory line: $(cat "$work/err")"
   if has_io; then [ -s "$work/out/output.xdmf" ] || fail "no output.xdmf"; fi
   ;;
 examples)
