@@ -47,6 +47,8 @@ namespace tlfea::detail {
 namespace {
 
 using GO = TpetraMap::global_ordinal_type;
+// A local matrix's row pointers (its graph's own view).
+using RowPtr = TpetraGraph::local_graph_device_type::row_map_type;
 using Range = Kokkos::RangePolicy<ExecSpace>;
 
 struct Gather {
@@ -63,12 +65,14 @@ struct Gather {
 // ascending order: a stable partition of the pattern row.
 struct GatherRows {
   DeviceView<Real*> out, in;
-  DeviceView<Offset*> rows, ptr, rm;
+  DeviceView<Offset*> rows;
+  RowPtr ptr;
+  DeviceView<Offset*> rm;
   DeviceView<Ordinal*> en;
   DeviceView<unsigned char*> mine;
   KOKKOS_INLINE_FUNCTION void operator()(const Offset i) const {
     const Offset b = rm(rows(i)), e = rm(rows(i) + 1);
-    Offset a = ptr(i);
+    Offset a = static_cast<Offset>(ptr(i));
     if (mine.extent(0) == 0) {
       for (Offset k = b; k < e; ++k) out(a++) = in(k);
       return;
@@ -343,8 +347,8 @@ class DistributedSolver final : public LinearSolver, BelosParts {
     rm_ = pattern.row_map;
     en_ = pattern.entries;
     mine_ = upload_to_device<unsigned char>("tlfea::solvers::dist::mine", is_mine);
-    owned_ptr_ = row_pointers(rows_.owned, rm, "tlfea::solvers::dist::owned_ptr");
-    shared_ptr_ = row_pointers(shared, rm, "tlfea::solvers::dist::shared_ptr");
+    owned_ptr_ = owned_->getCrsGraph()->getLocalGraphDevice().row_map;
+    if (!shared_.is_null()) shared_ptr_ = shared_->getCrsGraph()->getLocalGraphDevice().row_map;
     std::vector<Offset> owned_rows(rows_.owned.begin(), rows_.owned.end());
     owned_rows_ = upload_to_device<Offset>("tlfea::solvers::dist::owned_rows", owned_rows);
     shared_rows_ = upload_to_device<Offset>("tlfea::solvers::dist::shared_rows",
@@ -374,16 +378,8 @@ class DistributedSolver final : public LinearSolver, BelosParts {
     solver_ = make_belos_manager(options_, kind_);
   }
 
-  // ptr(i) = the offset of row rows[i] in a matrix cut from the pattern.
-  static DeviceView<Offset*> row_pointers(const std::vector<Ordinal>& rows,
-                                          const HostView<Offset*>& rm, const char* label) {
-    std::vector<Offset> ptr(rows.size() + 1, 0);
-    for (size_t i = 0; i < rows.size(); ++i) ptr[i + 1] = ptr[i] + rm(rows[i] + 1) - rm(rows[i]);
-    return upload_to_device<Offset>(label, ptr);
-  }
-
   void gather_rows(TpetraMatrix& m, const DeviceView<Real*>& values,
-                   const DeviceView<Offset*>& rows, const DeviceView<Offset*>& ptr,
+                   const DeviceView<Offset*>& rows, const RowPtr& ptr,
                    const DeviceView<unsigned char*>& mine) const {
     auto lv = m.getLocalValuesView();
     DeviceView<Real*> dst(const_cast<Real*>(lv.data()), lv.extent(0));
@@ -440,7 +436,7 @@ class DistributedSolver final : public LinearSolver, BelosParts {
   DeviceView<Ordinal*> en_;
   DeviceView<unsigned char*> mine_;               // per scalar row: this rank owns it
   DeviceView<Offset*> owned_rows_, shared_rows_;  // local row i <- global row (i)
-  DeviceView<Offset*> owned_ptr_, shared_ptr_;    // local row i's first entry
+  RowPtr owned_ptr_, shared_ptr_;                 // the matrices' row pointers
   Teuchos::RCP<TpetraVector> x_, b_, r_;
   std::vector<int> counts_, displs_, all_rows_;  // the owned rows of all ranks, rank order
   std::vector<Real> gathered_;
