@@ -8,7 +8,6 @@
 // Exit status: 0 done, 1 a step failed, 2 bad input (scene or command line;
 // nothing written), 130 stopped by Ctrl-C (after the current step, output
 // and checkpoint written).
-#include <sys/resource.h>
 #include <unistd.h>
 
 #include <Kokkos_Core.hpp>
@@ -24,6 +23,7 @@
 
 #include "tlfea/core/build_info.hpp"
 #include "tlfea/core/error.hpp"
+#include "tlfea/core/peak_memory.hpp"
 #include "tlfea/elements/lane_force_dispatch.hpp"
 #include "tlfea/scene/scene.hpp"
 #include "tlfea/solvers/linear_solver.hpp"
@@ -150,22 +150,6 @@ void print_summary(const tlfea::scene::Scene& s, FILE* f) {
   std::fprintf(f, "solver: inner %s, linear %s\n", s.settings.inner_solver.c_str(),
                s.settings.linear.backend.c_str());
   std::fprintf(f, "output: %s\n", s.output.enabled ? s.output.directory.c_str() : "disabled");
-}
-
-// This process's peak resident memory in MiB: VmHWM from /proc/self/status
-// (Linux), else getrusage's ru_maxrss (KiB on Linux and the BSDs).
-double peak_memory_mib() {
-  if (std::FILE* f = std::fopen("/proc/self/status", "r")) {
-    char line[256];
-    double kib = -1.0;
-    while (std::fgets(line, sizeof line, f))
-      if (std::sscanf(line, "VmHWM: %lf kB", &kib) == 1) break;
-    std::fclose(f);
-    if (kib >= 0.0) return kib / 1024.0;
-  }
-  rusage u{};
-  getrusage(RUSAGE_SELF, &u);
-  return static_cast<double>(u.ru_maxrss) / 1024.0;
 }
 
 std::string fmt_time(double s) {
@@ -403,7 +387,7 @@ int cmd_run(Options o, const tlfea::MpiSession* mpi) {
   }
   // Peak memory of this process, and the largest over the ranks (collective:
   // every rank leaves the loop alike).
-  const double peak = peak_memory_mib();
+  const double peak = tlfea::peak_memory_mib();
   const double peak_max = ranks > 1 ? mpi->max(peak) : peak;
   if (!root) return status;
   if (tty) std::fprintf(stderr, "\n");

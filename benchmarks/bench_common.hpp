@@ -19,6 +19,8 @@
 #include <string>
 #include <vector>
 
+#include "tlfea/core/peak_memory.hpp"  // tlfea::peak_memory_mib (VmHWM)
+
 #ifndef TLFEA_GIT_REVISION
 #define TLFEA_GIT_REVISION "unknown"
 #endif
@@ -44,22 +46,6 @@ inline double peak_rss_mib() {
   rusage u{};
   getrusage(RUSAGE_SELF, &u);
   return static_cast<double>(u.ru_maxrss) / 1024.0;
-}
-
-// Peak resident set of this process image in MiB: VmHWM from /proc/self/status,
-// which starts afresh at exec (getrusage's ru_maxrss keeps the parent's peak
-// when the driver is started from a large process such as a Python script);
-// getrusage where /proc is absent.
-inline double peak_rss_vmhwm_mib() {
-  if (std::FILE* f = std::fopen("/proc/self/status", "r")) {
-    char line[256];
-    double kib = -1.0;
-    while (std::fgets(line, sizeof line, f))
-      if (std::strncmp(line, "VmHWM:", 6) == 0) kib = std::atof(line + 6);
-    std::fclose(f);
-    if (kib >= 0) return kib / 1024.0;
-  }
-  return peak_rss_mib();
 }
 
 inline double median(std::vector<double> x) {

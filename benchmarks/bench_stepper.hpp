@@ -252,7 +252,7 @@ inline RunResult run_steps(Model& model, const StepperOptions& o, const Probe& p
     r.hist.push_back(x);
   }
   r.wall_s = now() - t0;
-  r.peak_rss_mib = peak_rss_vmhwm_mib();  // before the breakdown pass allocates
+  r.peak_rss_mib = peak_memory_mib();  // before the breakdown pass allocates
   r.linear = stepper.linear_stats();
   r.blas = configure_blas_threads();
   if (o.breakdown) {
