@@ -200,6 +200,17 @@ struct BelosParts {
   }
   // The node positions at the coefficients last set (after near_nullspace()).
   Teuchos::RCP<TpetraVector> node_coordinates() const { return coordinates_; }
+  // Drops every reference to the last preconditioner (this object's, the
+  // Belos problem's and the solver manager's, which keeps the problem it
+  // last solved), so that a new one (a MueLu hierarchy, or Ifpack2's L and U
+  // and local matrix copy) is built after the old one is freed rather than
+  // beside it: without this the setup's peak held both. The manager is
+  // recreated (it holds no state across factorizations besides the problem).
+  void release_preconditioner() {
+    problem_ = Teuchos::null;
+    preconditioner_ = Teuchos::null;
+    solver_ = make_belos_manager(options_, kind_);
+  }
   LinearSolverOptions options_;
   std::string kind_, name_;
   Teuchos::RCP<Ifpack2Preconditioner> ifpack2_;

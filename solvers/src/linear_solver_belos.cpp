@@ -53,9 +53,10 @@ class BelosSolver final : public LinearSolver, BelosParts {
     system_.set_values(name_.c_str(), values, p == "ilu" || p == "jacobi");
     guard("preconditioner setup", [&] {
       if (!ifpack2_.is_null()) {
-        ifpack2_->compute();
+        ifpack2_->compute();  // in place: L and U keep their storage
         preconditioner_ = ifpack2_;
       } else if (p == "muelu") {
+        release_preconditioner();  // the old hierarchy freed before the new one is built
         preconditioner_ = make_muelu_preconditioner(system_.matrix(), options_.symmetric,
                                                     near_nullspace(), node_coordinates());
       }

@@ -217,14 +217,22 @@ class DistributedSolver final : public LinearSolver, BelosParts {
                     "preconditioner cannot handle)");
     }
     guard_ranks("preconditioner setup", [&] {
-      if (!ifpack2_.is_null()) {
+      if (p == "ilu" || p == "jacobi") {
         // On several ranks RILUK factors a local copy of the rank's diagonal
         // block (Ifpack2 LocalFilter), taken in initialize(): redone for
-        // every new matrix, or it would factor the values of the first.
-        if (comm_->getSize() > 1) ifpack2_->initialize();
+        // every new matrix, or it would factor the values of the first. A
+        // new preconditioner, made after the old one (its L, U and local
+        // copy) is freed: initialize() on the old one allocated the new
+        // factors beside the old ones, which set the setup's peak.
+        if (comm_->getSize() > 1) {
+          release_preconditioner();
+          ifpack2_ = Teuchos::null;
+          ifpack2_ = make_ifpack2(owned_, options_);
+        }
         ifpack2_->compute();
         preconditioner_ = ifpack2_;
       } else if (p == "muelu") {
+        release_preconditioner();  // the old hierarchy freed before the new one is built
         preconditioner_ = make_muelu_preconditioner(owned_, options_.symmetric, near_nullspace(),
                                                     node_coordinates());
       }
@@ -374,7 +382,9 @@ class DistributedSolver final : public LinearSolver, BelosParts {
     preconditioner_ = Teuchos::null;
     nullspace_ = Teuchos::null;  // set_rigid_body_layout again for the new pattern
     ifpack2_ = Teuchos::null;
-    ifpack2_ = make_ifpack2(owned_, options_);
+    // On several ranks factorize() makes the Ifpack2 preconditioner for each
+    // matrix; one made here would only hold a first copy until then.
+    if (comm_->getSize() == 1) ifpack2_ = make_ifpack2(owned_, options_);
     solver_ = make_belos_manager(options_, kind_);
   }
 
