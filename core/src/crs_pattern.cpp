@@ -86,4 +86,67 @@ CrsPattern build_crs_pattern(Ordinal num_coefficients, const std::vector<CliqueS
   return p;
 }
 
+RowLayout make_row_layout(const CrsPattern& pattern, const std::vector<Ordinal>& rows) {
+  auto rm = Kokkos::create_mirror_view_and_copy(HostSpace(), pattern.row_map);
+  RowLayout layout;
+  layout.shift = DeviceView<Offset*>("tlfea::core::row_layout_shift", pattern.num_rows());
+  auto h = Kokkos::create_mirror_view(layout.shift);
+  Kokkos::deep_copy(h, RowLayout::kAbsent);
+  Offset at = 0;
+  Ordinal last = -1;
+  for (Ordinal r : rows) {
+    if (r <= last || r >= pattern.num_rows())
+      throw_error("row layout: rows must ascend within the pattern's ", pattern.num_rows(),
+                  " (row ", r, ")");
+    last = r;
+    h(r) = at - rm(r);
+    at += rm(r + 1) - rm(r);
+  }
+  Kokkos::deep_copy(layout.shift, h);
+  layout.nnz = at;
+  return layout;
+}
+
+void convert_offsets(const CrsPattern& pattern, const CliqueSet& cl, const RowLayout& from,
+                     const RowLayout& to, const DeviceView<Offset***>& offsets) {
+  const int k = cl.size;
+  const Ordinal n = cl.count();
+  if (offsets.extent(0) != static_cast<size_t>(n) || offsets.extent(1) != static_cast<size_t>(k) ||
+      offsets.extent(2) != static_cast<size_t>(k))
+    throw_error("convert_offsets: offsets of ", offsets.extent(0), "x", offsets.extent(1), "x",
+                offsets.extent(2), " for ", n, " cliques of ", k);
+  if (n == 0) return;
+  auto rm = Kokkos::create_mirror_view_and_copy(HostSpace(), pattern.row_map);
+  auto en = Kokkos::create_mirror_view_and_copy(HostSpace(), pattern.entries);
+  auto fs = Kokkos::create_mirror_view_and_copy(HostSpace(), from.shift);
+  auto ts = Kokkos::create_mirror_view_and_copy(HostSpace(), to.shift);
+  auto h = Kokkos::create_mirror_view_and_copy(HostSpace(), offsets);
+  for (Ordinal c = 0; c < n; ++c)
+    for (int i = 0; i < k; ++i) {
+      const Ordinal a = cl.ids[static_cast<size_t>(c) * k + i];
+      if (a < 0) continue;
+      const Ordinal r = 3 * a;
+      for (int j = 0; j < k; ++j) {
+        const Ordinal b = cl.ids[static_cast<size_t>(c) * k + j];
+        if (b < 0) continue;
+        // The block's pattern offset.
+        Offset g = h(c, i, j);
+        if (!from.whole()) {
+          if (g >= 0) {
+            g -= fs(r);
+          } else {
+            const Ordinal* first = en.data() + rm(r);
+            const Ordinal* last = en.data() + rm(r + 1);
+            const Ordinal* it = std::lower_bound(first, last, 3 * b);
+            if (it == last || *it != 3 * b)
+              throw_error("convert_offsets: block (", a, ", ", b, ") is not in the pattern");
+            g = static_cast<Offset>(it - en.data());
+          }
+        }
+        h(c, i, j) = to.whole() ? g : ts(r) == RowLayout::kAbsent ? -1 : g + ts(r);
+      }
+    }
+  Kokkos::deep_copy(offsets, h);
+}
+
 }  // namespace tlfea

@@ -30,6 +30,9 @@ std::unique_ptr<LinearSolver> make_belos(const LinearSolverOptions& options, con
 // Empty on one rank: every row, both.
 struct RowPartition {
   std::vector<Ordinal> touched, owned;
+  // Where the rank's values of the touched rows sit (the whole pattern on
+  // one rank).
+  RowLayout layout;
   // Set by the element partition (distribution.cpp): both lists may then be
   // empty on a rank that holds no elements.
   bool partitioned = false;

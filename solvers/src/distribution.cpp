@@ -24,13 +24,14 @@ namespace {
 
 using Range = Kokkos::RangePolicy<ExecSpace>;
 
-// values(k) = 0 in the pattern rows rows(i).
+// values = 0 in the pattern rows rows(i), held at offset shift(row).
 struct ZeroRows {
   DeviceView<Real*> values;
-  DeviceView<Offset*> rm;
+  DeviceView<Offset*> rm, shift;
   DeviceView<Ordinal*> rows;
   KOKKOS_INLINE_FUNCTION void operator()(const Ordinal i) const {
-    for (Offset k = rm(rows(i)); k < rm(rows(i) + 1); ++k) values(k) = 0.0;
+    const Ordinal r = rows(i);
+    for (Offset k = rm(r); k < rm(r + 1); ++k) values(k + shift(r)) = 0.0;
   }
 };
 
@@ -236,7 +237,16 @@ void align_parts(std::vector<int>& part, const CliqueSet& cl, Ordinal lo, Ordina
 
 }  // namespace
 
-Distribution::~Distribution() = default;
+Distribution::~Distribution() {
+  // The model's writers back on the whole pattern. convert_offsets throws
+  // only for a block missing from the pattern, which the model built.
+  if (model_) {
+    try {
+      model_->set_row_layout(RowLayout());
+    } catch (...) {
+    }
+  }
+}
 
 }  // namespace tlfea::detail
 
@@ -282,6 +292,7 @@ std::unique_ptr<Distribution> Distribution::make(Model& model, const std::string
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   if (size == 1) return nullptr;
   std::unique_ptr<Distribution> d(new Distribution());
+  std::vector<DeviceView<Offset***>> sub_offsets;  // of own_, pattern offsets until the layout
   d->rank_ = rank;
   d->size_ = size;
   const CrsPattern& p = model.pattern();
@@ -354,6 +365,7 @@ std::unique_ptr<Distribution> Distribution::make(Model& model, const std::string
       }
     Kokkos::deep_copy(offsets, h);
     sub->set_matrix_offsets(p, offsets);
+    sub_offsets.push_back(offsets);
     d->blocks_.push_back(sub.get());
     d->own_.push_back(std::move(sub));
   }
@@ -376,8 +388,19 @@ std::unique_ptr<Distribution> Distribution::make(Model& model, const std::string
       if (owner[c] == rank || touched[c]) d->rows_.touched.push_back(3 * c + a);
     }
   }
-  d->unowned_rows_ = upload_to_device<Ordinal>("tlfea::solvers::distribution::unowned", unowned);
+  // The unowned rows this rank holds (its shared rows).
+  std::vector<Ordinal> held;
+  for (Ordinal r : unowned)
+    if (touched[r / 3]) held.push_back(r);
+  d->unowned_rows_ = upload_to_device<Ordinal>("tlfea::solvers::distribution::unowned", held);
   d->rows_.partitioned = true;
+  // This rank's values: the touched rows (owned ones included), packed. The
+  // model's writers and the rank's element blocks write there from now on.
+  d->rows_.layout = make_row_layout(p, d->rows_.touched);
+  for (size_t k = 0; k < d->own_.size(); ++k)
+    convert_offsets(p, d->own_[k]->cliques(), RowLayout(), d->rows_.layout, sub_offsets[k]);
+  model.set_row_layout(d->rows_.layout);
+  d->model_ = &model;
   // Couplings between bodies (joints) whose two coefficients different
   // ranks own: the same count on every rank (owner is).
   {
@@ -441,19 +464,7 @@ void Distribution::sum(const CoefView& x) const {
 void Distribution::zero_unowned_rows(const DeviceView<Real*>& values) const {
   Kokkos::parallel_for("tlfea::solvers::distribution::zero_unowned_rows",
                        Range(0, unowned_rows_.extent(0)),
-                       ZeroRows{values, pattern_->row_map, unowned_rows_});
-}
-
-std::vector<Offset> Distribution::owned_offsets(const std::vector<Offset>& offsets) const {
-  auto rm = Kokkos::create_mirror_view_and_copy(HostSpace(), pattern_->row_map);
-  std::vector<Offset> out;
-  for (Offset k : offsets) {
-    // The row of offset k: the last r with rm(r) <= k.
-    const Offset* it = std::upper_bound(rm.data(), rm.data() + rm.extent(0), k);
-    const Ordinal r = static_cast<Ordinal>(it - rm.data()) - 1;
-    if (owned_row_[r]) out.push_back(k);
-  }
-  return out;
+                       ZeroRows{values, pattern_->row_map, rows_.layout.shift, unowned_rows_});
 }
 
 std::unique_ptr<LinearSolver> Distribution::make_solver(const LinearSolverOptions& options) const {

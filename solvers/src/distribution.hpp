@@ -3,8 +3,11 @@
 // ranks (MPI)"). Internal to the solvers layer.
 //
 // Every rank holds the whole Model and the whole state (q, v, lambda, the CRS
-// pattern and one array of Newton matrix values on it; only the Tpetra matrix
-// and its preconditioner are split, linear_solver_distributed.cpp). The
+// pattern); the Newton matrix values only of the rows it touches or owns
+// (RowLayout, core/crs_pattern.hpp: set on the Model for the Distribution's
+// lifetime, so that the model's writers and the rank's element blocks fill
+// that layout); the Tpetra matrix and its preconditioner are split
+// (linear_solver_distributed.cpp). The
 // elements of each deformable body are split between the ranks
 // (StepperSettings::partition): "metis", a k-way
 // partition of the body's element graph (elements adjacent when they share a
@@ -26,7 +29,9 @@
 // without elements to split (rigid bodies) are evaluated whole by rank 0.
 //
 // Row ownership: coefficient c is owned by the lowest rank whose elements
-// touch it (rank 0 when none does). The replicated terms of the Newton matrix
+// touch it (rank 0 when none does). A rank holds the values of the rows it
+// owns and of those its elements touch (its shared rows), packed in row
+// order. The replicated terms of the Newton matrix
 // (M / h, constraints, follower loads, the unit diagonal of eliminated dofs),
 // which every rank computes identically, are kept by each rank only in the
 // rows it owns (the others zeroed before the rank's element tangents are
@@ -69,10 +74,12 @@ class Distribution {
   // and broadcast, so that every rank takes the same Newton decisions).
   void sum(const CoefView& x) const;
   void sum(const DeviceView<Real*>& x) const;
-  // values(k) = 0 for the offsets k in rows this rank does not own.
+  // The layout of this rank's matrix values (the touched and owned rows).
+  const RowLayout& layout() const { return rows_.layout; }
+  // values = 0 in the rows this rank holds but does not own (layout()).
   void zero_unowned_rows(const DeviceView<Real*>& values) const;
-  // The CRS offsets among `offsets` whose row this rank owns.
-  std::vector<Offset> owned_offsets(const std::vector<Offset>& offsets) const;
+  // Whether this rank owns scalar row r.
+  bool owns_row(Ordinal r) const { return owned_row_[r] != 0; }
   // The linear solver over the ranks for `options` (dist-cg / dist-gmres;
   // "default", belos-cg and belos-gmres map to them); throws Error naming the
   // rank count for a backend that cannot run distributed.
@@ -80,13 +87,14 @@ class Distribution {
 
  private:
   Distribution() = default;
+  Model* model_ = nullptr;  // whose row layout this sets (restored on destruction)
   int rank_ = 0, size_ = 1;
   std::vector<std::unique_ptr<ElementBlockBase>> own_;  // sub-blocks made here
   std::vector<const ElementBlockBase*> blocks_;         // per body
   RowPartition rows_;                                   // scalar rows touched / owned
   std::vector<unsigned char> owned_row_;                // per scalar row (host)
   const CrsPattern* pattern_ = nullptr;
-  DeviceView<Ordinal*> unowned_rows_;  // the scalar rows other ranks own
+  DeviceView<Ordinal*> unowned_rows_;  // the held scalar rows other ranks own
   mutable std::vector<Real> host_;     // sum(): the host copy summed over the ranks
   PartitionInfo info_;
 };

@@ -1,8 +1,9 @@
 // dist-cg / dist-gmres: the Newton matrix summed over the MPI ranks and
 // solved by Belos over MPI_COMM_WORLD (README "Running on several ranks").
 //
-// Every rank passes values on the whole CRS pattern (core/crs_pattern.hpp)
-// holding only its part: its elements' tangents, and the replicated terms in
+// Every rank passes the values of the rows it touches or owns
+// (RowPartition::layout, core/crs_pattern.hpp RowLayout) holding only its
+// part: its elements' tangents, and the replicated terms in
 // the rows it owns (solvers/src/distribution.hpp). analyze() builds, once per
 // pattern, a one-to-one matrix on the rows the rank owns and a matrix on its
 // shared rows (those its elements touch but another rank owns; none on one
@@ -70,20 +71,22 @@ struct GatherRows {
   DeviceView<Offset*> rm;
   DeviceView<Ordinal*> en;
   DeviceView<unsigned char*> mine;
+  DeviceView<Offset*> shift;  // where `in` holds each row (RowLayout; empty: unshifted)
   KOKKOS_INLINE_FUNCTION void operator()(const Offset i) const {
     const Offset b = rm(rows(i)), e = rm(rows(i) + 1);
+    const Offset s = shift.extent(0) == 0 ? 0 : shift(rows(i));
     Offset a = static_cast<Offset>(ptr(i));
     if (mine.extent(0) == 0) {
-      for (Offset k = b; k < e; ++k) out(a++) = in(k);
+      for (Offset k = b; k < e; ++k) out(a++) = in(k + s);
       return;
     }
     Offset o = a;
     for (Offset k = b; k < e; ++k) o += mine(en(k)) ? 1 : 0;
     for (Offset k = b; k < e; ++k) {
       if (mine(en(k)))
-        out(a++) = in(k);
+        out(a++) = in(k + s);
       else
-        out(o++) = in(k);
+        out(o++) = in(k + s);
     }
   }
 };
@@ -315,8 +318,8 @@ class DistributedSolver final : public LinearSolver, BelosParts {
   void build(const CrsPattern& pattern) {
     comm_ = Tpetra::getDefaultComm();
     n_ = pattern.num_rows();
-    nnz_ = pattern.nnz();
-    if (rows_.owned.empty() && rows_.touched.empty()) {  // one rank (analyze())
+    nnz_ = rows_.layout.size(pattern);  // this rank's values (RowPartition::layout)
+    if (!rows_.partitioned) {           // one rank (analyze())
       for (Ordinal r = 0; r < n_; ++r) rows_.owned.push_back(r);
       rows_.touched = rows_.owned;
     }
@@ -394,7 +397,7 @@ class DistributedSolver final : public LinearSolver, BelosParts {
     auto lv = m.getLocalValuesView();
     DeviceView<Real*> dst(const_cast<Real*>(lv.data()), lv.extent(0));
     Kokkos::parallel_for("tlfea::solvers::dist::gather_rows", Range(0, rows.extent(0)),
-                         GatherRows{dst, values, rows, ptr, rm_, en_, mine});
+                         GatherRows{dst, values, rows, ptr, rm_, en_, mine, rows_.layout.shift});
   }
 
   // Throws unless the local entries of `m` (rows `rows` of the pattern) hold

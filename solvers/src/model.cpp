@@ -286,12 +286,15 @@ struct ExpandBlockMass {
   DeviceView<Offset*> row_map;
   DeviceView<Real*> mass, values;
   Real scale;
+  DeviceView<Offset*> shift;  // RowLayout::shift (empty: the whole pattern)
   KOKKOS_INLINE_FUNCTION void operator()(const Ordinal r) const {
+    const Offset s = shift.extent(0) == 0 ? 0 : shift(r);
+    if (s == RowLayout::kAbsent) return;
     const Ordinal a = r % 3;
     const Offset base = row_map(r - a) / 9;
     for (Offset k = row_map(r); k < row_map(r + 1); ++k) {
       const Offset j = k - row_map(r);
-      values(k) = j % 3 == a ? scale * mass(base + j / 3) : 0.0;
+      values(k + s) = j % 3 == a ? scale * mass(base + j / 3) : 0.0;
     }
   }
 };
@@ -452,8 +455,9 @@ void Model::finalize() {
     constraints_->finalize();
     cliques.push_back(constraints_->jacobian_cliques());
   }
-  std::vector<DeviceView<Offset***>> offsets;
+  std::vector<DeviceView<Offset***>>& offsets = offsets_;
   pattern_ = build_crs_pattern(num_coefficients_, cliques, offsets);
+  layout_ = RowLayout();
   for (size_t k = 0; k < bodies_.size(); ++k)
     bodies_[k].block->set_matrix_offsets(pattern_, offsets[k]);
   if (with_constraints) constraints_->set_matrix_offsets(pattern_, offsets.back());
@@ -531,18 +535,37 @@ Real Model::kinetic_energy(const CoefView& v) const {
 DeviceView<Real*> Model::mass_values() const {
   if (!finalized_) throw_error("Model::mass_values() before finalize()");
   DeviceView<Real*> full("tlfea::solvers::mass_values", pattern_.nnz());
-  scaled_mass(1.0, full);
+  Kokkos::parallel_for("tlfea::solvers::mass_values",
+                       Kokkos::RangePolicy<ExecSpace>(0, pattern_.num_rows()),
+                       ExpandBlockMass{pattern_.row_map, mass_, full, 1.0, {}});
   return full;
 }
 
 void Model::scaled_mass(Real scale, const DeviceView<Real*>& values) const {
   if (!finalized_) throw_error("Model::scaled_mass() before finalize()");
-  if (values.extent(0) != static_cast<size_t>(pattern_.nnz()))
-    throw_error("Model::scaled_mass: ", values.extent(0), " values for ", pattern_.nnz(),
-                " pattern entries");
+  const Offset size = layout_.size(pattern_);
+  if (values.extent(0) != static_cast<size_t>(size))
+    throw_error("Model::scaled_mass: ", values.extent(0), " values for ", size,
+                layout_.whole() ? " pattern entries" : " entries of this rank's rows");
   Kokkos::parallel_for("tlfea::solvers::scaled_mass",
                        Kokkos::RangePolicy<ExecSpace>(0, pattern_.num_rows()),
-                       ExpandBlockMass{pattern_.row_map, mass_, values, scale});
+                       ExpandBlockMass{pattern_.row_map, mass_, values, scale, layout_.shift});
+}
+
+void Model::set_row_layout(const RowLayout& layout) {
+  if (!finalized_) throw_error("Model::set_row_layout() before finalize()");
+  if (!layout.whole() && !layout_.whole())
+    throw_error(
+        "Model::set_row_layout: the model's matrix already has a rank's row layout (one "
+        "TimeStepper on several MPI ranks at a time per model)");
+  if (!layout.whole() && layout.shift.extent(0) != static_cast<size_t>(pattern_.num_rows()))
+    throw_error("Model::set_row_layout: a layout of ", layout.shift.extent(0), " rows for ",
+                pattern_.num_rows());
+  for (size_t k = 0; k < bodies_.size(); ++k)
+    convert_offsets(pattern_, bodies_[k].block->cliques(), layout_, layout, offsets_[k]);
+  if (offsets_.size() > bodies_.size())
+    convert_offsets(pattern_, constraints_->jacobian_cliques(), layout_, layout, offsets_.back());
+  layout_ = layout;
 }
 
 DeviceView<Real*> Model::lumped_mass() const {

@@ -75,6 +75,7 @@ struct RigidTorqueTangent {
   Real c;
   KOKKOS_INLINE_FUNCTION void operator()(const int k) const {
     const Offset o = offsets(0, k, k), l = len(off + k);
+    if (o < 0) return;  // a row another rank holds (Model::row_layout)
     const Real S[9] = {0.0, -T[2], T[1], T[2], 0.0, -T[0], -T[1], T[0], 0.0};
     for (int r = 0; r < 3; ++r)
       for (int s = 0; s < 3; ++s) values(o + r * l + s) += c * S[3 * r + s];

@@ -174,7 +174,8 @@ TimeStepper::TimeStepper(Model& model, const StepperSettings& settings)
   factor_q_ = CoefView("tlfea::solvers::factor_q", n);
   factor_v_ = CoefView("tlfea::solvers::factor_v", n);
   Kokkos::deep_copy(q_, model_.reference());
-  values_ = DeviceView<Real*>("tlfea::solvers::newton_values", p.nnz());
+  // Several ranks: only this rank's rows (Model::row_layout, set by dist_).
+  values_ = DeviceView<Real*>("tlfea::solvers::newton_values", model_.row_layout().size(p));
   m_ = model_.has_constraints() ? model_.constraints().num_rows() : 0;
   lambda_ = DeviceView<Real*>("tlfea::solvers::lambda", m_);
   lambda_t_ = DeviceView<Real*>("tlfea::solvers::lambda_trial", m_);
@@ -270,17 +271,27 @@ TimeStepper::TimeStepper(Model& model, const StepperSettings& settings)
     for (Ordinal r = 0; r < p.num_rows(); ++r) h(r) = fixed[r] ? 0 : 1;
     Kokkos::deep_copy(free_, h);
   }
+  // Offsets in the values' layout; several ranks: the rows this rank holds,
+  // and the unit diagonal added by the rank owning the row.
   std::vector<Offset> zero, diag;
-  for (Ordinal r = 0; r < p.num_rows(); ++r)
-    for (Offset k = rm(r); k < rm(r + 1); ++k) {
-      if (!fixed[r] && !fixed[en(k)]) continue;
-      (en(k) == r ? diag : zero).push_back(k);
+  {
+    const RowLayout& layout = model_.row_layout();
+    auto shift = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), layout.shift);
+    for (Ordinal r = 0; r < p.num_rows(); ++r) {
+      const Offset sh = layout.whole() ? 0 : shift(r);
+      if (sh == RowLayout::kAbsent) continue;
+      for (Offset k = rm(r); k < rm(r + 1); ++k) {
+        if (!fixed[r] && !fixed[en(k)]) continue;
+        if (en(k) != r)
+          zero.push_back(k + sh);
+        else if (!dist_ || dist_->owns_row(r))
+          diag.push_back(k + sh);
+      }
     }
+  }
   fixed_dofs_ = upload_to_device<Ordinal>("tlfea::solvers::fixed_dofs", dofs);
   fixed_zero_ = upload_to_device<Offset>("tlfea::solvers::fixed_zero", zero);
-  // Several ranks: the unit diagonal is added by the rank owning the row.
-  fixed_diag_ = upload_to_device<Offset>("tlfea::solvers::fixed_diag",
-                                         dist_ ? dist_->owned_offsets(diag) : diag);
+  fixed_diag_ = upload_to_device<Offset>("tlfea::solvers::fixed_diag", diag);
   presc_dofs_ = upload_to_device<Ordinal>("tlfea::solvers::prescribed_dofs", presc);
   presc_vel_ = DeviceView<Real*>("tlfea::solvers::prescribed_velocity", presc.size());
   presc_vel_host_ = Kokkos::create_mirror_view(presc_vel_);
@@ -327,17 +338,32 @@ void TimeStepper::init_static_penalty() {
   Kokkos::deep_copy(vt_, 0.0);
   if (m_ > 0) Kokkos::deep_copy(lambda_t_, 0.0);
   assemble_matrix(h, t_ + h);
-  if (dist_) dist_->sum(values_);  // the whole matrix on every rank
+  // The diagonal of each free row; several ranks: each rank's part of the
+  // rows it holds, summed over the ranks (the same on every rank).
   const CrsPattern& p = model_.pattern();
+  const RowLayout& layout = model_.row_layout();
   auto rm = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), p.row_map);
   auto en = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), p.entries);
   auto val = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), values_);
   auto fr = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), free_);
+  auto shift = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), layout.shift);
+  DeviceView<Real*> diag("tlfea::solvers::static_diagonal", p.num_rows());
+  {
+    auto hd = Kokkos::create_mirror_view(diag);
+    Kokkos::deep_copy(hd, 0.0);
+    for (Ordinal r = 0; r < p.num_rows(); ++r) {
+      const Offset sh = layout.whole() ? 0 : shift(r);
+      if (sh == RowLayout::kAbsent) continue;
+      for (Offset k = rm(r); k < rm(r + 1); ++k)
+        if (en(k) == r) hd(r) = val(k + sh);
+    }
+    Kokkos::deep_copy(diag, hd);
+  }
+  if (dist_) dist_->sum(diag);
+  auto hd = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), diag);
   Real kmax = 0.0;
   for (Ordinal r = 0; r < p.num_rows(); ++r)
-    if (fr(r))
-      for (Offset k = rm(r); k < rm(r + 1); ++k)
-        if (en(k) == r) kmax = std::max(kmax, std::abs(val(k)) / h);
+    if (fr(r)) kmax = std::max(kmax, std::abs(hd(r)) / h);
   if (!(kmax > 0) || !std::isfinite(kmax))
     throw_error(
         "static analysis: the stiffness at the reference state has no positive diagonal "

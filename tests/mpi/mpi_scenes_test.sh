@@ -15,6 +15,9 @@
 #             on 1, 2, 3 ranks and against the 1-rank ILU run;
 #   static    examples/static_elastica.yaml (load increments, penalty rho
 #             from the assembled stiffness);
+#   follower  examples/q27_pressure.yaml (a follower pressure) and
+#             rigid_crank_flexible_rod.yaml with a torque on the rigid crank
+#             (load stiffness terms; dist-gmres);
 #   restart   the default scene (contact and a joint) to step 120 on 2 ranks,
 #             its checkpoint restarted to step 160 on 2 ranks (bit-identical
 #             to the uninterrupted 2-rank run: same partition, Kokkos Serial)
@@ -118,11 +121,12 @@ for m in bad:
 sys.exit(1 if bad else 0)
 EOF
 }
-# run N LABEL ARGS...: tlfea run on N ranks with dist-cg into $work/LABEL.N
+# run N LABEL ARGS...: tlfea run on N ranks with dist-cg (or $solver) into
+# $work/LABEL.N
 run() {
   local n=$1 label=$2
   shift 2
-  mpi "$n" "$tlfea" run "$@" --set solver.linear_solver=dist-cg --output "$work/$label.$n" \
+  mpi "$n" "$tlfea" run "$@" --set solver.linear_solver=${solver:-dist-cg} --output "$work/$label.$n" \
     > /dev/null 2> "$work/$label.$n.log" ||
     { echo "FAIL: $label on $n ranks: $(tail -5 "$work/$label.$n.log")" >&2; fail=1; return 1; }
 }
@@ -168,6 +172,13 @@ grep -q "; 0 of 128 joint couplings between bodies across ranks)" "$work/double_
 ranks="1 2" scene rigid_ball_net "$src/examples/rigid_ball_net.yaml" --steps 60
 # 3. Static analysis (all 8 load increments).
 scene static "$src/examples/static_elastica.yaml"
+# Follower loads, whose load stiffness is a replicated term of the Newton
+# matrix written into each rank's rows only (Model::row_layout): a follower
+# pressure on a Q27 block's top face whose elements the ranks split, and a
+# torque on a rigid body (rank 0's rows); both unsymmetric: dist-gmres.
+solver=dist-gmres scene pressure "$src/examples/q27_pressure.yaml" --steps 60
+solver=dist-gmres scene rigid_torque "$src/examples/rigid_crank_flexible_rod.yaml" --steps 40 \
+  --set "bodies.0.loads=[{type: torque, torque: [0, 0, 0.05]}]"
 # 4. Restart: N -> N bit-identical, N -> M within TOL.
 # The default scene's block lowered to 0.5 mm: it lands at step ~100, so the
 # checkpoint of step 120 holds contact history (sliding, 0.5 m/s).

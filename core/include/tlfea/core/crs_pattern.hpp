@@ -11,6 +11,7 @@
 // each of its three scalar rows.
 #pragma once
 
+#include <limits>
 #include <vector>
 
 #include "tlfea/core/types.hpp"
@@ -38,5 +39,32 @@ struct CliqueSet {
 // the block offsets offsets[s](c, i, j) (-1 where either id is negative).
 CrsPattern build_crs_pattern(Ordinal num_coefficients, const std::vector<CliqueSet>& cliques,
                              std::vector<DeviceView<Offset***>>& offsets);
+
+// Where the entries of the pattern's rows sit in a values array that holds
+// only some of the rows (one MPI rank's rows: solvers/src/distribution.hpp).
+// Row r's entries, in the pattern's order, are at row_map(r) + shift(r) ..
+// row_map(r + 1) + shift(r) - 1; shift(r) = kAbsent for a row not held.
+// Rows keep their lengths, so the three scalar rows of a block row stay
+// consecutive and entry (r, s) of a block stays at offset + r * row_length +
+// s. An empty shift (the default) is the whole pattern at its own offsets.
+struct RowLayout {
+  static constexpr Offset kAbsent = std::numeric_limits<Offset>::min();
+  DeviceView<Offset*> shift;  // per scalar row; empty: every row, unshifted
+  Offset nnz = 0;             // values held (unused when whole)
+  bool whole() const { return shift.extent(0) == 0; }
+  // The number of values a layout of `pattern` needs.
+  Offset size(const CrsPattern& pattern) const { return whole() ? pattern.nnz() : nnz; }
+};
+
+// The layout holding the scalar rows `rows` (ascending) of `pattern`, packed
+// in that order.
+RowLayout make_row_layout(const CrsPattern& pattern, const std::vector<Ordinal>& rows);
+
+// Re-expresses in place block offsets made for the clique set `cl` (as by
+// build_crs_pattern) in layout `from` as offsets in layout `to`: -1 for a
+// block whose row `to` does not hold (its writers skip negative offsets); a
+// block absent from `from` is found again in the pattern.
+void convert_offsets(const CrsPattern& pattern, const CliqueSet& cl, const RowLayout& from,
+                     const RowLayout& to, const DeviceView<Offset***>& offsets);
 
 }  // namespace tlfea

@@ -121,7 +121,8 @@ class Model {
   // f_ext(t, q) into f (overwritten): gravity and constant loads, timed loads
   // scaled by their amplitude at t, follower pressures on the configuration q.
   void external_load(Real t, const CoefView& q, const CoefView& f) const;
-  // values += alpha d f_ext / d q (the follower-pressure load stiffness).
+  // values += alpha d f_ext / d q (the follower-pressure load stiffness), in
+  // row_layout().
   void external_load_tangent(Real t, const CoefView& q, Real alpha,
                              const DeviceView<Real*>& values) const;
 
@@ -167,9 +168,18 @@ class Model {
   // M (x) I3 on the whole pattern (nnz values): a new array each call, for
   // tools and tests; after finalize().
   DeviceView<Real*> mass_values() const;
-  // values = scale (M (x) I3) on the whole pattern (nnz values, every entry
-  // written).
+  // values = scale (M (x) I3) in row_layout() (row_layout().size(pattern())
+  // values, every one written).
   void scaled_mass(Real scale, const DeviceView<Real*>& values) const;
+  // The layout of the Newton matrix values the model's matrix writers fill
+  // (scaled_mass, external_load_tangent, the element blocks' and the
+  // constraints' matrix offsets): the whole pattern unless a TimeStepper on
+  // several MPI ranks has set its rank's rows (solvers/src/distribution.hpp)
+  // for its lifetime. Setting converts every offset (after finalize(); a
+  // layout other than whole() only from whole(), so two such steppers cannot
+  // share a model).
+  void set_row_layout(const RowLayout& layout);
+  const RowLayout& row_layout() const { return layout_; }
   // The row sums of M, one per coefficient (a new array); after finalize().
   DeviceView<Real*> lumped_mass() const;
   // Constant part of the external force (gravity and loads without amplitude).
@@ -260,6 +270,10 @@ class Model {
   std::unique_ptr<ConstraintSet> constraints_;
   CoefView q0_, load_;
   CrsPattern pattern_;
+  // The matrix offsets of each body's block, then of the constraints (the
+  // views the blocks and the constraint set hold), and their layout.
+  std::vector<DeviceView<Offset***>> offsets_;
+  RowLayout layout_;
   DeviceView<Real*> mass_;  // block_mass()
   bool reference_built_ = false, finalized_ = false;
 };
