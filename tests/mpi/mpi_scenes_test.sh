@@ -39,7 +39,7 @@
 # ~1e-8 of the scale. TOL = 1e-6 leaves a factor 100 for such per-step
 # differences to add up over the <= 300 steps run here (the contact laws are
 # Lipschitz in the state away from the switching of a contact point, which a
-# 1e-8 difference does not cross here). Measured: 1e-15 to 1.6e-8 (README
+# 1e-8 difference does not cross here). Measured: 1e-15 to 6.6e-9 (README
 # "Running on several ranks"). constraint_violation is round-off below the constraint
 # tolerance 1e-8 and is compared absolutely against it; iteration counts
 # are printed, not compared (a Newton test near its threshold may take one
