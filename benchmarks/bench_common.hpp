@@ -4,8 +4,6 @@
 // time stepper add bench_stepper.hpp).
 #pragma once
 
-#include <sys/resource.h>
-
 #include <Kokkos_Core.hpp>
 #include <algorithm>
 #include <chrono>
@@ -39,13 +37,6 @@ namespace tlfea::bench {
 
 inline double now() {
   return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
-}
-
-// Peak resident set size of this process, in MiB (getrusage reports KiB on Linux).
-inline double peak_rss_mib() {
-  rusage u{};
-  getrusage(RUSAGE_SELF, &u);
-  return static_cast<double>(u.ru_maxrss) / 1024.0;
 }
 
 inline double median(std::vector<double> x) {

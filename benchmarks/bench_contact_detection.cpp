@@ -69,7 +69,7 @@ void run_case(double target, int repeat) {
       .num("detection_s", t_detect)
       .num("triangles_per_s", nt / t_detect)
       .num("ns_per_triangle", 1e9 * t_detect / nt)
-      .num("peak_rss_mib", bench::peak_rss_mib());
+      .num("peak_rss_mib", tlfea::peak_memory_mib());
   bench::add_config(j).print();
 }
 

@@ -131,7 +131,7 @@ int main(int argc, char** argv) {
                                    ", \"solve_s\": " + std::to_string(solve) + ", \"contact_s\": " +
                                    std::to_string(contact) + ", \"output_s\": 0}")
         .num("contact_share", contact / wall)
-        .num("peak_rss_mib", bench::peak_rss_mib());
+        .num("peak_rss_mib", tlfea::peak_memory_mib());
     bench::add_config(j).print();
   } catch (const Error& e) {
     std::fprintf(stderr, "tlfea_bench_contact_drop: %s\n", e.what());

@@ -143,7 +143,7 @@ void run_case(const Case& c, const MaterialSpec& mat, int repeat, bool compare, 
       .num("tangent_s", t_tangent)
       .num("internal_force_elements_per_s", ne / t_force)
       .num("tangent_elements_per_s", ne / t_tangent)
-      .num("peak_rss_mib", bench::peak_rss_mib());
+      .num("peak_rss_mib", tlfea::peak_memory_mib());
   if (compare) {
     const double f0 = bench::median(tf[0]), f1 = bench::median(tf[1]);
     const double k0 = bench::median(tk[0]), k1 = bench::median(tk[1]);

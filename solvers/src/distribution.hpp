@@ -74,9 +74,8 @@ class Distribution {
   // and broadcast, so that every rank takes the same Newton decisions).
   void sum(const CoefView& x) const;
   void sum(const DeviceView<Real*>& x) const;
-  // The layout of this rank's matrix values (the touched and owned rows).
-  const RowLayout& layout() const { return rows_.layout; }
-  // values = 0 in the rows this rank holds but does not own (layout()).
+  // values = 0 in the rows this rank holds but does not own (values in the
+  // rank's row layout, Model::row_layout).
   void zero_unowned_rows(const DeviceView<Real*>& values) const;
   // Whether this rank owns scalar row r.
   bool owns_row(Ordinal r) const { return owned_row_[r] != 0; }
