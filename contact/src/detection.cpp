@@ -223,7 +223,13 @@ Ordinal ContactDetection::detect(const CoefView& q, Real t) {
   const Ordinal nv = surface_.num_vertices(), nt = surface_.num_triangles();
   const int nb = num_body_ids_, nobs = num_obstacles();
   surface_.update_positions(q);
-  for (int k = 0; k < nobs; ++k) obstacle_state_host_(k) = evaluate_obstacle(obstacles_[k], t);
+  // t < 0 is the pseudo-time of a settle before the run (TimeStepper::settle):
+  // the obstacles stay at their pose of t = 0, at rest.
+  for (int k = 0; k < nobs; ++k) {
+    ObstacleState& st = obstacle_state_host_(k);
+    st = evaluate_obstacle(obstacles_[k], t < 0.0 ? 0.0 : t);
+    if (t < 0.0) st.velocity = st.angular_velocity = Vec3{{0.0, 0.0, 0.0}};
+  }
   if (nobs > 0) Kokkos::deep_copy(obstacle_state_, obstacle_state_host_);
 
   // Broad phase: bin triangles by the hashed cell of their bounding-box centre.

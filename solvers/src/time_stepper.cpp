@@ -28,6 +28,15 @@ struct Axpy {
   }
 };
 
+// out *= a
+struct Scale {
+  CoefView out;
+  Real a;
+  KOKKOS_INLINE_FUNCTION void operator()(const Ordinal k) const {
+    for (int c = 0; c < 3; ++c) out(k, c) *= a;
+  }
+};
+
 struct Negate {
   CoefView out, in;
   KOKKOS_INLINE_FUNCTION void operator()(const Ordinal k) const {
@@ -411,15 +420,21 @@ Real TimeStepper::residual(Real h, Real t1) {
   for (int b = 0; b < model_.num_bodies(); ++b)
     if (const ElementBlockBase* e = elements(b)) e->internal_force(qt_, vel, fint_);
   if (dist_) dist_->sum(fint_);  // every other term is computed whole by every rank
-  model_.external_load(t1, qt_, fext_);
+  // Loads, drivers and prescribed motions at load_time(t1) (0 while
+  // settling, with the loads scaled by the settle ramp).
+  const Real tl = load_time(t1);
+  model_.external_load(tl, qt_, fext_);
+  if (load_scale_ != 1.0)
+    Kokkos::parallel_for("tlfea::solvers::load_scale", Range(0, q_.extent(0)),
+                         Scale{fext_, load_scale_});
   // f_c = h C_q^T (lambda + rho c)
   if (m_ > 0) {
     ConstraintSet& cs = model_.constraints();
-    cs.evaluate(qt_, t1, c_);
+    cs.evaluate(qt_, tl, c_);
     Kokkos::parallel_for("tlfea::solvers::multiplier", Range(0, m_),
                          Multiplier{y_, lambda_t_, c_, h, rho_});
     Kokkos::deep_copy(fc_, 0.0);
-    cs.apply_jacobian_transpose(qt_, t1, y_, fc_);
+    cs.apply_jacobian_transpose(qt_, tl, y_, fc_);
   }
   Real sums[10] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
   Kokkos::parallel_reduce("tlfea::solvers::residual", Range(0, q_.extent(0)),
@@ -456,13 +471,14 @@ void TimeStepper::assemble_matrix(Real h, Real t1) {
   };
   if (!dist_) add_elements();
   // g contains -f_ext(q(v)): dg/dv gains -h d f_ext / d q.
-  if (model_.has_follower_loads()) model_.external_load_tangent(t1, qt_, -h, values_);
+  const Real tl = load_time(t1);
+  if (model_.has_follower_loads()) model_.external_load_tangent(tl, qt_, -h * load_scale_, values_);
   if (m_ > 0) {
     ConstraintSet& cs = model_.constraints();
-    cs.assemble_gauss_newton(qt_, t1, h * h * rho_, values_);
+    cs.assemble_gauss_newton(qt_, tl, h * h * rho_, values_);
     if (s_.dp1_curvature) {
       // eta = lambda + rho c = y / h
-      cs.evaluate(qt_, t1, c_);
+      cs.evaluate(qt_, tl, c_);
       Kokkos::parallel_for("tlfea::solvers::eta", Range(0, m_),
                            Multiplier{y_, lambda_t_, c_, 1.0, rho_});
       cs.assemble_dp1_hessian(qt_, y_, h * h, values_);
@@ -634,7 +650,7 @@ bool TimeStepper::inner_newton(Real h, Real t1, StepReport& rep, bool& reuse_ok,
 bool TimeStepper::advance(Real h, StepReport& rep) {
   const Real t1 = t_ + h;
   Kokkos::deep_copy(vt_, v_);  // initial guess: previous velocity
-  set_prescribed_velocities(h, t1);
+  set_prescribed_velocities(h, load_time(t1));
   if (!model_.step_forces().empty()) {
     const double tc = wall();
     Kokkos::deep_copy(fstep_, 0.0);
@@ -658,7 +674,7 @@ bool TimeStepper::advance(Real h, StepReport& rep) {
       break;
     }
     ConstraintSet& cs = model_.constraints();
-    cs.evaluate(qt_, t1, c_);
+    cs.evaluate(qt_, load_time(t1), c_);
     rep.constraint_violation = cs.violation_max(c_);
     Kokkos::parallel_for("tlfea::solvers::update_multipliers", Range(0, m_),
                          UpdateLambda{lambda_t_, c_, rho_});

@@ -132,7 +132,8 @@ class ContactDetection {
   // and filters are fixed afterwards).
   void setup();
 
-  // Detects in configuration q at time t (obstacle motions evaluated at t).
+  // Detects in configuration q at time t (obstacle motions evaluated at t;
+  // t < 0, a settle's pseudo-time (TimeStepper::settle): at t = 0, at rest).
   // Returns the number of contacts (also in points().count(0)); throws Error
   // when it exceeds the capacity.
   Ordinal detect(const CoefView& q, Real t);

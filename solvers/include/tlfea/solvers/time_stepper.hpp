@@ -134,6 +134,28 @@ struct StepperState {
 
 // The element partition of a run on several MPI ranks, the same on every
 // rank (TimeStepper::partition_info).
+// Settling before t = 0 (TimeStepper::settle; docs/theory.md §6.11):
+// dynamic relaxation of the initial configuration under the loads of t = 0,
+// so that a body set down touching an obstacle (zero penetration) or hanging
+// under its weight starts the run at rest in equilibrium instead of falling
+// into its contacts or supports.
+struct SettleSettings {
+  Real duration = 0.0;          // pseudo-time before t = 0 [s], in steps of StepperSettings::dt
+  Real ramp = -1.0;             // the loads eased in linearly over this time [s]; < 0: duration / 2
+  bool kinetic_damping = true;  // zero the velocities at every peak of the kinetic energy
+                                // (not in the last quarter of the settle, see settle())
+  Real rest_tolerance = 1e-3;   // at rest: final kinetic energy <= this x its largest value
+};
+
+struct SettleReport {
+  long steps = 0;                   // settle steps taken
+  int velocity_resets = 0;          // kinetic-damping resets
+  long newton_iterations = 0;       // summed over the steps
+  Real kinetic_energy_peak = 0.0;   // largest kinetic energy during the settle [J]
+  Real kinetic_energy_final = 0.0;  // at its end, before the velocities are zeroed [J]
+  bool at_rest = false;             // final <= rest_tolerance * peak (or nothing moved)
+};
+
 struct PartitionInfo {
   int ranks = 1;
   // "metis" or "range" on several ranks ("metis and range" when some body
@@ -170,6 +192,18 @@ class TimeStepper {
   // step number and reason when the retries are exhausted. The state is then
   // the last converged one, never a half-updated one.
   StepReport step();
+  // Settles the model before t = 0 (SettleSettings above): steps pseudo-time
+  // t from -duration to 0 with every time-dependent input (loads, drivers,
+  // prescribed motions, contact obstacles) held at its value at t = 0, the
+  // external loads scaled by a ramp from 0 to 1 over `ramp`, and (kinetic
+  // damping) the velocities zeroed whenever the kinetic energy has passed a
+  // peak, except in the last quarter, where a body that still slides or
+  // falls gathers kinetic energy. Ends at t = 0, step 0, with zero velocities; positions,
+  // multipliers and the contact history (ContactForces: the sticking springs carry the load) keep
+  // the settled state. Step forces see the pseudo-time t < 0. Only before the first step of a
+  // dynamic analysis; throws Error otherwise or when a settle step does not converge (the state is
+  // then unusable for the run). A body that slides or falls is not at rest (report.at_rest).
+  SettleReport settle(const SettleSettings& settings);
   Real time() const { return t_; }
   const CoefView& positions() const { return q_; }
   // Velocities; zero in a static analysis (v_ there is the increment rate).
@@ -194,6 +228,9 @@ class TimeStepper {
   void restore(const StepperState& state);
 
  private:
+  // Time at which loads, drivers and prescribed motions are evaluated: t1,
+  // or 0 while settling.
+  Real load_time(Real t1) const { return settling_ ? 0.0 : t1; }
   bool advance(Real h, StepReport& rep);  // one step of size h from (q_, v_, lambda_)
   bool inner_newton(Real h, Real t1, StepReport& rep, bool& reuse_ok, bool& last_fast);
   bool residual_converged(Real r, Real r0) const;
@@ -222,6 +259,8 @@ class TimeStepper {
   CoefView zero_;                    // zero velocities (static analysis)
   DeviceView<unsigned char*> free_;  // 1 for a free scalar dof, 0 clamped/prescribed
   bool static_ = false;
+  bool settling_ = false;                             // inside settle()
+  Real load_scale_ = 1.0;                             // factor on f_ext (settle's ramp)
   Real force_scale_ = 0.0;                            // F at the last residual() call
   Real slope_ = 0.0;                                  // dv . g at the last residual() call
   Real dv_norm_ = 0.0, v_norm_ = 0.0, q_norm_ = 0.0;  // |dv|, |v|, |q| there

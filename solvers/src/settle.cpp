@@ -1,0 +1,92 @@
+// TLFEA: settling before t = 0 (TimeStepper::settle, docs/theory.md §6.11).
+//
+// Dynamic relaxation (Day 1965; Underwood 1983): the static equilibrium of
+// the initial configuration under the loads of t = 0 is found by stepping
+// the dynamic equations in pseudo-time, here the implicit steps of the run
+// itself (with its contacts, joints and supports), while
+//   - the external loads grow linearly from 0 to their value at t = 0 over
+//     the ramp, so contacts and supports take the load gradually (a body set
+//     down touching an obstacle under its full weight would otherwise sink
+//     into it like a mass let go on a spring, docs/theory.md §7.6);
+//   - kinetic damping (Cundall 1976; Topping and Khan 1994) removes the
+//     oscillation: the kinetic energy T = 1/2 v^T M v of a conservative
+//     system peaks where the potential energy is least along the path, so
+//     whenever T has fallen from one step to the next the velocities are
+//     set to zero there and the motion restarts from rest. The last quarter
+//     of the settle runs without it, so that a body that still slides or
+//     falls gathers kinetic energy there and is reported (not at rest:
+//     the final kinetic energy above rest_tolerance times its peak).
+// Everything time-dependent (loads, drivers, prescribed motions; contact
+// obstacles through the step forces' t < 0) is taken at t = 0. The contact
+// history survives, so a body resting on friction starts t = 0 with its
+// sticking springs loaded.
+#include <cmath>
+#include <sstream>
+
+#include "tlfea/core/error.hpp"
+#include "tlfea/solvers/time_stepper.hpp"
+
+namespace tlfea {
+
+SettleReport TimeStepper::settle(const SettleSettings& ss) {
+  if (static_)
+    throw_error(
+        "settle: a static analysis solves for equilibrium itself; settle is for a dynamic "
+        "analysis");
+  if (steps_ != 0 || t_ != 0.0)
+    throw_error("settle: only before the first step (the stepper is at step ", steps_,
+                ", t = ", t_, " s)");
+  if (!(ss.duration > 0.0) || !std::isfinite(ss.duration))
+    throw_error("settle: duration must be positive and finite, got ", ss.duration);
+  const Real ramp = ss.ramp < 0.0 ? 0.5 * ss.duration : ss.ramp;
+  if (!std::isfinite(ramp) || ramp > ss.duration)
+    throw_error("settle: ramp must be finite and at most the duration (", ss.duration,
+                " s), got ", ramp);
+  if (!(ss.rest_tolerance >= 0.0) || !std::isfinite(ss.rest_tolerance))
+    throw_error("settle: rest_tolerance must be >= 0 and finite, got ", ss.rest_tolerance);
+  const long n = std::max(1L, std::lround(ss.duration / s_.dt));
+  if (static_cast<double>(n) > 1e9)
+    throw_error("settle: duration ", ss.duration, " s is ", n, " steps of dt = ", s_.dt,
+                " s (at most 1e9)");
+
+  SettleReport rep;
+  Kokkos::deep_copy(v_, 0.0);
+  settling_ = true;
+  t_ = -static_cast<Real>(n) * s_.dt;
+  Real previous = 0.0;
+  const long damped = n - std::max(1L, n / 4);  // steps with kinetic damping
+  try {
+    for (long k = 0; k < n; ++k) {
+      // The ramp at the step's end (the implicit step evaluates loads at t_{n+1}).
+      const Real tau = static_cast<Real>(k + 1) * s_.dt;
+      load_scale_ = ramp > 0.0 ? std::min<Real>(1.0, tau / ramp) : 1.0;
+      const StepReport r = step();
+      rep.newton_iterations += r.newton_iterations;
+      ++rep.steps;
+      const Real T = model_.kinetic_energy(v_);
+      rep.kinetic_energy_peak = std::max(rep.kinetic_energy_peak, T);
+      rep.kinetic_energy_final = T;
+      if (ss.kinetic_damping && T < previous && k < damped) {
+        Kokkos::deep_copy(v_, 0.0);
+        ++rep.velocity_resets;
+        previous = 0.0;
+      } else {
+        previous = T;
+      }
+    }
+  } catch (const Error& e) {
+    settling_ = false;
+    load_scale_ = 1.0;
+    throw Error(std::string("settle (pseudo-time before t = 0): ") + e.what());
+  }
+  settling_ = false;
+  load_scale_ = 1.0;
+  t_ = 0.0;  // the pseudo-times -n dt + k dt carry round-off; t = 0 is exact
+  steps_ = 0;
+  Kokkos::deep_copy(v_, 0.0);
+  rep.at_rest = rep.kinetic_energy_peak <= 0.0 ||
+                rep.kinetic_energy_final <= ss.rest_tolerance * rep.kinetic_energy_peak;
+  return rep;
+}
+
+}  // namespace tlfea
