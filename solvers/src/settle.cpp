@@ -34,15 +34,19 @@ SettleReport TimeStepper::settle(const SettleSettings& ss) {
         "settle: a static analysis solves for equilibrium itself; settle is for a dynamic "
         "analysis");
   if (steps_ != 0 || t_ != 0.0)
-    throw_error("settle: only before the first step (the stepper is at step ", steps_,
-                ", t = ", t_, " s)");
-  if (!(ss.duration > 0.0) || !std::isfinite(ss.duration))
+    throw_error("settle: only before the first step (the stepper is at step ", steps_, ", t = ", t_,
+                " s)");
+  // isfinite first: an ordered comparison with NaN raises FE_INVALID.
+  if (!std::isfinite(ss.duration) || ss.duration <= 0.0)
     throw_error("settle: duration must be positive and finite, got ", ss.duration);
+  if (!std::isfinite(ss.ramp))
+    throw_error("settle: ramp must be finite and at most the duration (", ss.duration, " s), got ",
+                ss.ramp);
   const Real ramp = ss.ramp < 0.0 ? 0.5 * ss.duration : ss.ramp;
-  if (!std::isfinite(ramp) || ramp > ss.duration)
-    throw_error("settle: ramp must be finite and at most the duration (", ss.duration,
-                " s), got ", ramp);
-  if (!(ss.rest_tolerance >= 0.0) || !std::isfinite(ss.rest_tolerance))
+  if (ramp > ss.duration)
+    throw_error("settle: ramp must be finite and at most the duration (", ss.duration, " s), got ",
+                ramp);
+  if (!std::isfinite(ss.rest_tolerance) || ss.rest_tolerance < 0.0)
     throw_error("settle: rest_tolerance must be >= 0 and finite, got ", ss.rest_tolerance);
   const long n = std::max(1L, std::lround(ss.duration / s_.dt));
   if (static_cast<double>(n) > 1e9)
