@@ -145,8 +145,8 @@ void print_summary(const tlfea::scene::Scene& s, FILE* f) {
     std::fprintf(f, "analysis: static, %ld load increments of %.6g to pseudo-time %.6g\n", s.steps,
                  s.settings.dt, s.end_time);
   else
-    std::fprintf(f, "time: dt %.6g s, %ld steps, end time %.6g s\n", s.settings.dt, s.steps,
-                 s.end_time);
+    std::fprintf(f, "time: dt %.6g s, %ld steps, end time %.6g s%s\n", s.settings.dt, s.steps,
+                 s.end_time, s.settle.duration > 0.0 ? ", settled before t = 0 (time.settle)" : "");
   std::fprintf(f, "solver: inner %s, linear %s\n", s.settings.inner_solver.c_str(),
                s.settings.linear.backend.c_str());
   std::fprintf(f, "output: %s\n", s.output.enabled ? s.output.directory.c_str() : "disabled");
@@ -281,7 +281,7 @@ int cmd_run(Options o, const tlfea::MpiSession* mpi) {
   if (!o.output.empty()) s.output.directory = o.output;
   if (o.no_output) s.output.enabled = false;
   tlfea::TimeStepper stepper(*s.model, s.settings);
-  s.apply_initial_state(stepper);
+  if (!o.restart.empty()) s.apply_initial_state(stepper);  // then the checkpoint's state
 #ifdef TLFEA_HAVE_IO
   if (!o.restart.empty()) {
     // Every rank reads the same checkpoint (the replicated state, any rank
@@ -321,6 +321,49 @@ int cmd_run(Options o, const tlfea::MpiSession* mpi) {
     }
     warn_output_size(s, stepper.steps_taken());
   }
+  // time.settle: dynamic relaxation before t = 0 on a fresh start (a restart
+  // continues a settled run); nothing is written before it has ended, and a
+  // settle step that fails ends the run like a failed step (exit 1), on
+  // every rank alike.
+  if (o.restart.empty() && s.settle.duration > 0.0) {
+    tlfea::SettleReport sr;
+    try {
+      if (root)
+        std::fprintf(stderr, "settle: %ld steps of %g s before t = 0 ...\n",
+                     std::max(1L, std::lround(s.settle.duration / s.settings.dt)),
+                     static_cast<double>(s.settings.dt));
+      sr = stepper.settle(s.settle);
+    } catch (const tlfea::Error& e) {
+      why = e.what();
+    }
+    if (ranks > 1 ? mpi->any(!why.empty()) : !why.empty()) {
+      if (root)
+        std::fprintf(stderr, "%s\n",
+                     why.empty() ? "tlfea: the settle failed on another rank" : why.c_str());
+      return 1;
+    }
+    if (root) {
+      std::fprintf(stderr,
+                   "settle: %ld steps (%.6g s, loads eased in over %.6g s), %d velocity resets, "
+                   "newton %ld; kinetic energy at the end %.3g J (largest %.3g J)\n",
+                   sr.steps, static_cast<double>(s.settle.duration),
+                   static_cast<double>(s.settle.ramp < 0 ? 0.5 * s.settle.duration : s.settle.ramp),
+                   sr.velocity_resets, sr.newton_iterations,
+                   static_cast<double>(sr.kinetic_energy_final),
+                   static_cast<double>(sr.kinetic_energy_peak));
+      if (!sr.at_rest)
+        std::fprintf(stderr,
+                     "warning: settle: the bodies are not at rest at its end (kinetic energy "
+                     "%.3g J, %.3g of its largest): a body slides or falls, or vibrates without "
+                     "damping; the run starts from its positions, at rest (settle longer, or see "
+                     "docs/scene.md \"time\")\n",
+                     static_cast<double>(sr.kinetic_energy_final),
+                     sr.kinetic_energy_peak > 0
+                         ? static_cast<double>(sr.kinetic_energy_final / sr.kinetic_energy_peak)
+                         : 0.0);
+    }
+  }
+  if (o.restart.empty()) s.apply_initial_state(stepper);
 #ifdef TLFEA_HAVE_IO
   std::unique_ptr<tlfea::io::OutputWriter> writer;
   if (s.output.enabled && root) {

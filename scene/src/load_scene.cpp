@@ -68,7 +68,7 @@ void Builder::build(const YAML::Node& root) {
   if (has_contact && s_.settings.analysis == "static")
     fail(c_, top.get("contact"),
          "contact: not supported in a static analysis (analysis: static); settle a model in "
-         "contact with a dynamic analysis and damping");
+         "contact with a dynamic analysis and time.settle");
   top.done();
   s_.model->finalize();
   if (has_contact) add_contact(top.get("contact"));

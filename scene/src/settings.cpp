@@ -42,6 +42,35 @@ void Builder::parse_time(Map& top) {
     s_.steps = t.positive_int("steps", 100);
   }
   s_.end_time = s_.steps * dt;
+  // time.settle: D (duration [s]) or {duration: D, ramp: R, kinetic_damping:
+  // B}: TimeStepper::settle before t = 0 (docs/scene.md, "time").
+  if (t.has("settle")) {
+    const YAML::Node sn = t.get("settle");
+    SettleSettings& ss = s_.settle;
+    if (sn.IsMap()) {
+      Map sm(c_, sn, "time.settle");
+      ss.duration = sm.positive_req("duration");
+      if (sm.has("ramp")) {
+        ss.ramp = sm.nonnegative("ramp", 0.0);
+        if (ss.ramp > ss.duration)
+          fail(c_, sm.node()["ramp"],
+               "time.settle.ramp (" + Map::fmt(ss.ramp) + " s) must be at most its duration (" +
+                   Map::fmt(ss.duration) + " s)");
+      }
+      ss.kinetic_damping = sm.boolean("kinetic_damping", true);
+      sm.done();
+    } else {
+      ss.duration = t.positive("settle", 0.0);
+    }
+    if (ss.duration / dt > kMaxSteps)
+      fail(c_, sn,
+           "time.settle: duration / dt = " + Map::fmt(ss.duration) + " / " + Map::fmt(dt) +
+               " is more than " + Map::fmt(kMaxSteps) + " steps");
+    if (s_.settings.analysis == "static")
+      fail(c_, sn,
+           "time.settle: a static analysis (analysis: static) solves for equilibrium itself; "
+           "settle is for a dynamic analysis");
+  }
   t.done();
 }
 

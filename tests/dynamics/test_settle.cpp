@@ -175,8 +175,8 @@ TEST(Settle, RejectsBadSettingsAndLateCalls) {
   StepperSettings s;
   s.dt = 1e-3;
   TimeStepper st(bar.model, s);
-  for (Real d : {0.0, -1.0, std::numeric_limits<Real>::quiet_NaN(),
-                 std::numeric_limits<Real>::infinity()}) {
+  for (Real d :
+       {0.0, -1.0, std::numeric_limits<Real>::quiet_NaN(), std::numeric_limits<Real>::infinity()}) {
     SettleSettings ss;
     ss.duration = d;
     expect_error([&] { st.settle(ss); }, "duration must be positive");

@@ -18,6 +18,25 @@ TEST(SceneErrors, GoodBaseParses) {
   EXPECT_EQ(s.unknowns(), 81);
 }
 
+// time.settle: a duration, or {duration, ramp, kinetic_damping}; absent: no
+// settle (duration 0).
+TEST(SceneErrors, SettleForms) {
+  const std::string g = kGood;
+  EXPECT_EQ(scene::load_scene_text(g, "good.yaml", ".").settle.duration, 0.0);
+  Scene a =
+      scene::load_scene_text(replace(g, "steps: 2}", "steps: 2, settle: 0.25}"), "a.yaml", ".");
+  EXPECT_EQ(a.settle.duration, 0.25);
+  EXPECT_LT(a.settle.ramp, 0.0);  // the default: half the duration
+  EXPECT_TRUE(a.settle.kinetic_damping);
+  Scene b = scene::load_scene_text(
+      replace(g, "steps: 2}",
+              "steps: 2, settle: {duration: 0.3, ramp: 0.1, kinetic_damping: false}}"),
+      "b.yaml", ".");
+  EXPECT_EQ(b.settle.duration, 0.3);
+  EXPECT_EQ(b.settle.ramp, 0.1);
+  EXPECT_FALSE(b.settle.kinetic_damping);
+}
+
 TEST(SceneErrors, EachCaseNamesFileLineColumn) {
   const std::string g = kGood;
   const std::vector<BadCase> cases = {
@@ -62,6 +81,20 @@ TEST(SceneErrors, EachCaseNamesFileLineColumn) {
        replace(g, "    density: 1000\n", "    density: 1000\n    clamp: [{set: left}]\n"),
        "bad.yaml:8:19:", "unknown node set 'left'"},
       {"yaml syntax", replace(g, "steps: 2}", "steps: 2"), "bad.yaml:", "YAML syntax error"},
+      // time.settle (docs/scene.md "time"): at the offending value or key.
+      {"negative settle", replace(g, "steps: 2}", "steps: 2, settle: -1}"),
+       "bad.yaml:1:38:", "time.settle must be positive"},
+      {"settle ramp longer than it",
+       replace(g, "steps: 2}", "steps: 2, settle: {duration: 0.1, ramp: 0.2}}"),
+       "bad.yaml:1:60:", "time.settle.ramp (0.2 s) must be at most its duration (0.1 s)"},
+      {"settle without duration", replace(g, "steps: 2}", "steps: 2, settle: {ramp: 0.2}}"),
+       "bad.yaml:1:38:", "missing required key 'duration'"},
+      {"settle unknown key",
+       replace(g, "steps: 2}", "steps: 2, settle: {duration: 0.1, kinetic: false}}"),
+       "bad.yaml:1:54:", "unknown key 'kinetic'"},
+      {"settle in a static analysis",
+       "analysis: static\n" + replace(g, "steps: 2}", "steps: 2, settle: 0.1}"),
+       "bad.yaml:2:38:", "a static analysis (analysis: static) solves for equilibrium itself"},
       {"unknown contact law", g + "contact: {law: hertz}\n",
        "bad.yaml:8:16:", "unknown name 'hertz'"},
       {"negative self-contact radius", g + "contact: {self_contact_radius: -1}\n",

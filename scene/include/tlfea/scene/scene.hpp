@@ -70,6 +70,9 @@ struct Scene {
   std::shared_ptr<ContactForces> contact;
   // Initial velocity per coefficient (empty: at rest).
   std::vector<Vec3> initial_velocity;
+  // time.settle: settle before t = 0 (duration > 0; TimeStepper::settle),
+  // on a fresh start, not on a restart. Then apply_initial_state.
+  SettleSettings settle;
 
   Ordinal unknowns() const;  // 3 * free coefficients
   Ordinal constraint_rows() const;
