@@ -71,16 +71,21 @@ void bind_scene(py::module_& m) {
                              [](const PyScene& s) { return std::make_unique<PyModel>(s.handle()); })
       .def(
           "stepper",
-          [](PyScene& s, std::optional<SS> settings) {
+          [](PyScene& s, std::optional<SS> settings, bool settle) {
             const tlfea::scene::Scene& sc = s.get();
             auto st = std::make_unique<PyStepper>(s.handle(), settings ? *settings : sc.settings);
+            if (settle && sc.settle.duration > 0.0) st->settle(sc.settle);
             sc.apply_initial_state(st->get());
             return st;
           },
-          py::arg("settings") = py::none(),
-          "A Stepper on the scene's model with the scene's settings (or `settings`) and initial "
-          "velocities, as `tlfea run` makes it. A scene's contact history is shared by its "
-          "steppers: make one stepper per scene.")
+          py::arg("settings") = py::none(), py::arg("settle") = true,
+          "A Stepper on the scene's model with the scene's settings (or `settings`), settled "
+          "when the scene has time.settle (unless settle=False; then call Stepper.settle "
+          "yourself), and with its initial velocities, as `tlfea run` makes it. A scene's "
+          "contact history is shared by its steppers: make one stepper per scene.")
+      .def_property_readonly(
+          "settle_duration", [](const PyScene& s) { return s.get().settle.duration; },
+          "time.settle's duration [s] (0: no settle)")
       .def("__repr__", [](const PyScene& s) {
         const auto& sc = s.get();
         return "<tlfea.Scene '" + sc.name + "' (" + sc.file +

@@ -145,6 +145,22 @@ void bind_settings(py::module_& m) {
                ", constraint_violation=" + fmt(r.constraint_violation) + ")";
       });
 
+  using SE = tlfea::SettleReport;
+  py::class_<SE>(m, "SettleReport", "What Stepper.settle() did (tlfea::SettleReport).")
+      .def_readonly("steps", &SE::steps)
+      .def_readonly("velocity_resets", &SE::velocity_resets)
+      .def_readonly("newton_iterations", &SE::newton_iterations)
+      .def_readonly("kinetic_energy_peak", &SE::kinetic_energy_peak)
+      .def_readonly("kinetic_energy_final", &SE::kinetic_energy_final)
+      .def_readonly("at_rest", &SE::at_rest)
+      .def("__repr__", [](const SE& r) {
+        return "SettleReport(steps=" + std::to_string(r.steps) +
+               ", velocity_resets=" + std::to_string(r.velocity_resets) +
+               ", kinetic_energy_final=" + fmt(r.kinetic_energy_final) +
+               ", kinetic_energy_peak=" + fmt(r.kinetic_energy_peak) +
+               ", at_rest=" + std::string(r.at_rest ? "True" : "False") + ")";
+      });
+
   using ST = tlfea::SolverStats;
   py::class_<ST>(m, "SolverStats")
       .def_readonly("backend", &ST::backend)

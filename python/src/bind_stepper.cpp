@@ -19,6 +19,27 @@ void bind_stepper(py::module_& m) {
            "Advances by settings.dt (halving on failure); returns the StepReport. Raises "
            "tlfea.Error when the retries are exhausted (state: the last converged step).")
       .def(
+          "settle",
+          [](PyStepper& ps, double duration, std::optional<double> ramp, bool kinetic_damping,
+             double rest_tolerance) {
+            tlfea::SettleSettings ss;
+            ss.duration = duration;
+            ss.ramp = ramp ? *ramp : -1.0;
+            if (ramp && !(*ramp >= 0.0))
+              fail("Stepper.settle: ramp must be >= 0 (None: duration / 2)");
+            ss.kinetic_damping = kinetic_damping;
+            ss.rest_tolerance = rest_tolerance;
+            return ps.settle(ss);
+          },
+          py::arg("duration"), py::arg("ramp") = py::none(), py::arg("kinetic_damping") = true,
+          py::arg("rest_tolerance") = 1e-3,
+          "Settles the model before t = 0 (tlfea::TimeStepper::settle, docs/theory.md §6.11): "
+          "steps of settings.dt from t = -duration to 0 with the loads of t = 0 eased in over "
+          "`ramp` (None: duration / 2), drivers, prescribed motions and obstacles held at t = 0, "
+          "and the velocities zeroed at every peak of the kinetic energy (kinetic_damping). "
+          "Ends at t = 0, step 0, at rest. Only before the first step of a dynamic analysis. "
+          "Returns a SettleReport; .at_rest is False when a body still slides or falls.")
+      .def(
           "run",
           [](PyStepper& ps, long steps, py::object output, py::object callback) {
             if (steps < 0) fail("Stepper.run: steps must be >= 0");

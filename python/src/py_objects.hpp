@@ -110,6 +110,12 @@ class PyStepper : public Resource {
     py::gil_scoped_release nogil;
     return s.step();
   }
+  tlfea::SettleReport settle(const tlfea::SettleSettings& ss) {
+    tlfea::TimeStepper& s = mutable_stepper("settle");
+    Busy busy(*this);
+    py::gil_scoped_release nogil;
+    return s.settle(ss);
+  }
   // For calls that change the state: refused while this stepper is inside
   // step() (a Python callback called from the step, or another thread).
   tlfea::TimeStepper& mutable_stepper(const char* what) {

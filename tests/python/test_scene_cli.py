@@ -193,3 +193,28 @@ def test_every_example_scene_runs_as_in_the_cli(example, tlfea_exe, source_dir, 
     if not stepper.is_static:  # (a static checkpoint holds the increment rate)
         assert_same_run(stepper.velocities, v_cli, max(1.0, float(np.abs(v_cli).max())),
                         None if q_tol is None else q_tol / scene.settings.dt)
+
+
+def test_settle_from_python(source_dir):
+    # examples/block_on_slope_settled.yaml settled through Stepper.settle (as
+    # `tlfea run` does for time.settle): at t = 0 the block rests, sunk into
+    # its contacts by about the static Hertz compression (2.4e-5 m for this
+    # 1 kg block on 25 contacts, tests/contact_dynamics/test_contact_resting.cpp),
+    # and does not move over the next 100 steps.
+    scene = tlfea.load_scene(str(source_dir / "examples" / "block_on_slope_settled.yaml"))
+    assert scene.settle_duration == pytest.approx(0.3)
+    stepper = scene.stepper(settle=False)
+    q0 = stepper.positions.copy()
+    report = stepper.settle(scene.settle_duration)
+    assert report.at_rest and report.steps == 3000 and report.velocity_resets > 0
+    assert stepper.time == 0.0 and stepper.steps_taken == 0
+    np.testing.assert_array_equal(stepper.velocities, 0.0)
+    moved = np.abs(stepper.positions - q0).max()
+    assert 1e-5 < moved < 1e-4
+    q1 = stepper.positions.copy()
+    stepper.run(100)
+    assert np.abs(stepper.positions - q1).max() < 1e-9
+    with pytest.raises(tlfea.Error, match="only before the first step"):
+        stepper.settle(0.1)
+    with pytest.raises(tlfea.Error, match="ramp must be >= 0"):
+        scene.stepper(settle=False).settle(0.1, ramp=-1.0)
