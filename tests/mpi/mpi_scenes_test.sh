@@ -18,6 +18,9 @@
 #   follower  examples/q27_pressure.yaml (a follower pressure) and
 #             rigid_crank_flexible_rod.yaml with a torque on the rigid crank
 #             (load stiffness terms; dist-gmres);
+#   settle    examples/block_on_slope_settled.yaml (time.settle: pseudo-time
+#             steps before t = 0 with kinetic damping, then at rest on
+#             its frictional contacts);
 #   restart   the default scene (contact and a joint) to step 120 on 2 ranks,
 #             its checkpoint restarted to step 160 on 2 ranks (bit-identical
 #             to the uninterrupted 2-rank run: same partition, Kokkos Serial)
@@ -179,6 +182,14 @@ scene static "$src/examples/static_elastica.yaml"
 solver=dist-gmres scene pressure "$src/examples/q27_pressure.yaml" --steps 60
 solver=dist-gmres scene rigid_torque "$src/examples/rigid_crank_flexible_rod.yaml" --steps 40 \
   --set "bodies.0.loads=[{type: torque, torque: [0, 0, 0.05]}]"
+# Settled before t = 0 (TimeStepper::settle: the resets of the kinetic
+# damping are decided from the replicated state alike on every rank). The
+# whole 0.3 s settle: the settled block is then stationary (momenta exactly
+# 0), where a shorter one leaves a 1e-10 kg m/s oscillation whose relative
+# differences between rank counts are the linear solves' noise.
+scene settle "$src/examples/block_on_slope_settled.yaml" --steps 100 --set output.every=20
+grep -q "^settle: 3000 steps" "$work/settle.2.log" ||
+  { echo "FAIL: settle on 2 ranks: no settle report: $(tail -3 "$work/settle.2.log")" >&2; fail=1; }
 # 4. Restart: N -> N bit-identical, N -> M within TOL.
 # The default scene's block lowered to 0.5 mm: it lands at step ~100, so the
 # checkpoint of step 120 holds contact history (sliding, 0.5 m/s).
