@@ -48,12 +48,14 @@ SettleReport TimeStepper::settle(const SettleSettings& ss) {
                 ramp);
   if (!std::isfinite(ss.rest_tolerance) || ss.rest_tolerance < 0.0)
     throw_error("settle: rest_tolerance must be >= 0 and finite, got ", ss.rest_tolerance);
+  // The ratio is checked before rounding (lround of a huge ratio is undefined).
+  if (ss.duration / s_.dt > 1e9)
+    throw_error("settle: duration ", ss.duration, " s is ", ss.duration / s_.dt,
+                " steps of dt = ", s_.dt, " s (at most 1e9)");
   const long n = std::max(1L, std::lround(ss.duration / s_.dt));
-  if (static_cast<double>(n) > 1e9)
-    throw_error("settle: duration ", ss.duration, " s is ", n, " steps of dt = ", s_.dt,
-                " s (at most 1e9)");
 
   SettleReport rep;
+  const StepperState initial = state();  // restored when a settle step fails
   Kokkos::deep_copy(v_, 0.0);
   settling_ = true;
   t_ = -static_cast<Real>(n) * s_.dt;
@@ -81,7 +83,9 @@ SettleReport TimeStepper::settle(const SettleSettings& ss) {
   } catch (const Error& e) {
     settling_ = false;
     load_scale_ = 1.0;
-    throw Error(std::string("settle (pseudo-time before t = 0): ") + e.what());
+    restore(initial);
+    throw Error(std::string("settle (pseudo-time before t = 0): ") + e.what() +
+                "; the stepper is back at its initial state");
   }
   settling_ = false;
   load_scale_ = 1.0;

@@ -170,6 +170,26 @@ void expect_error(const std::function<void()>& f, const std::string& part) {
   }
 }
 
+// A settle step that does not converge (one Newton iteration allowed, no
+// step halving) ends the settle with an Error that says so, and leaves the
+// stepper at its initial state: t = 0, step 0, the reference positions.
+TEST(Settle, FailedSettleRestoresTheInitialState) {
+  HangingBar bar;
+  StepperSettings s;
+  s.dt = 1e-3;
+  s.max_newton = 1;
+  s.max_retries = 0;
+  TimeStepper st(bar.model, s);
+  SettleSettings ss;
+  ss.duration = 0.1;
+  expect_error([&] { st.settle(ss); }, "settle (pseudo-time before t = 0): time step 1");
+  expect_error([&] { st.settle(ss); }, "the stepper is back at its initial state");
+  EXPECT_EQ(st.time(), 0.0);
+  EXPECT_EQ(st.steps_taken(), 0);
+  EXPECT_EQ(bar.tip(st.positions()), 0.0);
+  EXPECT_EQ(max_speed(st.velocities()), 0.0);
+}
+
 TEST(Settle, RejectsBadSettingsAndLateCalls) {
   HangingBar bar;
   StepperSettings s;

@@ -198,11 +198,14 @@ class TimeStepper {
   // external loads scaled by a ramp from 0 to 1 over `ramp`, and (kinetic
   // damping) the velocities zeroed whenever the kinetic energy has passed a
   // peak, except in the last quarter, where a body that still slides or
-  // falls gathers kinetic energy. Ends at t = 0, step 0, with zero velocities; positions,
-  // multipliers and the contact history (ContactForces: the sticking springs carry the load) keep
-  // the settled state. Step forces see the pseudo-time t < 0. Only before the first step of a
-  // dynamic analysis; throws Error otherwise or when a settle step does not converge (the state is
-  // then unusable for the run). A body that slides or falls is not at rest (report.at_rest).
+  // falls gathers kinetic energy. Ends at t = 0, step 0, with zero
+  // velocities; positions, multipliers and the contact history
+  // (ContactForces: the sticking springs carry the load) keep the settled
+  // state. Step forces see the pseudo-time t < 0. Only before the first
+  // step of a dynamic analysis; throws Error otherwise or when a settle step
+  // does not converge (the stepper is then back at its initial state; a
+  // ContactForces keeps the history of the failed settle). A body that
+  // slides or falls is not at rest (report.at_rest).
   SettleReport settle(const SettleSettings& settings);
   Real time() const { return t_; }
   const CoefView& positions() const { return q_; }
