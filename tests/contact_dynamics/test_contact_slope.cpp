@@ -184,8 +184,6 @@ const char* name(const SlopeCase& c) {
   return buf;
 }
 
-// Below the friction angle: the centre of mass moves less than 1 % of the
-// free kinetic slide over the same time T.
 // Settles the block before t = 0 when the case asks (c.settle > 0).
 SettleReport maybe_settle(const SlopeCase& c, const BlockOnSlope& b, TimeStepper& st) {
   if (c.settle <= 0.0) return {};
@@ -202,6 +200,8 @@ SettleReport maybe_settle(const SlopeCase& c, const BlockOnSlope& b, TimeStepper
   return r;
 }
 
+// Below the friction angle: the centre of mass moves less than 1 % of the
+// free kinetic slide over the same time T.
 Real run_stays(const SlopeCase& c, Real T, bool expect_stays = true) {
   BlockOnSlope b(c);
   StepperSettings s;
@@ -335,6 +335,7 @@ void settled_stays(const SlopeCase& mesh, int patch, Real tan_alpha) {
   EXPECT_EQ(st.steps_taken(), 0);
   // Statics of the settled block: the contact forces of the next step (at
   // the settled state) against the weight's components.
+  const Real x0 = b.along_slope(st.positions());
   st.step();
   Real fn = 0.0, ft = 0.0;
   b.contact_sums(fn, ft);
@@ -343,7 +344,6 @@ void settled_stays(const SlopeCase& mesh, int patch, Real tan_alpha) {
               fn / (w * b.ca), ft / (w * b.sa));
   EXPECT_NEAR(fn, w * b.ca, 0.01 * w * b.ca) << name(c);
   EXPECT_NEAR(ft, -w * b.sa, 0.01 * w * b.sa) << name(c);  // up the slope, on the block
-  const Real x0 = b.along_slope(st.positions());
   const int n = static_cast<int>(std::lround(0.3 / s.dt));
   for (int i = 1; i < n; ++i) st.step();
   const Real dx = b.along_slope(st.positions()) - x0, ref = b.free_slide(0.3);
