@@ -117,7 +117,8 @@ tlfea::scene::Scene load(const Options& o) {
   return tlfea::scene::load_scene(o.scene, o.sets);
 }
 
-void print_summary(const tlfea::scene::Scene& s, FILE* f) {
+// restart: a --restart run, which does not settle (time.settle).
+void print_summary(const tlfea::scene::Scene& s, FILE* f, bool restart = false) {
   std::fprintf(f, "scene %s (%s)\n", s.name.c_str(), s.file.c_str());
   if (!s.description.empty()) std::fprintf(f, "  %s\n", s.description.c_str());
   std::fprintf(f, "bodies: %zu\n", s.bodies.size());
@@ -146,7 +147,10 @@ void print_summary(const tlfea::scene::Scene& s, FILE* f) {
                  s.settings.dt, s.end_time);
   else
     std::fprintf(f, "time: dt %.6g s, %ld steps, end time %.6g s%s\n", s.settings.dt, s.steps,
-                 s.end_time, s.settle.duration > 0.0 ? ", settled before t = 0 (time.settle)" : "");
+                 s.end_time,
+                 s.settle.duration <= 0.0 ? ""
+                 : restart                ? ", time.settle not repeated on --restart"
+                                          : ", settled before t = 0 (time.settle)");
   std::fprintf(f, "solver: inner %s, linear %s\n", s.settings.inner_solver.c_str(),
                s.settings.linear.backend.c_str());
   std::fprintf(f, "output: %s\n", s.output.enabled ? s.output.directory.c_str() : "disabled");
@@ -308,7 +312,7 @@ int cmd_run(Options o, const tlfea::MpiSession* mpi) {
 #endif
   // Everything is validated: from here on the output directory is written.
   if (root) {
-    print_summary(s, stderr);
+    print_summary(s, stderr, !o.restart.empty());
     if (ranks > 1) {
       const tlfea::PartitionInfo pi = stepper.partition_info();
       std::fprintf(stderr,

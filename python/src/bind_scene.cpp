@@ -74,15 +74,27 @@ void bind_scene(py::module_& m) {
           [](PyScene& s, std::optional<SS> settings, bool settle) {
             const tlfea::scene::Scene& sc = s.get();
             auto st = std::make_unique<PyStepper>(s.handle(), settings ? *settings : sc.settings);
-            if (settle && sc.settle.duration > 0.0) st->settle(sc.settle);
+            if (settle && sc.settle.duration > 0.0) {
+              const tlfea::SettleReport r = st->settle(sc.settle);
+              if (!r.at_rest) {
+                const std::string msg =
+                    "Scene.stepper: the settle (time.settle) ended with the bodies not at rest "
+                    "(kinetic energy " +
+                    fmt(r.kinetic_energy_final) + " J, largest " + fmt(r.kinetic_energy_peak) +
+                    " J): a body slides or falls, or vibrates without damping";
+                if (PyErr_WarnEx(PyExc_RuntimeWarning, msg.c_str(), 1) < 0)
+                  throw py::error_already_set();
+              }
+            }
             sc.apply_initial_state(st->get());
             return st;
           },
           py::arg("settings") = py::none(), py::arg("settle") = true,
           "A Stepper on the scene's model with the scene's settings (or `settings`), settled "
-          "when the scene has time.settle (unless settle=False; then call Stepper.settle "
-          "yourself), and with its initial velocities, as `tlfea run` makes it. A scene's "
-          "contact history is shared by its steppers: make one stepper per scene.")
+          "when the scene has time.settle (a RuntimeWarning when the bodies did not come to "
+          "rest; settle=False: call Stepper.settle yourself), and with its initial velocities, "
+          "as `tlfea run` makes it. A scene's contact history is shared by its steppers: make "
+          "one stepper per scene (a failed settle leaves it changed: load the scene again).")
       .def_property_readonly(
           "settle_duration", [](const PyScene& s) { return s.get().settle.duration; },
           "time.settle's duration [s] (0: no settle)")

@@ -37,8 +37,9 @@ void bind_stepper(py::module_& m) {
           "steps of settings.dt from t = -duration to 0 with the loads of t = 0 eased in over "
           "`ramp` (None: duration / 2), drivers, prescribed motions and obstacles held at t = 0, "
           "and the velocities zeroed at every peak of the kinetic energy (kinetic_damping). "
-          "Ends at t = 0, step 0, at rest. Only before the first step of a dynamic analysis. "
-          "Returns a SettleReport; .at_rest is False when a body still slides or falls.")
+          "Ends at t = 0, step 0, with the velocities set before it. Once, before the first "
+          "step of a dynamic analysis. Returns a SettleReport; .at_rest is False when a body "
+          "still slides or falls.")
       .def(
           "run",
           [](PyStepper& ps, long steps, py::object output, py::object callback) {

@@ -52,10 +52,12 @@ void Builder::parse_time(Map& top) {
       ss.duration = sm.positive_req("duration");
       if (sm.has("ramp")) {
         ss.ramp = sm.nonnegative("ramp", 0.0);
-        if (ss.ramp > ss.duration)
+        // The last quarter holds the full load without kinetic damping.
+        if (ss.ramp > 0.75 * ss.duration)
           fail(c_, sm.node()["ramp"],
-               "time.settle.ramp (" + Map::fmt(ss.ramp) + " s) must be at most its duration (" +
-                   Map::fmt(ss.duration) + " s)");
+               "time.settle.ramp (" + Map::fmt(ss.ramp) +
+                   " s) must be at most 3/4 of its duration (" + Map::fmt(ss.duration) +
+                   " s): the last quarter holds the full load");
       }
       ss.kinetic_damping = sm.boolean("kinetic_damping", true);
       sm.done();

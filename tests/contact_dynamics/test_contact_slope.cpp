@@ -129,7 +129,8 @@ struct BlockOnSlope {
       cc->compute(dd->points(), q, v, h, f, t);
       if (ramp > 0.0) {
         // Gravity eased in: the load at the middle of the step (explicit).
-        const Real s = std::min(1.0, (t + 0.5 * h) / ramp);
+        // (t < 0, a settle's pseudo-time, is not combined with this ramp.)
+        const Real s = std::min(1.0, std::max(0.0, (t + 0.5 * h) / ramp));
         Kokkos::parallel_for("slope_gravity", Kokkos::RangePolicy<ExecSpace>(0, gl.extent(0)),
                              AddScaled{f, gl, s});
       }

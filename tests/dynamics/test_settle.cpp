@@ -124,22 +124,55 @@ TEST(Settle, HangingBarStartsAtTheStaticDeflection) {
   EXPECT_GT(released_max, 1.5 * ref);
 }
 
-// Everything time-dependent is taken at t = 0 during the settle: gravity
-// with amplitude f(t) = 1 + 10 t settles under g f(0) = g (the closed form
-// above, not a larger load), and prescribed nodes rising at 0.1 m/s stay at
-// x(0, X) = X until t = 0 and then rise (after one step: X + 0.1 dt).
+// Everything time-dependent is taken at t = 0 during the settle: a bar
+// under gravity with amplitude f(t) = 1 + 10 t whose top nodes are
+// prescribed to rise at 0.1 m/s settles exactly like the clamped bar under
+// constant gravity (f(0) = 1, x(0, X) = X): the same kinetic-energy history
+// (peak, resets) and the same positions to round-off, where evaluating them
+// at the pseudo-times t < 0 would reverse gravity (f(-0.4) = -3) and pull
+// the top down by up to 0.04 m. From t = 0 on the prescribed nodes rise
+// (after one step: X + 0.1 dt).
 TEST(Settle, TimeDependentInputsAreHeldAtTimeZero) {
+  StepperSettings s;
+  s.dt = 1e-3;
+  SettleSettings ss;
+  ss.duration = 0.4;
+  HangingBar plain;
+  TimeStepper a(plain.model, s);
+  const SettleReport ra = a.settle(ss);
   HangingBar bar([](Real t) { return 1.0 + 10.0 * t; }, 0.1);
+  TimeStepper st(bar.model, s);
+  const SettleReport rb = st.settle(ss);
+  EXPECT_TRUE(rb.at_rest);
+  EXPECT_EQ(rb.velocity_resets, ra.velocity_resets);
+  EXPECT_NEAR(rb.kinetic_energy_peak, ra.kinetic_energy_peak, 1e-9 * ra.kinetic_energy_peak);
+  auto qa = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), a.positions());
+  auto qb = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), st.positions());
+  Real diff = 0.0;
+  for (size_t k = 0; k < qa.extent(0); ++k)
+    for (int c = 0; c < 3; ++c) diff = std::max(diff, std::fabs(qa(k, c) - qb(k, c)));
+  EXPECT_LT(diff, 1e-12);
+  EXPECT_EQ(bar.top_z(st.positions()), kL);
+  st.step();
+  EXPECT_NEAR(bar.top_z(st.positions()), kL + 0.1 * s.dt, 1e-12);
+}
+
+// The velocities set before a settle are the run's initial velocities: the
+// settle runs from rest and gives them back at t = 0 (clamped dofs zero).
+TEST(Settle, VelocitiesSetBeforeAreKept) {
+  HangingBar bar;
   StepperSettings s;
   s.dt = 1e-3;
   TimeStepper st(bar.model, s);
+  CoefView v("v", bar.model.num_coefficients());
+  Kokkos::deep_copy(v, 0.25);
+  st.set_velocities(v);
   SettleSettings ss;
-  ss.duration = 0.4;
+  ss.duration = 0.2;
   EXPECT_TRUE(st.settle(ss).at_rest);
-  EXPECT_EQ(bar.top_z(st.positions()), kL);
-  EXPECT_NEAR(-bar.tip(st.positions()), closed_form_tip(), 0.01 * closed_form_tip());
-  st.step();
-  EXPECT_NEAR(bar.top_z(st.positions()), kL + 0.1 * s.dt, 1e-12);
+  auto vh = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), st.velocities());
+  for (Ordinal n : bar.bottom) EXPECT_EQ(vh(n, 0), 0.25);
+  for (Ordinal n : bar.top) EXPECT_EQ(vh(n, 0), 0.0);
 }
 
 // A body that keeps falling is not at rest: an unsupported bar gathers
@@ -215,9 +248,16 @@ TEST(Settle, RejectsBadSettingsAndLateCalls) {
   ss.rest_tolerance = 1e-3;
   ss.duration = 1e7;
   expect_error([&] { st.settle(ss); }, "at most 1e9");
-  st.step();
+  ss.ramp = 0.08;  // > 3/4 of the duration
   ss.duration = 0.1;
+  expect_error([&] { st.settle(ss); }, "at most 3/4 of the duration");
+  ss.ramp = -1.0;
+  st.step();
   expect_error([&] { st.settle(ss); }, "only before the first step");
+  HangingBar bar1;
+  TimeStepper once(bar1.model, s);
+  once.settle(ss);
+  expect_error([&] { once.settle(ss); }, "settled already");
 
   HangingBar bar2;
   s.analysis = "static";

@@ -214,7 +214,23 @@ def test_settle_from_python(source_dir):
     q1 = stepper.positions.copy()
     stepper.run(100)
     assert np.abs(stepper.positions - q1).max() < 1e-9
-    with pytest.raises(tlfea.Error, match="only before the first step"):
+    with pytest.raises(tlfea.Error, match="settled already"):
         stepper.settle(0.1)
+    other = scene.stepper(settle=False)
+    other.step()
+    with pytest.raises(tlfea.Error, match="only before the first step"):
+        other.settle(0.1)
     with pytest.raises(tlfea.Error, match="ramp must be >= 0"):
         scene.stepper(settle=False).settle(0.1, ramp=-1.0)
+
+
+def test_settle_not_at_rest_warns(source_dir):
+    # Above the friction angle (tan a = 0.27 > mu_s = 0.25) the block slides
+    # through the settle: Scene.stepper() warns, as `tlfea run` does.
+    scene = tlfea.load_scene(str(source_dir / "examples" / "block_on_slope_settled.yaml"),
+                             ["gravity=[2.5571,0,-9.4709]", "time.settle=0.05"])
+    with pytest.warns(RuntimeWarning, match="not at rest"):
+        stepper = scene.stepper()
+    assert stepper.time == 0.0
+    with pytest.raises(tlfea.Error, match="settled already"):
+        stepper.settle(0.05)

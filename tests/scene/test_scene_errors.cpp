@@ -86,7 +86,7 @@ TEST(SceneErrors, EachCaseNamesFileLineColumn) {
        "bad.yaml:1:38:", "time.settle must be positive"},
       {"settle ramp longer than it",
        replace(g, "steps: 2}", "steps: 2, settle: {duration: 0.1, ramp: 0.2}}"),
-       "bad.yaml:1:60:", "time.settle.ramp (0.2 s) must be at most its duration (0.1 s)"},
+       "bad.yaml:1:60:", "time.settle.ramp (0.2 s) must be at most 3/4 of its duration (0.1 s)"},
       {"settle without duration", replace(g, "steps: 2}", "steps: 2, settle: {ramp: 0.2}}"),
        "bad.yaml:1:38:", "missing required key 'duration'"},
       {"settle unknown key",

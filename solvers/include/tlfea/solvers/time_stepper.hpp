@@ -132,16 +132,15 @@ struct StepperState {
   std::vector<Real> factor_q, factor_v, factor_lambda;  // its assembly point
 };
 
-// The element partition of a run on several MPI ranks, the same on every
-// rank (TimeStepper::partition_info).
 // Settling before t = 0 (TimeStepper::settle; docs/theory.md §6.11):
 // dynamic relaxation of the initial configuration under the loads of t = 0,
 // so that a body set down touching an obstacle (zero penetration) or hanging
 // under its weight starts the run at rest in equilibrium instead of falling
 // into its contacts or supports.
 struct SettleSettings {
-  Real duration = 0.0;          // pseudo-time before t = 0 [s], in steps of StepperSettings::dt
-  Real ramp = -1.0;             // the loads eased in linearly over this time [s]; < 0: duration / 2
+  Real duration = 0.0;  // pseudo-time before t = 0 [s], in steps of StepperSettings::dt
+  Real ramp = -1.0;     // the loads eased in linearly over this time [s], at most 3/4 of the
+                        // duration; < 0: duration / 2
   bool kinetic_damping = true;  // zero the velocities at every peak of the kinetic energy
                                 // (not in the last quarter of the settle, see settle())
   Real rest_tolerance = 1e-3;   // at rest: final kinetic energy <= this x its largest value
@@ -152,10 +151,12 @@ struct SettleReport {
   int velocity_resets = 0;          // kinetic-damping resets
   long newton_iterations = 0;       // summed over the steps
   Real kinetic_energy_peak = 0.0;   // largest kinetic energy during the settle [J]
-  Real kinetic_energy_final = 0.0;  // at its end, before the velocities are zeroed [J]
+  Real kinetic_energy_final = 0.0;  // at its end, before the velocities are reset [J]
   bool at_rest = false;             // final <= rest_tolerance * peak (or nothing moved)
 };
 
+// The element partition of a run on several MPI ranks, the same on every
+// rank (TimeStepper::partition_info).
 struct PartitionInfo {
   int ranks = 1;
   // "metis" or "range" on several ranks ("metis and range" when some body
@@ -193,19 +194,20 @@ class TimeStepper {
   // the last converged one, never a half-updated one.
   StepReport step();
   // Settles the model before t = 0 (SettleSettings above): steps pseudo-time
-  // t from -duration to 0 with every time-dependent input (loads, drivers,
-  // prescribed motions, contact obstacles) held at its value at t = 0, the
-  // external loads scaled by a ramp from 0 to 1 over `ramp`, and (kinetic
-  // damping) the velocities zeroed whenever the kinetic energy has passed a
-  // peak, except in the last quarter, where a body that still slides or
-  // falls gathers kinetic energy. Ends at t = 0, step 0, with zero
-  // velocities; positions, multipliers and the contact history
-  // (ContactForces: the sticking springs carry the load) keep the settled
-  // state. Step forces see the pseudo-time t < 0. Only before the first
-  // step of a dynamic analysis; throws Error otherwise or when a settle step
-  // does not converge (the stepper is then back at its initial state; a
-  // ContactForces keeps the history of the failed settle). A body that
-  // slides or falls is not at rest (report.at_rest).
+  // t from -duration to 0, from rest, with every time-dependent input
+  // (loads, drivers, prescribed motions, contact obstacles) held at its value
+  // at t = 0, the external loads scaled by a ramp from 0 to 1 over `ramp`,
+  // and (kinetic damping) the velocities zeroed whenever the kinetic energy
+  // has passed a peak, except in the last quarter, where a body that still
+  // slides or falls gathers kinetic energy. Ends at t = 0, step 0, with the
+  // velocities set before the call (zero unless given: set_velocities);
+  // positions, multipliers and the contact history (ContactForces: the
+  // sticking springs carry the load) keep the settled state. Step forces see
+  // the pseudo-time t < 0. Once per stepper, before its first step, in a
+  // dynamic analysis; throws Error otherwise or when a settle step does not
+  // converge (the stepper is then back at its initial state; a ContactForces
+  // keeps the history of the failed settle: rebuild it before running). A
+  // body that slides or falls is not at rest (report.at_rest).
   SettleReport settle(const SettleSettings& settings);
   Real time() const { return t_; }
   const CoefView& positions() const { return q_; }
@@ -263,6 +265,7 @@ class TimeStepper {
   DeviceView<unsigned char*> free_;  // 1 for a free scalar dof, 0 clamped/prescribed
   bool static_ = false;
   bool settling_ = false;                             // inside settle()
+  bool settled_ = false;                              // settle() has run
   Real load_scale_ = 1.0;                             // factor on f_ext (settle's ramp)
   Real force_scale_ = 0.0;                            // F at the last residual() call
   Real slope_ = 0.0;                                  // dv . g at the last residual() call
