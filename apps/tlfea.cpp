@@ -271,14 +271,16 @@ int cmd_run(Options o, const tlfea::MpiSession* mpi) {
   } catch (const tlfea::Error& e) {
     why = e.what();
   }
+  // Collective (every rank calls it alike): true when this or another rank
+  // failed (why non-empty there); rank 0 then prints why, or `elsewhere`.
+  auto any_failed = [&](const char* elsewhere) {
+    if (!(ranks > 1 ? mpi->any(!why.empty()) : !why.empty())) return false;
+    if (root) std::fprintf(stderr, "%s\n", why.empty() ? elsewhere : why.c_str());
+    return true;
+  };
   // Every rank stops here alike (the stepper below is collective); rank 0
   // says why, or that another rank failed.
-  if (ranks > 1 ? mpi->any(!why.empty()) : !why.empty()) {
-    if (root)
-      std::fprintf(stderr, "%s\n",
-                   why.empty() ? "tlfea: the scene failed to load on another rank" : why.c_str());
-    return 2;
-  }
+  if (any_failed("tlfea: the scene failed to load on another rank")) return 2;
   tlfea::scene::Scene& s = *loaded;
   if (o.steps > 0) s.steps = o.steps;
   if (o.end_time > 0) s.steps = std::max<long>(1, std::lround(o.end_time / s.settings.dt));
@@ -299,13 +301,7 @@ int cmd_run(Options o, const tlfea::MpiSession* mpi) {
     } catch (const tlfea::Error& e) {
       why = e.what();
     }
-    if (ranks > 1 ? mpi->any(!why.empty()) : !why.empty()) {
-      if (root)
-        std::fprintf(stderr, "%s\n",
-                     why.empty() ? "tlfea: --restart: the checkpoint failed to load on another rank"
-                                 : why.c_str());
-      return 2;
-    }
+    if (any_failed("tlfea: --restart: the checkpoint failed to load on another rank")) return 2;
   }
 #else
   if (!o.restart.empty()) bad("--restart: this build has no output layer (TLFEA::io)");
@@ -340,12 +336,7 @@ int cmd_run(Options o, const tlfea::MpiSession* mpi) {
     } catch (const tlfea::Error& e) {
       why = e.what();
     }
-    if (ranks > 1 ? mpi->any(!why.empty()) : !why.empty()) {
-      if (root)
-        std::fprintf(stderr, "%s\n",
-                     why.empty() ? "tlfea: the settle failed on another rank" : why.c_str());
-      return 1;
-    }
+    if (any_failed("tlfea: the settle failed on another rank")) return 1;
     if (root) {
       std::fprintf(stderr,
                    "settle: %ld steps (%.6g s, loads eased in over %.6g s), %d velocity resets, "
