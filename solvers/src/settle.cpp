@@ -20,8 +20,9 @@
 // obstacles through the step forces' t < 0) is taken at t = 0. The contact
 // history survives, so a body resting on friction starts t = 0 with its
 // sticking springs loaded.
+#include <algorithm>
 #include <cmath>
-#include <sstream>
+#include <string>
 
 #include "tlfea/core/error.hpp"
 #include "tlfea/solvers/time_stepper.hpp"
