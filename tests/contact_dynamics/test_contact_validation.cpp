@@ -32,14 +32,6 @@ Vec3 mean_position(const CoefView& q, Ordinal first, Ordinal last) {
   return m;
 }
 
-Real max_abs(const CoefView& v) {
-  auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), v);
-  Real m = 0.0;
-  for (size_t k = 0; k < h.extent(0); ++k)
-    for (int a = 0; a < 3; ++a) m = std::max(m, std::fabs(h(k, a)));
-  return m;
-}
-
 // ---------------------------------------------------------------- the ball
 
 // Volume by the element quadrature (density 1 -> total mass) of the curved
