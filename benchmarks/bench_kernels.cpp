@@ -16,7 +16,7 @@
 // calling thread's CPU time when Kokkos runs one thread (Serial), so time
 // spent descheduled on a shared machine does not count. --team 1 likewise
 // times the one-thread-per-element loops against the team-per-element loops
-// (team_kernels.hpp; ElementBlockBase::set_kernel_shape).
+// (team_kernels.hpp; ElementBlockBase::set_kernel_shapes).
 //
 // Without --mesh-dir the T10 cases use generated boxes; with it, the B1 beam
 // meshes DIR/beam_3x2x1_res{0,2,4,8,16}.1.{node,ele} up to --max-res.
@@ -116,17 +116,17 @@ void run_case(const Case& c, const MaterialSpec& mat, int repeat, bool compare, 
   }
   // Interleaved range-shape / team-shape timings (per-call medians).
   std::vector<double> sf[2], sk[2];
-  const KernelShape shape0 = block->kernel_shape();  // the space's default
+  const KernelShapes shape0 = block->kernel_shapes();  // the space's defaults
   if (team) {
     for (int r = 0; r < repeat; ++r)
       for (int t = 0; t < 2; ++t) {
-        block->set_kernel_shape(t == 1 ? KernelShape::Team : KernelShape::Range);
+        block->set_kernel_shapes(KernelShapes::all(t == 1 ? KernelShape::Team : KernelShape::Range));
         Kokkos::deep_copy(f, 0.0);
         sf[t].push_back(timed([&] { block->internal_force(q, v, f); }));
         Kokkos::deep_copy(values, 0.0);
         sk[t].push_back(timed([&] { block->tangent(q, v, 1.0, 0.0, values); }));
       }
-    block->set_kernel_shape(shape0);
+    block->set_kernel_shapes(shape0);
   }
   bench::Json j;
   j.str("case", c.name)
@@ -159,7 +159,8 @@ void run_case(const Case& c, const MaterialSpec& mat, int repeat, bool compare, 
     const double f0 = bench::median(sf[0]), f1 = bench::median(sf[1]);
     const double k0 = bench::median(sk[0]), k1 = bench::median(sk[1]);
     j.str("team_timer", ExecSpace().concurrency() == 1 ? "thread_cpu" : "wall")
-        .str("default_shape", to_string(shape0))
+        .str("default_shape_internal_force", to_string(shape0.internal_force))
+        .str("default_shape_tangent", to_string(shape0.tangent))
         .num("range_internal_force_s", f0)
         .num("team_internal_force_s", f1)
         .num("range_tangent_s", k0)

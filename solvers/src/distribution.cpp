@@ -351,7 +351,7 @@ std::unique_ptr<Distribution> Distribution::make(Model& model, const std::string
     auto sub = make_element_block(element_subset(mesh, mine), model.coefficient_offset(b),
                                   model.material(b), full.density());
     sub->set_scatter(full.scatter());
-    sub->set_kernel_shape(full.kernel_shape());
+    sub->set_kernel_shapes(full.kernel_shapes());
     sub->set_reference_kernels(full.reference_kernels());
     const CliqueSet c = sub->cliques();
     const int k = c.size;

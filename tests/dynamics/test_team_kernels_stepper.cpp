@@ -46,8 +46,8 @@ StepperRun run(ElementType t, KernelShape shape) {
   const int body = model.add_body(mesh, mat, 1000.0);
   model.clamp_node_set(body, clamp);
   model.set_gravity(Vec3{{0.0, 0.0, -9.81}});
-  model.block(body).set_kernel_shape(shape);
-  EXPECT_EQ(model.block(body).kernel_shape(), shape);
+  model.block(body).set_kernel_shapes(KernelShapes::all(shape));
+  EXPECT_TRUE(model.block(body).kernel_shapes() == KernelShapes::all(shape));
   StepperSettings s;
   s.dt = 2e-3;
   TimeStepper stepper(model, s);

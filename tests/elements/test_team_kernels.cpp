@@ -1,6 +1,6 @@
 // The team-per-element internal-force and tangent loops (team_kernels.hpp,
 // docs/theory.md §3.12), forced on the host with
-// ElementBlockBase::set_kernel_shape, against the range loops the host runs
+// ElementBlockBase::set_kernel_shapes, against the range loops the host runs
 // by default: every element type, every material (SVK, Mooney-Rivlin,
 // Neo-Hookean, each also with Kelvin-Voigt), the ANCF Poisson split on (the
 // default where supported) and off, random deformed states and velocities,
@@ -33,8 +33,8 @@ struct Result {
 
 Result evaluate(System& s, KernelShape shape, const CoefView& q, const CoefView& v, Real aK,
                 Real aD) {
-  s.block->set_kernel_shape(shape);
-  EXPECT_EQ(s.block->kernel_shape(), shape);
+  s.block->set_kernel_shapes(KernelShapes::all(shape));
+  EXPECT_TRUE(s.block->kernel_shapes() == KernelShapes::all(shape));
   Result r;
   CoefView fd("f", s.ncoef());
   // Start from a non-zero vector and matrix: the loops add into them.
@@ -89,7 +89,7 @@ TEST(TeamKernels, MatchRangeLoopsOnRandomStates) {
     const Mesh mesh = small_mesh(t);
     for (const MaterialSpec& mat : materials(t)) {
       System s = make_system(mesh, mat);
-      EXPECT_EQ(s.block->kernel_shape(), default_kernel_shape_for<ExecSpace>());
+      EXPECT_TRUE(s.block->kernel_shapes() == default_kernel_shapes_for<ExecSpace>());
       if (s.block->poisson_split()) ++split_cases;
       const CoefViewHost q0 = to_host(s.q0);
       const Real size = t == ElementType::ANCF3243 ? 0.5 : 0.4;
@@ -126,13 +126,52 @@ TEST(TeamKernels, MatchRangeLoopsOnRandomStates) {
       cases, ExecSpace().concurrency(), worst_f, worst_k);
 }
 
-// Host spaces keep the range loops by default; device spaces run the teams.
-TEST(TeamKernels, DefaultShapePerExecutionSpace) {
-  EXPECT_EQ(default_kernel_shape(true), KernelShape::Team);
-  EXPECT_EQ(default_kernel_shape(false), KernelShape::Range);
-  EXPECT_EQ(default_kernel_shape_for<Kokkos::DefaultHostExecutionSpace>(), KernelShape::Range);
+// Host spaces keep the range loops for both kernels by default; device
+// spaces run the force one thread per element and the tangent one team per
+// element (scatter_policy.hpp). A block starts with its space's shapes, and
+// setting one kernel's shape leaves the other's.
+TEST(TeamKernels, DefaultShapesPerExecutionSpaceAndKernel) {
+  constexpr KernelShapes device = default_kernel_shapes(true), host = default_kernel_shapes(false);
+  EXPECT_EQ(device.of(AssemblyKernel::InternalForce), KernelShape::Range);
+  EXPECT_EQ(device.of(AssemblyKernel::Tangent), KernelShape::Team);
+  EXPECT_EQ(host.of(AssemblyKernel::InternalForce), KernelShape::Range);
+  EXPECT_EQ(host.of(AssemblyKernel::Tangent), KernelShape::Range);
+  EXPECT_TRUE(default_kernel_shapes_for<Kokkos::DefaultHostExecutionSpace>() == host);
   System s = make_system(small_mesh(ElementType::T10), all_materials()[0]);
-  EXPECT_EQ(s.block->kernel_shape(), default_kernel_shape_for<ExecSpace>());
+  EXPECT_TRUE(s.block->kernel_shapes() == default_kernel_shapes_for<ExecSpace>());
+  s.block->set_kernel_shapes({KernelShape::Team, KernelShape::Range});
+  EXPECT_EQ(s.block->kernel_shapes().internal_force, KernelShape::Team);
+  EXPECT_EQ(s.block->kernel_shapes().tangent, KernelShape::Range);
+}
+
+// Mixed shapes (one kernel Range, the other Team, both ways) give the force
+// and tangent of the all-Range loops to the tolerance of the test above: the
+// two kernels are independent of each other's shape.
+TEST(TeamKernels, MixedShapesMatchRangeLoops) {
+  for (ElementType t : all_element_types()) {
+    System s = make_system(small_mesh(t), all_materials()[0]);
+    const CoefViewHost q0 = to_host(s.q0);
+    const CoefView q = to_device(random_state(q0, 0.04, 7), "q");
+    const CoefView v = to_device(random_state(zeros_host(s.ncoef()), 2.0, 107), "v");
+    const Result range = evaluate(s, KernelShape::Range, q, v, 0.37, 1.9);
+    for (const KernelShapes mixed : {KernelShapes{KernelShape::Range, KernelShape::Team},
+                                     KernelShapes{KernelShape::Team, KernelShape::Range}}) {
+      s.block->set_kernel_shapes(mixed);
+      Result r;
+      CoefView fd("f", s.ncoef());
+      Kokkos::deep_copy(fd, 1.0);
+      s.block->internal_force(q, v, fd);
+      r.f = to_host(fd);
+      DeviceView<Real*> values("values", s.pattern.nnz());
+      Kokkos::deep_copy(values, 1.0);
+      s.block->tangent(q, v, 0.37, 1.9, values);
+      auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), values);
+      r.K.assign(h.data(), h.data() + h.extent(0));
+      const auto d = difference(range, r);
+      EXPECT_LE(d[0], kTol) << to_string(t);
+      EXPECT_LE(d[1], kTol) << to_string(t);
+    }
+  }
 }
 
 }  // namespace

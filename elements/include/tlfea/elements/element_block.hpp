@@ -46,13 +46,12 @@ class ElementBlockBase {
   // benchmarks). Same results to round-off. No effect on other elements.
   virtual void set_reference_kernels(bool) {}
   virtual bool reference_kernels() const { return false; }
-  // Shape of internal_force and tangent (scatter_policy.hpp): by default
-  // default_kernel_shape_for<ExecSpace>() (Team on GPUs, Range on host
-  // spaces); set_kernel_shape overrides it (tests force Team on the host).
-  // Team takes precedence over set_reference_kernels. Same results to
-  // round-off.
-  virtual KernelShape kernel_shape() const { return KernelShape::Range; }
-  virtual void set_kernel_shape(KernelShape) {}
+  // Shapes of internal_force and tangent (scatter_policy.hpp): by default
+  // default_kernel_shapes_for<ExecSpace>(); set_kernel_shapes overrides
+  // them (tests force Team on the host). Team takes precedence over
+  // set_reference_kernels. Same results to round-off.
+  virtual KernelShapes kernel_shapes() const { return {}; }
+  virtual void set_kernel_shapes(KernelShapes) {}
 
   // Element coefficient lists, for the CRS pattern; then the offsets the
   // pattern builder returned for them.

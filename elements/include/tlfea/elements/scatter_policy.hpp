@@ -118,18 +118,40 @@ enum class KernelShape { Range, Team };
 
 inline const char* to_string(KernelShape s) { return s == KernelShape::Team ? "team" : "range"; }
 
-// The default shape, chosen here and nowhere else: Team on GPU memory spaces
-// (the Range element matrix, 52 KB for Q27, would spill to local memory),
-// Range on host spaces (its CPU times are the measured ones; the Team loops
-// re-read the gradients once per output entry).
-constexpr KernelShape default_kernel_shape(bool device_space) {
-  return device_space ? KernelShape::Team : KernelShape::Range;
+// The two element loops whose shape is chosen separately.
+enum class AssemblyKernel { InternalForce, Tangent };
+
+// One shape per assembly kernel.
+struct KernelShapes {
+  KernelShape internal_force = KernelShape::Range;
+  KernelShape tangent = KernelShape::Range;
+  constexpr KernelShape of(AssemblyKernel k) const {
+    return k == AssemblyKernel::Tangent ? tangent : internal_force;
+  }
+  // Both kernels in one shape (tests and benchmarks force one shape).
+  static constexpr KernelShapes all(KernelShape s) { return {s, s}; }
+  constexpr bool operator==(const KernelShapes& o) const {
+    return internal_force == o.internal_force && tangent == o.tangent;
+  }
+  constexpr bool operator!=(const KernelShapes& o) const { return !(*this == o); }
+};
+
+// The default shapes, chosen here and nowhere else (benchmarks/bench_kernels
+// times both shapes of both kernels; docs/benchmarks.md):
+// - host spaces: Range for both (the Team loops re-read the gradients once
+//   per output entry);
+// - GPU memory spaces: Range for the internal force (a thread keeps only the
+//   n x 3 force sums of its element), Team for the tangent (the Range
+//   element matrix, 52 KB for Q27, would spill to local memory).
+constexpr KernelShapes default_kernel_shapes(bool device_space) {
+  return device_space ? KernelShapes{KernelShape::Range, KernelShape::Team}
+                      : KernelShapes{KernelShape::Range, KernelShape::Range};
 }
 template <class Space>
-KernelShape default_kernel_shape_for(const Space& = Space()) {
+KernelShapes default_kernel_shapes_for(const Space& = Space()) {
   constexpr bool device =
       !Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename Space::memory_space>::accessible;
-  return default_kernel_shape(device);
+  return default_kernel_shapes(device);
 }
 
 // Launch adaptor of the team loops: league rank k is element k, or element

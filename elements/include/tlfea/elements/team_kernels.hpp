@@ -23,7 +23,7 @@
 // Same points, weights, gradients and laws (the point laws of
 // fast_kernels.hpp) as the range loops: the results agree to round-off, only
 // the order of the sums differs. Which shape runs where is chosen in one
-// place, default_kernel_shape (scatter_policy.hpp).
+// place, default_kernel_shapes (scatter_policy.hpp).
 #pragma once
 
 #include "tlfea/elements/fast_kernels.hpp"

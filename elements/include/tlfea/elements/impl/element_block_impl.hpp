@@ -147,8 +147,8 @@ class ElementBlock final : public ElementBlockBase {
   bool poisson_split() const override { return split_; }
   void set_reference_kernels(bool on) override { reference_ = on && FastKernelTraits<E>::enabled; }
   bool reference_kernels() const override { return reference_; }
-  KernelShape kernel_shape() const override { return shape_; }
-  void set_kernel_shape(KernelShape s) override { shape_ = s; }
+  KernelShapes kernel_shapes() const override { return shapes_; }
+  void set_kernel_shapes(KernelShapes s) override { shapes_ = s; }
   const ElementGeometry<E>& geometry() const { return geom_; }
 
   CliqueSet cliques() const override {
@@ -169,7 +169,7 @@ class ElementBlock final : public ElementBlockBase {
   }
 
   void internal_force(const CoefView& q, const CoefView& v, const CoefView& f) const override {
-    if (shape_ == KernelShape::Team) {
+    if (shapes_.internal_force == KernelShape::Team) {
       team_loops().internal_force(q, v, f);
       return;
     }
@@ -206,7 +206,7 @@ class ElementBlock final : public ElementBlockBase {
   void tangent(const CoefView& q, const CoefView& v, Real alpha_K, Real alpha_D,
                const DeviceView<Real*>& values) const override {
     require_offsets();
-    if (shape_ == KernelShape::Team) {
+    if (shapes_.tangent == KernelShape::Team) {
       team_loops().tangent(q, v, alpha_K, alpha_D, offsets_, block_row_length_, values);
       return;
     }
@@ -390,7 +390,7 @@ class ElementBlock final : public ElementBlockBase {
   bool split_ = false;
   bool reference_ = false;  // set_reference_kernels
   // internal_force / tangent loop shape; per-space default (scatter_policy.hpp).
-  KernelShape shape_ = default_kernel_shape_for<ExecSpace>();
+  KernelShapes shapes_ = default_kernel_shapes_for<ExecSpace>();
   detail::SplitPointSet<E> split_sets_[2];
   SplitBase split_base_{};
   // Point-lane internal force data (LaneForceTraits; host spaces only).
