@@ -167,7 +167,7 @@ void Model::prescribe_coefficient(int body, Ordinal node, int k, MotionFunction 
   const auto& X = b.mesh.coefficients[local];
   const Ordinal c = b.offset + local;
   // Hashed look-up, not a scan of prescribed_: a scan per coefficient made
-  // prescribing every node of a 100,000-element beam take minutes (issue 12).
+  // prescribing every node of a 100,000-element beam take minutes.
   if (!prescribed_set_.insert(c).second)
     throw_error(b.mesh.source, ": coefficient ", c - b.offset, " (node ", node, ", ", k,
                 ") prescribed twice");

@@ -1,4 +1,4 @@
-// Static friction on a slope (issue 11, item 2): a block set down on a rigid
+// Static friction on a slope: a block set down on a rigid
 // plane inclined by alpha stays when tan(alpha) < mu_s and slides with the
 // Coulomb acceleration g (sin alpha - mu_k cos alpha) when tan(alpha) > mu_s.
 // References are the rigid-block Coulomb closed forms, computed here:

@@ -542,7 +542,7 @@ TEST(ContactValidation, ExplicitDashpotLimitKeepsAnUnresolvedDropFromGainingEner
     }
 }
 
-// Measurement, not a test (issue 11, item 3; docs/theory.md §7.4 "Contact
+// Measurement, not a test (docs/theory.md §7.4 "Contact
 // material"; run with --gtest_also_run_disabled_tests): a soft Q27 ball
 // (R = 0.05 m, 4 divisions, bulk E = 1e7 Pa, rho = 1000) dropped at 0.5 m/s
 // without gravity on a rigid plane, patch law, the ball's mass or the

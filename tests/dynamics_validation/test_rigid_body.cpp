@@ -1,4 +1,4 @@
-// Rigid bodies in natural coordinates (issue 15 part 1; docs/theory.md §11)
+// Rigid bodies in natural coordinates (docs/theory.md §10)
 // against closed forms: torque-free motion (momenta), the compound pendulum
 // (small- and large-amplitude periods), a rigid slider-crank driven at
 // constant speed (slider position), and a rigid pendulum against a very
