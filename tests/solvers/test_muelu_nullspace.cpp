@@ -112,7 +112,7 @@ TEST(MueluNullspace, RigidBodyModesAreZeroEnergyModesOfEveryElementFamily) {
     EXPECT_LT(r, 1e-12);
   }
   // A rigid body alone (natural coordinates: centre r, directors r_1, r_2,
-  // r_3, docs/theory.md §11; no element stiffness): its rigidity rows c = r_i . r_j -
+  // r_3, docs/theory.md §10; no element stiffness): its rigidity rows c = r_i . r_j -
   // delta_ij change by (w x r_i) . r_j + r_i . (w x r_j) = 0 under the
   // rotation and not at all under the translation (the directors do not
   // translate), so C_q z = 0 and C_q^T C_q z = 0.
