@@ -377,7 +377,7 @@ TEST(ContactSlope, SettledBlockSlidesAboveFrictionAngle) {
 // spring on the patch's stiffness G^2 S(D), docs/theory.md §7.5), gravity
 // eased in and on from t = 0, every mesh, tan a = 0.22 and 0.24: moved
 // 0.30-0.90 % of the free slide. With the dashpots and the spring on the
-// Hertz-Mindlin S(D) alone (until the eleventh session) 0.59-1.07 %, and on
+// Hertz-Mindlin S(D) alone (an earlier form) 0.59-1.07 %, and on
 // Q27 3^3 from t = 0 1.67 % and 62 %: the tangential spring was softer than
 // the patch's normal stiffness allows (its elastic offset under the slope
 // load is most of what the block moves with the ramp), and the patch
