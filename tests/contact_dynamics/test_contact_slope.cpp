@@ -282,7 +282,7 @@ void stays_below(int patch, Real ramp) {
 // kinetic slide (with D_c = 0, i.e. mu_k as soon as a vertex slips, 102 %).
 TEST(ContactSlope, BlockStaysBelowFrictionAngle) { stays_below(0, 0.2); }
 
-// Not met without a settle (disabled measurements; README "Known limits";
+// Not met without a settle (disabled measurements; docs/guide/contact.md "Limits";
 // settled before t = 0 the same blocks stay: SettledBlockStays* below):
 // gravity on in full at t = 0, the block set down at zero penetration bounces on its Hertz contacts
 // (the normal force swings between about 0.2 and 2 times the load with a 10 ms period for some 80

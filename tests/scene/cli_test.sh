@@ -188,7 +188,7 @@ settle)
   # 0.05 s from t = 0 its centre of mass (history.csv block.com_x, y, z)
   # moves less than 1 % of the free kinetic slide 1/2 g (sin a - mu_k cos a)
   # t^2 = 2.4e-4 m (the closed form of a block sliding at mu_k; without the
-  # settle it slides away, README "Known limits").
+  # settle it slides away, docs/guide/contact.md "Limits").
   ex="$src/examples/block_on_slope_settled.yaml"
   "$tlfea" run "$ex" --end-time 0.05 --output "$work/s" 2> "$work/err" || fail "settled run: $(tail -3 "$work/err")"
   grep -q "^time: .*settled before t = 0 (time.settle)" "$work/err" || fail "no settle in the summary: $(cat "$work/err")"

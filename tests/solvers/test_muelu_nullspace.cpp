@@ -201,7 +201,7 @@ TEST(MueluNullspace, RigidBodyModesCutIterationsAndMatchTheDirectSolve) {
   // the near-nullspace holds the zero-energy modes (Vanek, Mandel & Brezina
   // 1996); without the rotations the bending of a slender beam is missing
   // from every coarse space. Measured: see the line printed above
-  // (README "Linear solvers").
+  // (docs/guide/solvers.md).
   EXPECT_LT(2 * it_modes, it_translations);
   EXPECT_LT(3 * it_modes, it_ilu);
 }
