@@ -199,8 +199,7 @@ int cmd_info(int ranks) {
   if (tlfea::MpiSession::enabled())
     std::printf(
         "MPI: built (Trilinos solvers); %d rank%s in this job; tlfea run on several ranks "
-        "splits the element work and solves with dist-cg / dist-gmres (README, \"Running on "
-        "several ranks\")\n",
+        "splits the element work and solves with dist-cg / dist-gmres (docs/guide/mpi.md)\n",
         ranks, ranks == 1 ? "" : "s");
   else
     std::printf("MPI: not built (1 rank)\n");
@@ -234,7 +233,7 @@ int cmd_info(int ranks) {
 // but f_int and the element tangents is computed whole and alike by every
 // rank from the replicated state (contact: a step force, added once in the
 // residual; rigid bodies: rank 0's elements), and every rank reads the same
-// checkpoint (README "Running on several ranks (MPI)", test mpi_scenes).
+// checkpoint (docs/guide/mpi.md, test mpi_scenes).
 std::string not_distributed(const tlfea::scene::Scene& s) {
   const std::string& l = s.settings.linear.backend;
   if (s.settings.inner_solver == "newton" && l != "default" && l != "belos-cg" &&

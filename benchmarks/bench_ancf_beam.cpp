@@ -1,5 +1,5 @@
 // B2 benchmark (docs/theory.md §A.2): the ANCF 3243 cantilever resolution
-// study. One JSON object per run (README "Benchmarks").
+// study. One JSON object per run (docs/guide/benchmarks.md).
 //
 //   tlfea_bench_ancf_beam [--elements N] [--steps S] [--dt DT] [--solver NAME]
 //                         [--abs-tol A] [--rel-tol R] [--reuse-jacobian 0|1]

@@ -1,5 +1,5 @@
 // B3 benchmark (docs/theory.md §A.3): the ANCF 3443 plate resolution study.
-// One JSON object per run (README "Benchmarks").
+// One JSON object per run (docs/guide/benchmarks.md).
 //
 //   tlfea_bench_ancf_plate [--divisions N] [--steps S] [--dt DT] [--solver NAME]
 //                          [--abs-tol A] [--rel-tol R] [--reuse-jacobian 0|1]

@@ -1,7 +1,7 @@
 // Contact benchmark: a drop of n x n x layers deformable cubes (Q27 or T10)
 // onto a rigid ground plane, with cube-cube and cube-ground frictional
 // contact. One JSON object per run (the B1 fields, docs/theory.md §A.1 and
-// README "Benchmarks") with the share of the step time spent in contact
+// docs/guide/benchmarks.md) with the share of the step time spent in contact
 // (detection + law).
 //
 //   tlfea_bench_contact_drop [--cubes-per-side N] [--layers L] [--steps S]

@@ -1,5 +1,5 @@
 // B4 benchmark (docs/theory.md §A.4): the Q27 block resolution study. One
-// JSON object per run (README "Benchmarks").
+// JSON object per run (docs/guide/benchmarks.md).
 //
 //   tlfea_bench_q27_block [--divisions N] [--max-memory-gb G] [--steps S]
 //                         [--dt DT] [--solver NAME] [--abs-tol A] [--rel-tol R]

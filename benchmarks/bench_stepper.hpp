@@ -1,7 +1,7 @@
 // Shared part of the time-stepping benchmark drivers (B2 ANCF beam, B3 ANCF
 // plate, B4 Q27 block): the common options, the timed step loop with its
 // per-step breakdown and probe history, and the JSON fields every such driver
-// prints (README "Benchmarks"). A driver builds its Model, names a probe
+// prints (docs/guide/benchmarks.md). A driver builds its Model, names a probe
 // coefficient and calls run_steps(), then add_run_fields().
 #pragma once
 

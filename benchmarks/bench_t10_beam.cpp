@@ -1,5 +1,5 @@
 // B1 benchmark (docs/theory.md §A.1): the T10 beam resolution study. One JSON
-// object per run with the fields of docs/theory.md §A.1 and README "Benchmarks".
+// object per run with the fields of docs/theory.md §A.1 and docs/guide/benchmarks.md.
 //
 //   tlfea_bench_t10_beam [--mesh-dir DIR] [--res R] [--steps N] [--dt DT]
 //                        [--material svk|mr] [--solver NAME] [--generated]
@@ -28,8 +28,8 @@
 // dolfinx peer uses, so the same numbers mean the same convergence test.
 //
 // Under mpirun -np N (Trilinos build) the TimeStepper splits the elements
-// between the ranks and solves with dist-cg (README "Running on several
-// ranks"); rank 0 prints, the estimated breakdown below is skipped, and
+// between the ranks and solves with dist-cg (docs/guide/mpi.md);
+// rank 0 prints, the estimated breakdown below is skipped, and
 // "stepper_*_s" are the StepReport timers summed over the steps (rank 0's).
 //
 // Time breakdown: with --breakdown 1

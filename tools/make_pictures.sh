@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Renders README's pictures from real runs: the Q27 block under follower
+# Renders the pictures of docs/guide/scenes.md from real runs: the Q27 block under follower
 # pressure (von Mises), the contact drop, the double pendulum and the three
 # rigid/flexible examples (displacement), into docs/images/.
 # Needs a built build/trilinos (tools/test.sh or tools/run.sh) and

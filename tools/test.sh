@@ -30,9 +30,8 @@ PREFIX=${TLFEA_DEPS_PREFIX:-/opt/tlfea-deps}
 JOBS=${TLFEA_JOBS:-$(nproc)}
 export OMP_PROC_BIND=${OMP_PROC_BIND:-false}
 # OpenMP waiters spin briefly, then sleep (libgomp): fast on a quiet machine
-# and robust when other processes share the cores (tests/CMakeLists.txt has
-# the measurements; OMP_WAIT_POLICY=passive made the 2-thread suites 5 times
-# slower than 1 thread here). An OMP_WAIT_POLICY set by the caller wins.
+# and robust when other processes share the cores (docs/benchmarks.md,
+# "OpenMP wait policy"). An OMP_WAIT_POLICY set by the caller wins.
 if [ -z "${OMP_WAIT_POLICY:-}" ]; then export GOMP_SPINCOUNT=${GOMP_SPINCOUNT:-10000}; fi
 
 step "configure + build: Trilinos (Serial) configuration"

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The GPU run (issue: the GPU path), in one script sized for under 8 minutes
+# The GPU run, in one script sized for under 8 minutes
 # on one H200. Run from a bundle made by benchmarks/gpu/build.sh:
 #
 #   ./run.sh OUT.json            # in the bundle folder

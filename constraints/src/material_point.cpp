@@ -122,7 +122,7 @@ bool locate_material_point(const ElementBlockBase& block, const CoefViewHost& q0
     // ANCF elements, whose position coefficients lie on the beam axis or
     // plate mid-surface: their cross-section spans the gradients, so a box of
     // the positions alone is flat, and points on the surface of a beam
-    // finer than its width were missed (issue 12: a joint fibre of 5 mm on a
+    // finer than its width were missed (e.g. a joint fibre of 5 mm on a
     // 2 x 2 cm beam of 150 elements of 6.7 mm).
     Real lo[3], hi[3];
     for (int a = 0; a < 3; ++a) {

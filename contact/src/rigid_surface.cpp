@@ -1,6 +1,6 @@
 // TLFEA: contact surfaces of rigid bodies (surface.hpp): triangulated
 // primitive shapes, the boundary of a shape mesh, and the vertices as fixed
-// combinations of the body's four natural coordinates (docs/theory.md §11.1).
+// combinations of the body's four natural coordinates (docs/theory.md §10.1).
 #include <algorithm>
 #include <cmath>
 #include <map>
@@ -147,7 +147,7 @@ SurfaceHost rigid_surface(const RigidShapeSurface& shape, const std::array<Real,
     s.vertex_body.push_back(body);
     s.vertex_element.push_back(0);
     s.vertex_xi.push_back(X);
-    const Real w[4] = {1.0, X[0], X[1], X[2]};  // x = r + X_k r_k (§11.1)
+    const Real w[4] = {1.0, X[0], X[1], X[2]};  // x = r + X_k r_k (§10.1)
     for (int l = 0; l < 4; ++l) {
       s.vertex_coef.push_back(coef_offset + l);
       s.vertex_weight.push_back(w[l]);

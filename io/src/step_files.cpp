@@ -72,7 +72,7 @@ void OutputWriter::Impl::write_step() {
     for (size_t i = 0; i < u.size(); ++i) u[i] = x[i] - o.reference[i];
     h5::write(grp, bg + "x", x, 3, h5path);
     if (model.is_rigid(static_cast<int>(b))) {
-      // Pose of a rigid body (docs/theory.md §11.5): centre of mass,
+      // Pose of a rigid body (docs/theory.md §10.5): centre of mass,
       // rotation R = [r_1 r_2 r_3] (row-major 3 x 3), centre velocity and
       // angular velocity omega = 1/2 sum_k r_k x dr_k/dt (world axes).
       const Model::RigidPose p = model.rigid_pose(static_cast<int>(b), qh, vh);

@@ -36,7 +36,7 @@ void OutputWriter::Impl::build_bodies() {
     BodyOut o;
     o.start.push_back(0);
     if (model.is_rigid(b)) {
-      // A rigid body (docs/theory.md §11.1): its shape mesh, else its
+      // A rigid body (docs/theory.md §10.1): its shape mesh, else its
       // surface triangulation (a primitive shape), else the box of its
       // extent, else the box of equal second moments (half-sides
       // sqrt(3 S_aa / m)), moved rigidly: point X at r + sum_k (X - c)_k r_k.

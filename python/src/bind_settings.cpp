@@ -74,8 +74,8 @@ void bind_settings(py::module_& m) {
                                                            "adamw_check_every"};
   using SS = tlfea::StepperSettings;
   py::class_<SS>(m, "StepperSettings",
-                 "tlfea::StepperSettings: every field an attribute (README, 'Time-step "
-                 "settings'); StepperSettings(dt=1e-4, analysis='static', ...) sets them by "
+                 "tlfea::StepperSettings: every field an attribute (docs/guide/solvers.md); "
+                 "StepperSettings(dt=1e-4, analysis='static', ...) sets them by "
                  "keyword.")
       .def(py::init([](const py::kwargs& kw) {
         auto s = std::make_unique<SS>();

@@ -39,7 +39,7 @@ void Builder::add_body(Map& m, int index) {
              "': use letters, digits, '_' and '-' only (it names the "
              "body's history columns)");
   const std::string what = "body '" + b.name + "'";
-  // type: rigid (docs/theory.md §11): mass properties given (mass, inertia),
+  // type: rigid (docs/theory.md §10): mass properties given (mass, inertia),
   // of a primitive shape, or of a T10 / Q27 mesh with a density.
   const bool rigid = m.choice("type", {"deformable", "rigid"}, "deformable") == "rigid";
   if (rigid && !m.has("mesh")) {

@@ -192,7 +192,7 @@ void Builder::add_contact(const YAML::Node& node) {
   if (has_pairs) add_contact_pairs(pairs, bodies, obstacle_names, *cf);
   // A rigid body's contact points damp with the body's mass: an impulse
   // at a point of a rigid body moves the whole body (the lumped row sums of
-  // its mass matrix, §11.3, are no point masses).
+  // its mass matrix, §10.3, are no point masses).
   for (int b : bodies)
     if (bodies_[b].rigid) cf->set_point_mass(bodies_[b].id, bodies_[b].rigid_mass);
   if (body_mass) {

@@ -150,7 +150,7 @@ void apply_override(YAML::Node& root, const std::string& ov) {
 }
 
 // yaml-cpp keeps every pair of a mapping and its lookups return the first, so
-// a repeated key would silently lose its value (issue 12): refused at the
+// a repeated key would silently lose its value: refused at the
 // second occurrence, naming the line of the first. Collections are visited
 // once each (an alias shares its anchor's node and mark, and may refer to an
 // enclosing node).

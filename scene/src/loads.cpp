@@ -16,7 +16,7 @@ void Builder::add_loads(Map& m, const BodyData& b, const std::string& what) {
       amp = [f](Real t) { return f(t); };
     }
     if (type == "torque") {
-      // A torque (world axes) on a rigid body (docs/theory.md §11.4).
+      // A torque (world axes) on a rigid body (docs/theory.md §10.4).
       if (!b.rigid)
         fail(c_, lm.node()["type"], lm.key("type") + ": a torque acts on rigid bodies only");
       model.add_torque(b.id, lm.vec3_req("torque"), amp);

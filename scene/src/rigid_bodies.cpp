@@ -1,4 +1,4 @@
-// TLFEA scene: rigid bodies (docs/scene.md, "Rigid bodies"; docs/theory.md §11).
+// TLFEA scene: rigid bodies (docs/scene.md, "Rigid bodies"; docs/theory.md §10).
 #include <algorithm>
 #include <cmath>
 #include <limits>

@@ -1,6 +1,6 @@
 // NVIDIA cuDSS backend ("cudss"): sparse direct solve on the GPU, built when
-// Kokkos has CUDA and cuDSS is found (TLFEA_ENABLE_CUDSS; see README, "CUDA
-// build"). The matrix, right-hand side and solution stay in device memory:
+// Kokkos has CUDA and cuDSS is found (TLFEA_ENABLE_CUDSS; see
+// docs/guide/gpu.md). The matrix, right-hand side and solution stay in device memory:
 //   analyze(pattern)  reordering + symbolic factorisation (CUDSS_PHASE_ANALYSIS)
 //                     of the pattern, once;
 //   factorize(values) numeric factorisation (CUDSS_PHASE_FACTORIZATION):

@@ -1,5 +1,5 @@
 // dist-cg / dist-gmres: the Newton matrix summed over the MPI ranks and
-// solved by Belos over MPI_COMM_WORLD (README "Running on several ranks").
+// solved by Belos over MPI_COMM_WORLD (docs/guide/mpi.md).
 //
 // Every rank passes the values of the rows it touches or owns
 // (RowPartition::layout, core/crs_pattern.hpp RowLayout) holding only its

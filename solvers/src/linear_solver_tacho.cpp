@@ -3,9 +3,8 @@
 // analyze() orders the graph and builds the supernodes once; factorize()
 // refactorises numerically on that structure. Tacho's default switches to
 // dense LAPACK below 1024 rows (its small-problem threshold); that is turned
-// off: the sparse path was never slower on 108 to 972 unknowns and dense was
-// up to 3.5x slower per step (B2 64 elements 1.01 -> 0.29 ms, B3 8x8 12.7 ->
-// 5.2 ms, 1 core, 2026-12-03; a dense O(n^3) factor of a banded matrix).
+// off: a dense O(n^3) factor of a banded matrix is slower than the sparse
+// path on these systems (docs/benchmarks.md, "Tacho on small systems").
 //
 // Fill-reducing order (LinearSolverOptions::ordering): Debian's Tacho is
 // built without METIS and Scotch (Tacho_config.h), and then its

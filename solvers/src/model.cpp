@@ -29,7 +29,7 @@ int Model::add_rigid_body(const RigidBodySpec& spec) {
     throw_error("rigid body ", spec.name, ": its shape must be a T10 or Q27 mesh");
   Body b;
   // The coefficient mesh: one node of four coefficients (r, r_1, r_2, r_3) at
-  // the reference pose (centre, world axes), no elements (§11.1).
+  // the reference pose (centre, world axes), no elements (§10.1).
   b.mesh.type = ElementType::ANCF3243;
   b.mesh.source = "rigid body " + spec.name;
   b.mesh.coefficients = {{spec.center[0], spec.center[1], spec.center[2]},
@@ -167,7 +167,7 @@ void Model::prescribe_coefficient(int body, Ordinal node, int k, MotionFunction 
   const auto& X = b.mesh.coefficients[local];
   const Ordinal c = b.offset + local;
   // Hashed look-up, not a scan of prescribed_: a scan per coefficient made
-  // prescribing every node of a 100,000-element beam take minutes (issue 12).
+  // prescribing every node of a 100,000-element beam take minutes.
   if (!prescribed_set_.insert(c).second)
     throw_error(b.mesh.source, ": coefficient ", c - b.offset, " (node ", node, ", ", k,
                 ") prescribed twice");
@@ -430,7 +430,7 @@ struct PointForceScatter {
 void Model::finalize() {
   if (finalized_) return;
   build_reference();
-  // Rigidity of each rigid body (§11.2), after the user's rows: with a
+  // Rigidity of each rigid body (§10.2), after the user's rows: with a
   // ground point o at the origin and the director points r_k,
   //   DIST (o, r_k, f = 1):          (r_k . r_k - 1) / 2 = 0,
   //   DP1 (o, r_k, o, r_l, f = 0):   r_k . r_l = 0   (k < l);

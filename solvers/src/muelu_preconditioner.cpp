@@ -20,7 +20,7 @@
 // (one level, no coarse solve). On several ranks the
 // Gauss-Seidel sweep is Ifpack2's hybrid one (Gauss-Seidel within a rank's
 // rows, Jacobi across ranks), which still gives the 1-rank iteration counts
-// within a few percent (README "Running on several ranks (MPI)").
+// within a few percent (docs/benchmarks.md).
 #include "muelu_preconditioner.hpp"
 
 #include <MueLu_CreateTpetraPreconditioner.hpp>

@@ -1,7 +1,7 @@
 // TLFEA (internal): the element block of one rigid body in natural
-// coordinates (docs/theory.md §11; rigid_body.hpp). One "element" of four
+// coordinates (docs/theory.md §10; rigid_body.hpp). One "element" of four
 // coefficients (r, r_1, r_2, r_3) with the shape functions
-//   s(xi) = (1, L_1 xi_1, L_2 xi_2, L_3 xi_3)   (X = L .* xi, §11.1),
+//   s(xi) = (1, L_1 xi_1, L_2 xi_2, L_3 xi_3)   (X = L .* xi, §10.1),
 // L the half-extents of the body's box, so the parent domain [-1, 1]^3 of a
 // hexahedral element is the box and locate_material_point / body_joint_frame
 // find material points on the body as on any other block. It reports
@@ -27,7 +27,7 @@ class RigidBlock final : public ElementBlockBase {
   int quadrature_points() const override { return 0; }
   CliqueSet cliques() const override;
   void set_matrix_offsets(const CrsPattern& pattern, DeviceView<Offset***> offsets) override;
-  // No internal force and no tangent: rigidity is a constraint (§11.2).
+  // No internal force and no tangent: rigidity is a constraint (§10.2).
   void internal_force(const CoefView&, const CoefView&, const CoefView&) const override {}
   void tangent(const CoefView&, const CoefView&, Real, Real,
                const DeviceView<Real*>&) const override {}
@@ -51,7 +51,7 @@ class RigidBlock final : public ElementBlockBase {
   ScatterPolicy scatter() const override { return ScatterPolicy::Plain; }
   void set_scatter(ScatterPolicy) override {}
 
-  // A torque T (world axes) as generalized forces on the directors (§11.4):
+  // A torque T (world axes) as generalized forces on the directors (§10.4):
   //   f_{r_k} += (s/2) T x r_k,  k = 1, 2, 3,
   // whose virtual work sum_k f_k . (dtheta x r_k) = dtheta . T for
   // orthonormal r_k; and values += alpha (s/2) [T]_x on the (r_k, r_k) blocks.

@@ -1,4 +1,4 @@
-// TLFEA: rigid bodies in natural coordinates (docs/theory.md §11).
+// TLFEA: rigid bodies in natural coordinates (docs/theory.md §10).
 #include "tlfea/solvers/rigid_body.hpp"
 
 #include <algorithm>
@@ -51,7 +51,7 @@ struct RigidBodyForce {
   }
 };
 
-// f_{r_k} += c T x r_k (c = s / 2), k = 1..3 (§11.4).
+// f_{r_k} += c T x r_k (c = s / 2), k = 1..3 (§10.4).
 struct RigidTorque {
   CoefView q, f;
   Ordinal off;

@@ -5,7 +5,7 @@
 // §8.4). Internal to the solvers layer.
 //
 // A rigid motion of the body, x -> t + w x x to first order, moves the
-// coefficients of every element family by (docs/theory.md §3, §11):
+// coefficients of every element family by (docs/theory.md §3, §10):
 //   position coefficient c (T10 / Q27 node, ANCF node position, rigid-body
 //   centre):                      dq_c = t + w x (q_c - x0),
 //   gradient coefficient c (ANCF dr/du, dr/dv, dr/dw, rigid-body directors

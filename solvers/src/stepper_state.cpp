@@ -1,5 +1,5 @@
 // TLFEA: the restart state of a TimeStepper (StepperState; docs/theory.md
-// §6.6 and README "Output, restart and pictures"): state() copies it out,
+// §6.6 and docs/guide/output.md): state() copies it out,
 // restore() puts it back and refactors at the saved assembly point.
 #include <vector>
 

@@ -529,7 +529,7 @@ TEST(Constraints, MaterialPointLocationReproducesPosition) {
 }
 
 // Points on the surface, edges, corners and element boundaries of finely
-// divided ANCF bodies, and joint fibres shorter than an element (issue 12:
+// divided ANCF bodies, and joint fibres shorter than an element (e.g.
 // a 5 mm fibre on a 2 x 2 cm beam of 150 or more elements was "outside"):
 // each is found and reproduces its position; a point 0.1 mm outside is not.
 TEST(Constraints, MaterialPointsOnSurfacesOfFineAncfBodies) {

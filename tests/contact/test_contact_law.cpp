@@ -216,8 +216,8 @@ TEST(ContactLaw, NormalForceIsHertzAtRestAndActionReaction) {
   EXPECT_NEAR(mh(0), mA * mB / (mA + mB), 1e-14);
 }
 
-// Contact material separate from the bulk material (issue 11, item 3;
-// docs/theory.md §7.4 "Contact material"). The law takes E, nu of each
+// Contact material separate from the bulk material
+// (docs/theory.md §7.4 "Contact material"). The law takes E, nu of each
 // partner's ContactMaterial, whatever the body's bulk material, and a pair
 // may set E* (and G*) itself. References: Hertz F = (4/3) E* sqrt(R) d^(3/2)
 // with E* from the closed forms of RefLaw / the pair's value; the

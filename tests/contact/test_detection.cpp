@@ -309,7 +309,7 @@ TEST(ContactDetection, MovingPlaneAndRotatedBoxObstacles) {
   }
 }
 
-// Rotating obstacles (issue 11, item 6). Closed form of a rigid motion at
+// Rotating obstacles. Closed form of a rigid motion at
 // constant v and omega about the point c(t) = c0 + v t (docs/theory.md §7.1):
 // x(t) = c(t) + R(t) (X - c0), R(t) = exp(t [omega]x), material velocity
 // v + omega x (x - c(t)). Here omega = w e_y, so R(t) is the rotation about y

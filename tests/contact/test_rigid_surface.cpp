@@ -1,4 +1,4 @@
-// Contact surfaces of rigid bodies (surface.hpp, docs/theory.md §11.7):
+// Contact surfaces of rigid bodies (surface.hpp, docs/theory.md §10.7):
 // closed surfaces oriented outward (the divergence theorem gives the enclosed
 // volume, sum over triangles of (a . (b x c)) / 6: exactly a b c for a box,
 // the closed-form volume of the inscribed polyhedron for a sphere and a

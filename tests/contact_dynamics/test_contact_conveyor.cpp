@@ -1,5 +1,5 @@
-// Moving obstacles drag bodies through friction (issue 11, item 6) and a
-// per-pair friction override changes the drag (issue 11, item 3).
+// Moving obstacles drag bodies through friction and a
+// per-pair friction override changes the drag.
 // Reference: rigid-block Coulomb mechanics, computed here. A block at rest
 // set down on a belt (the plane z = 0 translating at V along x) slides
 // against it, so kinetic friction mu_k m g drives it forward:

@@ -1,4 +1,4 @@
-// Contact of rigid bodies (natural coordinates, docs/theory.md §11) through
+// Contact of rigid bodies (natural coordinates, docs/theory.md §10) through
 // their triangulated surfaces (rigid_surface, surface.hpp): each vertex is
 // x = r + X_k r_k, and its contact force is scattered onto (r, r_k) with the
 // weights (1, X_k). Checked against closed forms of the contact law

@@ -1,4 +1,4 @@
-// Static friction on a slope (issue 11, item 2): a block set down on a rigid
+// Static friction on a slope: a block set down on a rigid
 // plane inclined by alpha stays when tan(alpha) < mu_s and slides with the
 // Coulomb acceleration g (sin alpha - mu_k cos alpha) when tan(alpha) > mu_s.
 // References are the rigid-block Coulomb closed forms, computed here:
@@ -282,7 +282,7 @@ void stays_below(int patch, Real ramp) {
 // kinetic slide (with D_c = 0, i.e. mu_k as soon as a vertex slips, 102 %).
 TEST(ContactSlope, BlockStaysBelowFrictionAngle) { stays_below(0, 0.2); }
 
-// Not met without a settle (disabled measurements; README "Known limits";
+// Not met without a settle (disabled measurements; docs/guide/contact.md "Limits";
 // settled before t = 0 the same blocks stay: SettledBlockStays* below):
 // gravity on in full at t = 0, the block set down at zero penetration bounces on its Hertz contacts
 // (the normal force swings between about 0.2 and 2 times the load with a 10 ms period for some 80
@@ -377,7 +377,7 @@ TEST(ContactSlope, SettledBlockSlidesAboveFrictionAngle) {
 // spring on the patch's stiffness G^2 S(D), docs/theory.md §7.5), gravity
 // eased in and on from t = 0, every mesh, tan a = 0.22 and 0.24: moved
 // 0.30-0.90 % of the free slide. With the dashpots and the spring on the
-// Hertz-Mindlin S(D) alone (until the eleventh session) 0.59-1.07 %, and on
+// Hertz-Mindlin S(D) alone (an earlier form) 0.59-1.07 %, and on
 // Q27 3^3 from t = 0 1.67 % and 62 %: the tangential spring was softer than
 // the patch's normal stiffness allows (its elastic offset under the slope
 // load is most of what the block moves with the ramp), and the patch

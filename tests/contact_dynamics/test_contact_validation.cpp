@@ -431,7 +431,7 @@ TEST(ContactValidation, DroppedBallRestitutionManyVerticesPatchLaw) {
 // force n^(5/(2p)) (4/3) E* sqrt(R) delta^(3/2) (docs/theory.md §7.5), whose
 // Tsuji dashpot on its stiffness G^2 S_n gives the 1-DOF rebound too (e of
 // that law depends on neither the modulus nor the mass), within 1 %; with
-// the dashpot on S_n alone (before the eleventh session) it rebounded 0.5790.
+// the dashpot on S_n alone (an earlier form) it rebounds 0.5790.
 TEST(ContactValidation, FlatLandingRestitutionWithSharedDampingMass) {
   const Real a = 0.1, Ec = 1e7, nu = 0.3, v0 = 0.1, e = 0.5, R = 0.05;
   for (int mode : {0, 1, 2}) {  // point law shared, point law nodes, smooth-max body
@@ -542,7 +542,7 @@ TEST(ContactValidation, ExplicitDashpotLimitKeepsAnUnresolvedDropFromGainingEner
     }
 }
 
-// Measurement, not a test (issue 11, item 3; docs/theory.md §7.4 "Contact
+// Measurement, not a test (docs/theory.md §7.4 "Contact
 // material"; run with --gtest_also_run_disabled_tests): a soft Q27 ball
 // (R = 0.05 m, 4 divisions, bulk E = 1e7 Pa, rho = 1000) dropped at 0.5 m/s
 // without gravity on a rigid plane, patch law, the ball's mass or the

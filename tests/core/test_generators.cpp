@@ -383,8 +383,8 @@ TEST(CheckMesh, RejectsInconsistentMeshesNamingSourceAndEntity) {
 
 }  // namespace
 
-// Divisions whose node or entry counts overflow 64-bit integers (issue 12:
-// [2147460480, 1431671210, 1] wrapped the old check and wrote past the
+// Divisions whose node or entry counts overflow 64-bit integers (e.g.
+// [2147460480, 1431671210, 1] would wrap a naive check and wrote past the
 // coefficient vector): refused before anything is allocated.
 TEST(Generators, RejectCountsBeyondTheIndexTypeWithoutOverflow) {
   auto message = [](auto make) {
@@ -418,7 +418,7 @@ TEST(Generators, RejectCountsBeyondTheIndexTypeWithoutOverflow) {
 }
 
 // Error messages quote input text: control bytes are escaped as \xHH so that
-// the message stays one printable line (issue 12); other bytes (UTF-8 names)
+// the message stays one printable line; other bytes (UTF-8 names)
 // are kept.
 TEST(Error, EscapesControlBytes) {
   const std::string raw =

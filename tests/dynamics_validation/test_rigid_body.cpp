@@ -1,4 +1,4 @@
-// Rigid bodies in natural coordinates (issue 15 part 1; docs/theory.md §11)
+// Rigid bodies in natural coordinates (docs/theory.md §10)
 // against closed forms: torque-free motion (momenta), the compound pendulum
 // (small- and large-amplitude periods), a rigid slider-crank driven at
 // constant speed (slider position), and a rigid pendulum against a very
@@ -74,7 +74,7 @@ TEST(RigidBody, MassPropertiesOfAMeshMatchTheClosedFormBox) {
 // and M (v_{n+1} - v_n) = h C_q^T lambda (whose moment about the centre is
 // zero, the rigidity constraints being invariant under rotation),
 //   L_{n+1} - L_n = h sum_ij M_ij (v_{n+1} - v_n)_i x (v_n)_j = O(h^2)
-// per step, O(h) over a fixed time (docs/theory.md §11.6). For a spin w
+// per step, O(h) over a fixed time (docs/theory.md §10.6). For a spin w
 // about a principal axis the centripetal part of v_{n+1} - v_n (-w^2 h r_k)
 // gives dL/L = -(w h)^2 per step, -h w^2 = -2.5 % over 1 s at w = 5 rad/s,
 // h = 1e-3. Asserted: the drift of L over 1 s below 4 % at h = 1e-3 and
@@ -351,7 +351,7 @@ TEST(RigidBody, RigidPendulumMatchesAVeryStiffT10Pendulum) {
 // A torque T about e_z on a free rigid cylinder (axis e_z) from rest:
 // omega(t) = T t / I_zz about the fixed axis and theta = T t^2 / (2 I_zz).
 // Backward Euler: the angle leads by T h t / (2 I) (theta_n = h sum
-// omega_k), and the centripetal coupling of §11.6 lowers the angular
+// omega_k), and the centripetal coupling of §10.6 lowers the angular
 // momentum by h^2 omega^3 I per step, omega by h int omega^3 dt =
 // h omega_end^3 t / 4 at the end. T is chosen for omega_end = 2 rad/s at
 // t = 0.5 s: omega low by 1e-3 omega_end, theta off by about 1e-3 rad.

@@ -1,5 +1,5 @@
-// Driven revolute (issue 3, "prescribed motion through f(t), e.g. a driven
-// revolute angle"): a T10 bar on a ground revolute about e_y, its rotation
+// Driven revolute (prescribed motion through f(t): a driven
+// revolute angle): a T10 bar on a ground revolute about e_y, its rotation
 // prescribed by ConstraintSet::add_rotation_driver, turns through more than
 // three quarters of a revolution (past theta = pi/2 and pi, where a single
 // cos- or sin-driven DP1 row loses rank) and follows theta(t).

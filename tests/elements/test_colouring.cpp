@@ -65,7 +65,7 @@ TEST(ElementColouring, NoTwoElementsOfAColourShareACoefficientAndEachElementIsIn
   }
 }
 
-// The choice documented in scatter_policy.hpp (README "Known limits"): one
+// The choice documented in scatter_policy.hpp (docs/guide/gpu.md): one
 // thread -> Plain, several host threads -> Atomic, GPU memory -> Atomic.
 TEST(ScatterPolicy, DefaultPerExecutionSpace) {
   EXPECT_EQ(default_scatter_policy(false, 1), ScatterPolicy::Plain);

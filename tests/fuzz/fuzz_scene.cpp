@@ -6,7 +6,7 @@
 // running out of the RSS limit is a finding, and so is an Error whose
 // message does not start with a location "FILE:LINE:" (the scene's own
 // FILE:LINE:COLUMN, or a mesh file's FILE:LINE): every refusal of an input
-// must point at it (issue 12).
+// must point at it.
 #include <Kokkos_Core.hpp>
 #include <cstddef>
 #include <cstdint>

@@ -1,4 +1,4 @@
-// The README's "A model in C++" program, built against the installed TLFEA:
+// The "A model in C++" program of docs/guide/scenes.md, built against the installed TLFEA:
 // a T10 bar hinged to the ground swings under gravity.
 #include <cmath>
 #include <cstdio>

@@ -1,4 +1,4 @@
-// Rigid bodies in scenes (issue 15 part 1; docs/scene.md, "Rigid bodies"):
+// Rigid bodies in scenes (docs/scene.md, "Rigid bodies"):
 // the three ways to give mass properties, checkpoint / restart of a
 // mechanism of rigid and flexible parts, the output writer, and the input
 // errors. Reference for the restart: the uninterrupted run itself.

@@ -3,7 +3,7 @@
 // 3 and compares the histories). Rank 0 writes one line per step, the time
 // and the z displacement of a probe node, to the file given; every rank
 // checks after each step that it holds the same positions, bit for bit, as
-// rank 0 (the replicated state of README "Running on several ranks").
+// rank 0 (the replicated state of docs/guide/mpi.md).
 //   tlfea_test_mpi_beam CASE SOLVER OUT [PRECONDITIONER [PARTITION]]
 //   tlfea_test_mpi_beam --partitions   (the partition methods built, a line each)
 // CASE "plain": the cantilever, probe at the free end's centre;

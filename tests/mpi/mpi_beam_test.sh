@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# The distributed TimeStepper against the one-rank run (README "Running on
-# several ranks (MPI)"): tlfea_test_mpi_beam on 1, 2 and 3 ranks with the
+# The distributed TimeStepper against the one-rank run
+# (docs/guide/mpi.md): tlfea_test_mpi_beam on 1, 2 and 3 ranks with the
 # dist-cg backend, for the plain cantilever and the one with a spherical
 # joint; the z displacement histories of the probe node must agree with the
 # 1-rank run to TOL relative to the largest displacement of that run, and

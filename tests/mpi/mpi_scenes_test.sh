@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Scenes on several MPI ranks against the one-rank run (README "Running on
-# several ranks (MPI)"): `tlfea run` on 1, 2 and 3 ranks, every run with the
+# Scenes on several MPI ranks against the one-rank run
+# (docs/guide/mpi.md): `tlfea run` on 1, 2 and 3 ranks, every run with the
 # dist-cg backend, and history.csv compared column by column (every column
 # but step_wall_time; the per-body columns too):
 #   contact   examples/contact_drop.yaml, the block lowered so that it lands
@@ -42,8 +42,8 @@
 # ~1e-8 of the scale. TOL = 1e-6 leaves a factor 100 for such per-step
 # differences to add up over the <= 300 steps run here (the contact laws are
 # Lipschitz in the state away from the switching of a contact point, which a
-# 1e-8 difference does not cross here). Measured: 1e-15 to 6.6e-9 (README
-# "Running on several ranks"). constraint_violation is round-off below the constraint
+# 1e-8 difference does not cross here). Measured: 1e-15 to 6.6e-9.
+# constraint_violation is round-off below the constraint
 # tolerance 1e-8 and is compared absolutely against it; iteration counts
 # are printed, not compared (a Newton test near its threshold may take one
 # more iteration on one rank count).

@@ -35,7 +35,7 @@ def test_error_is_a_runtime_error():
 def test_stepper_settings_attributes_and_keywords():
     s = tlfea.StepperSettings(dt=2e-4, analysis="static", residual_force_tol=1e-9, max_retries=2)
     assert (s.dt, s.analysis, s.residual_force_tol, s.max_retries) == (2e-4, "static", 1e-9, 2)
-    d = tlfea.StepperSettings()  # the C++ defaults (README, "Time-step settings")
+    d = tlfea.StepperSettings()  # the C++ defaults (docs/guide/solvers.md)
     assert (d.dt, d.penalty, d.penalty_scale, d.max_outer, d.constraint_tolerance) == \
         (1e-3, 0.0, 100.0, 30, 1e-8)
     assert (d.residual_rel_tol, d.residual_abs_tol, d.step_tol, d.position_tol) == \

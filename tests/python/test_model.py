@@ -1,4 +1,4 @@
-# Models built in Python: the README's C++ example, loads with Python
+# Models built in Python: the guide's C++ example, loads with Python
 # callables, prescribed motion, joints, velocities set between steps, the
 # static analysis against closed forms.
 import numpy as np
@@ -8,8 +8,8 @@ import tlfea
 
 
 def readme_example(steps=100):
-    # docs/python.md, "The README's model in Python" (the C++ program of
-    # README "A model in C++" / tests/install_consumer/model_example.cpp).
+    # docs/python.md, "The C++ model in Python" (the C++ program of
+    # docs/guide/scenes.md "A model in C++" / tests/install_consumer/model_example.cpp).
     model = tlfea.Model()
     # A T10 bar 1 x 0.1 x 0.1 m, steel-like SVK, hinged to the ground at x = 0.
     mesh = tlfea.generate_box("T10", (1.0, 0.1, 0.1), (10, 1, 1), origin=(0.0, -0.05, -0.05))
@@ -97,7 +97,7 @@ def test_static_elastica_with_a_python_ramp_equals_the_scene(source_dir):
 
 
 def test_small_tip_load_gives_euler_bernoulli():
-    # w = P L^3 / (3 E I); README: w / w_EB = 0.998 at 8 ANCF 3243 elements.
+    # w = P L^3 / (3 E I); the elements guide: w / w_EB = 0.998 at 8 ANCF 3243 elements.
     E, L, b, P = 7e9, 1.0, 0.02, 0.1
     model, tip = cantilever(E=E, L=L, b=b, elements=8, force=(0.0, 0.0, -P))
     stepper = tlfea.Stepper(model, tlfea.StepperSettings(analysis="static", dt=1.0))

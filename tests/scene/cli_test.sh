@@ -157,7 +157,7 @@ default_scene)
   grep -q "ANCF3243" "$work/check" && grep -q "Q27" "$work/check" || fail "default scene: not two element types"
   grep -Eq "constraints: [1-9]" "$work/check" || fail "default scene: no joint"
   grep -q "surface triangles" "$work/check" || fail "default scene: no contact"
-  # Output estimated above 10 GB is warned about (issue 12), the scene still
+  # Output estimated above 10 GB is warned about, the scene still
   # valid: 4 ANCF beam elements x 4 x 100000 samples x 72 bytes = 115.2 MB per
   # output step (plus the Q27 body), 1000 / 1 + 2 = 1002 output steps.
   "$tlfea" check "$work/default.yaml" --set output.samples=100000 --set output.every=1 \
@@ -188,7 +188,7 @@ settle)
   # 0.05 s from t = 0 its centre of mass (history.csv block.com_x, y, z)
   # moves less than 1 % of the free kinetic slide 1/2 g (sin a - mu_k cos a)
   # t^2 = 2.4e-4 m (the closed form of a block sliding at mu_k; without the
-  # settle it slides away, README "Known limits").
+  # settle it slides away, docs/guide/contact.md "Limits").
   ex="$src/examples/block_on_slope_settled.yaml"
   "$tlfea" run "$ex" --end-time 0.05 --output "$work/s" 2> "$work/err" || fail "settled run: $(tail -3 "$work/err")"
   grep -q "^time: .*settled before t = 0 (time.settle)" "$work/err" || fail "no settle in the summary: $(cat "$work/err")"
@@ -280,8 +280,8 @@ restart)
   "$tlfea" run "$conv" --steps 400 --restart "$work/f/checkpoint.h5" --output "$work/g" 2> "$work/err" ||
     fail "conveyor: restarted run: $(tail -3 "$work/err")"
   same_last_row "$work/e" "$work/g" "conveyor"
-  # Restarting into the run's own folder continues its output (issue 12; it
-  # deleted the earlier step files and history rows): 10 steps, a
+  # Restarting into the run's own folder continues its output (and keeps
+  # the earlier step files and history rows): 10 steps, a
   # continuation to 15 that is abandoned, then the step-10 checkpoint
   # restarted into the same folder to 20 steps. The folder holds step files
   # 0..20 (every step an output step), history rows for steps 0..20 once each

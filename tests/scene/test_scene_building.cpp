@@ -10,9 +10,9 @@ using namespace scene_test;
 using scene::Scene;
 using scene::TimeFunctionSpec;
 
-// Setup grows like n log n at most (issue 12: a prescribed rotation of
-// `set: all` scanned the list of prescribed coefficients once per
-// coefficient, 199 s for 100,000 beam elements). Building 8 times the model
+// Setup grows like n log n at most (a prescribed rotation of
+// `set: all` must not scan the list of prescribed coefficients once per
+// coefficient). Building 8 times the model
 // must take well under the 64 times of quadratic growth: the bound 32 leaves
 // n log n (about 8 to 11 here) a wide margin for a busy machine; each size is
 // timed as the best of three builds.
@@ -50,8 +50,8 @@ TEST(SceneSetup, PrescribingEveryNodeGrowsLessThanQuadratically) {
                                  << " s";
 }
 
-// Joints on finely divided ANCF beams (issue 12: ancf_pendulum failed from
-// 150 elements, universal_joint_shaft from 48, "outside body"): the shipped
+// Joints on finely divided ANCF beams (joint points must not be reported
+// "outside body" however fine the mesh): the shipped
 // examples with 300 and 100 elements per beam build, with as many constraint
 // rows as with 4, and the reference configuration satisfies every joint.
 TEST(SceneJoints, ExamplesWithFinelyDividedBeamsBuild) {

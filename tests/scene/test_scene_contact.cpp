@@ -95,7 +95,7 @@ TEST(SceneContact, PointLawWithSharedDampingMass) {
   for (Ordinal k = 0; k < n; ++k) EXPECT_NEAR(ms(k), 1.0 / n, 1e-12);
 }
 
-// Contact material separate from the bulk (issue 11, item 3): the cube's
+// Contact material separate from the bulk: the cube's
 // bulk E = 1e6 Pa, its contact_material E = 2e8 Pa, nu = 0.25, pressed 1 mm
 // into a rigid plane by the plane's position (patch law, R = 0.05 m): the
 // total force is Hertz's (4/3) E* sqrt(R) d^(3/2) with E* = 2e8 / (1 - 0.25^2)
@@ -161,7 +161,7 @@ TEST(SceneContact, PairOverridesKeepTheRestInherited) {
   EXPECT_EQ(ball.slip_distance, 0.0);  // the pair's: mu_k as soon as it slips
 }
 
-// Obstacle motions from the scene (issue 11, item 6). A plane turning about
+// Obstacle motions from the scene. A plane turning about
 // the vertical axis through (0.05, 0.05, 0) at w = 2 rad/s, 1 mm into the
 // cube's bottom face: every contact carries omega x (x_c - c) = w (-(y -
 // 0.05), x - 0.05, 0). A plane moved by a table z(t) = -0.01 + 0.02 t (rows at

@@ -136,7 +136,7 @@ TEST(SceneErrors, GravityFormsAndBodyNames) {
 }
 
 // A repeated key in a mapping (yaml-cpp keeps both, lookups return the
-// first) is refused at the second, naming the line of the first (issue 12).
+// first) is refused at the second, naming the line of the first.
 TEST(SceneErrors, DuplicateKeysAtAnyLevelAreRefusedAtTheSecond) {
   const std::string g = kGood;
   const std::vector<BadCase> cases = {
@@ -162,7 +162,7 @@ TEST(SceneErrors, DuplicateKeysAtAnyLevelAreRefusedAtTheSecond) {
 }
 
 // Sizes checked up front, in arithmetic that cannot overflow, against the
-// machine's memory (docs/scene.md, "Limits"); never attempted (issue 12).
+// machine's memory (docs/scene.md, "Limits"); never attempted.
 TEST(SceneErrors, SizesBeyondMemoryOrIndexRangeAreRefusedUpFront) {
   const std::string g = kGood;
   const std::string plate =
@@ -197,7 +197,7 @@ TEST(SceneErrors, SizesBeyondMemoryOrIndexRangeAreRefusedUpFront) {
   expect_errors(cases);
 }
 
-// Nonsense that used to be accepted silently (issue 12) is an error at its
+// Nonsense values are an error at their
 // key; the bounds are documented in docs/scene.md.
 TEST(SceneErrors, ValuesOutOfTheirPhysicalRangeAreRefused) {
   const std::string g = kGood;
@@ -252,8 +252,8 @@ TEST(SceneErrors, ValuesOutOfTheirPhysicalRangeAreRefused) {
 }
 
 // What `run` would refuse, `check` (the scene reader) refuses at the key
-// (issue 12), and errors the model or the contact detection raised without a
-// position now point at the offending entry.
+// too, and errors the model or the contact detection raises without a
+// position point at the offending entry.
 TEST(SceneErrors, SettingsRunWouldRefuseAndDuplicatesPointAtTheKey) {
   const std::string g = kGood;
   const std::string beam =
@@ -287,7 +287,7 @@ TEST(SceneErrors, SettingsRunWouldRefuseAndDuplicatesPointAtTheKey) {
        "bad.yaml:7:19:",
        "output.samples: 17179869184 visualisation points per output step, more than the limit "
        "of 1e8 (1237.0 GB per step file); refused"},
-      // The limit, 1e8 points per output step (issue 12: samples 100000 wrote
+      // The limit, 1e8 points per output step (samples 100000 would write
       // 538 MB for two steps): 4 x 4 x 6250001 = 100000016 points, 7.2 GB.
       {"output samples beyond 1e8 points", beam + "output: {samples: 6250001}\n", "bad.yaml:7:19:",
        "output.samples: 100000016 visualisation points per output step, more than the limit "

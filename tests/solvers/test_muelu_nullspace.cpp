@@ -112,7 +112,7 @@ TEST(MueluNullspace, RigidBodyModesAreZeroEnergyModesOfEveryElementFamily) {
     EXPECT_LT(r, 1e-12);
   }
   // A rigid body alone (natural coordinates: centre r, directors r_1, r_2,
-  // r_3, docs/theory.md §11; no element stiffness): its rigidity rows c = r_i . r_j -
+  // r_3, docs/theory.md §10; no element stiffness): its rigidity rows c = r_i . r_j -
   // delta_ij change by (w x r_i) . r_j + r_i . (w x r_j) = 0 under the
   // rotation and not at all under the translation (the directors do not
   // translate), so C_q z = 0 and C_q^T C_q z = 0.
@@ -201,7 +201,7 @@ TEST(MueluNullspace, RigidBodyModesCutIterationsAndMatchTheDirectSolve) {
   // the near-nullspace holds the zero-energy modes (Vanek, Mandel & Brezina
   // 1996); without the rotations the bending of a slender beam is missing
   // from every coarse space. Measured: see the line printed above
-  // (README "Linear solvers").
+  // (docs/guide/solvers.md).
   EXPECT_LT(2 * it_modes, it_translations);
   EXPECT_LT(3 * it_modes, it_ilu);
 }

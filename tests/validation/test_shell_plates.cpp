@@ -115,7 +115,7 @@ MaterialSpec material(Law law, bool split) {
 // supported 0.7169, 0.9809, 1.0044 at 4, 8, 16 elements a side for SVK
 // (the coarse meshes are stiff from the element's transverse shear locking,
 // which the Poisson split does not address); Mooney-Rivlin and Neo-Hookean:
-// see the README ("ANCF 3443 shells: Poisson locking").
+// see docs/guide/elements-materials.md ("ANCF 3443 shells: Poisson locking").
 void expect_converges(Support support, Law law) {
   Real prev = 1e300;
   Real last = 0.0;
@@ -157,7 +157,7 @@ TEST(ShellPlates, NeoHookeanSimplySupportedSquarePlateAtPoisson03ConvergesToKirc
 // Kirchhoff deflection; the bound is only a regression guard that the locking
 // the split removes is real, not a reference value). Computed (SVK): clamped
 // 0.2504, 0.7345, 0.8124; simply supported 0.6154, 0.8035, 0.8198 at 4, 8,
-// 16 elements a side; the hyperelastic laws: README.
+// 16 elements a side; the hyperelastic laws: docs/guide/elements-materials.md.
 TEST(ShellPlates, WithoutPoissonSplitThePlatesLock) {
   for (Law law : {Law::Svk, Law::MooneyRivlin, Law::NeoHookean})
     for (Support s : {Support::Clamped, Support::SimplySupported}) {

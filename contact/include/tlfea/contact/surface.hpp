@@ -86,7 +86,7 @@ SurfaceHost extract_surface(const Mesh& mesh, Ordinal coef_offset, int body,
 // Triangulated surface of a rigid body in its body frame: vertex positions X
 // relative to the centre of mass (reference axes), triangles counter-clockwise
 // seen from outside. Its contact surface (rigid_surface) has the vertices
-//   x(X) = r + X_1 r_1 + X_2 r_2 + X_3 r_3   (docs/theory.md §11.1),
+//   x(X) = r + X_1 r_1 + X_2 r_2 + X_3 r_3   (docs/theory.md §10.1),
 // the combination of the body's 4 coefficients with weights (1, X1, X2, X3).
 struct RigidShapeSurface {
   std::vector<std::array<Real, 3>> X;
@@ -97,7 +97,7 @@ struct RigidShapeSurface {
 // positions relative to `center`.
 RigidShapeSurface rigid_shape_of_mesh(const Mesh& mesh, const std::array<Real, 3>& center);
 // Primitive shapes centred at the origin (axes along the body axes;
-// cylinder axis X_3). Resolution (docs/theory.md §11.7): a box face is an
+// cylinder axis X_3). Resolution (docs/theory.md §10.7): a box face is an
 // n x n grid (n = divisions), a sphere a latitude-longitude grid of
 // 2 n longitudes and n latitude bands with a vertex at each pole, a
 // cylinder 2 n segments around, n / 2 (>= 1) along, each cap n / 4 (>= 1)

@@ -1,5 +1,5 @@
 // TLFEA: restructured internal-force and tangent loops of the ANCF 3243 beam
-// and ANCF 3443 shell (docs/theory.md §3.11; issue 13). Same quadrature
+// and ANCF 3443 shell (docs/theory.md §3.11). Same quadrature
 // points, weights, gradients and constitutive evaluations as the general
 // loops of kernels.hpp (InternalForceFunctor, TangentFunctor) and
 // poisson_split.hpp (SplitInternalForceFunctor, SplitTangentFunctor), which

@@ -1,6 +1,6 @@
 // TLFEA: point-lane internal force of the ANCF 3443 shell with St.
 // Venant-Kirchhoff laws (plain and Kelvin-Voigt; Poisson split on or off),
-// docs/theory.md §3.13 (issue 13).
+// docs/theory.md §3.13.
 //
 // The general loop (poisson_split.hpp SplitInternalForceFunctor, kernels.hpp
 // InternalForceFunctor) evaluates one quadrature point at a time: about 340

@@ -29,14 +29,13 @@ inline const char* to_string(ScatterPolicy p) {
   return "?";
 }
 
-// The default strategy (measured on the OpenMP build, README "Known limits"):
-//  - one thread (Serial, OMP_NUM_THREADS=1): Plain, 25-35% faster than
-//    atomics for the T10 tangent, and the sums run in element order;
+// The default strategy (timings: docs/benchmarks.md, "Element scatter"):
+//  - one thread (Serial, OMP_NUM_THREADS=1): Plain, cheaper than atomics,
+//    and the sums run in element order;
 //  - several host threads: Atomic; one fork/join per colour (78 colours for
-//    the B1 res 16 T10 mesh) was slower on 2 threads (tangent 0.62 s vs
-//    0.24 s);
+//    the B1 res 16 T10 mesh) costs more than the atomics it saves;
 //  - GPU memory spaces: Atomic (native double atomics from sm_60; one small
-//    kernel per colour otherwise). Not measured on a GPU.
+//    kernel per colour otherwise).
 constexpr ScatterPolicy default_scatter_policy(bool device_space, int concurrency) {
   if (device_space) return ScatterPolicy::Atomic;
   return concurrency <= 1 ? ScatterPolicy::Plain : ScatterPolicy::Atomic;

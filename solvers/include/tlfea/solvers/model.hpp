@@ -30,7 +30,7 @@ class Model {
   // Adds a body; returns its id. Bodies must all be added before
   // constraints() is first called.
   int add_body(const Mesh& mesh, const MaterialSpec& material, Real density);
-  // Adds a rigid body (docs/theory.md §11; rigid_body.hpp): one node of four
+  // Adds a rigid body (docs/theory.md §10; rigid_body.hpp): one node of four
   // coefficients (centre of mass r, directors r_1, r_2, r_3), mesh(body) a
   // one-node, element-less ANCF-type coefficient mesh (4 per node), block(body)
   // its RigidBlock; its six rigidity rows join the constraint set at
@@ -44,7 +44,7 @@ class Model {
   // Pose and velocity of a rigid body from host copies of q (and v): centre
   // of mass, rotation R = [r_1 r_2 r_3] (columns), centre velocity and the
   // angular velocity omega = 1/2 sum_k r_k x v_k (v_k = omega x r_k for
-  // orthonormal r_k, §11.5).
+  // orthonormal r_k, §10.5).
   struct RigidPose {
     Vec3 center{{0.0, 0.0, 0.0}};
     Mat3 rotation = identity3();
@@ -61,7 +61,7 @@ class Model {
   void set_rigid_velocity(int body, const Vec3& v_c, const Vec3& omega, const CoefViewHost& q,
                           const CoefViewHost& v) const;
   // A torque T (world axes, N m) on a rigid body, times f(t) when timed:
-  // generalized forces (1/2) T x r_k on the directors (§11.4), with their
+  // generalized forces (1/2) T x r_k on the directors (§10.4), with their
   // load stiffness in external_load_tangent.
   void add_torque(int body, const Vec3& T, TimeFunction amplitude = {});
   int num_bodies() const { return static_cast<int>(bodies_.size()); }

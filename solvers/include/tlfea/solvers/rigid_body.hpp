@@ -1,17 +1,17 @@
 // TLFEA: rigid bodies in natural (fully Cartesian) coordinates
-// (docs/theory.md §11; Garcia de Jalon and Bayo 1994, ch. 2-4).
+// (docs/theory.md §10; Garcia de Jalon and Bayo 1994, ch. 2-4).
 //
 // A rigid body is one "rigid node" of four coefficient vectors, like an ANCF
 // node: its centre of mass r and three director vectors r_1, r_2, r_3 (the
 // body axes, unit and mutually orthogonal; in the reference configuration
 // the world axes e_1, e_2, e_3). A material point with body coordinates X
 // (reference position c + X) is at
-//   x(X) = r + X_1 r_1 + X_2 r_2 + X_3 r_3,                       (§11.1)
+//   x(X) = r + X_1 r_1 + X_2 r_2 + X_3 r_3,                       (§10.1)
 // a fixed linear combination of coefficients, so the constraint primitives,
 // joints and point loads use it unchanged. Rigidity is six quadratic
 // constraints, added to the model's constraint set at finalize():
-//   |r_k|^2 = 1 (three DIST rows),  r_k . r_l = 0 (three DP1 rows). (§11.2)
-// With s = (1, X_1, X_2, X_3) the mass matrix is constant (§11.3):
+//   |r_k|^2 = 1 (three DIST rows),  r_k . r_l = 0 (three DP1 rows). (§10.2)
+// With s = (1, X_1, X_2, X_3) the mass matrix is constant (§10.3):
 //   M = int rho s s^T dV (x) I_3 = [[m, 0], [0, S]] (x) I_3,
 //   S = int rho X X^T dV = (tr(I_c) / 2) 1 - I_c,
 // I_c the inertia tensor about the centre of mass (reference axes). There is
@@ -62,7 +62,7 @@ RigidBodySpec rigid_box(const Vec3& center, const Vec3& size, Real density);
 RigidBodySpec rigid_sphere(const Vec3& center, Real radius, Real density);
 RigidBodySpec rigid_cylinder(const Vec3& center, Real radius, Real length, Real density);
 
-// The 4x4 scalar mass of §11.3 (row-major; the coefficient order r, r_1, r_2, r_3).
+// The 4x4 scalar mass of §10.3 (row-major; the coefficient order r, r_1, r_2, r_3).
 void rigid_mass_matrix(const RigidBodySpec& spec, Real M[16]);
 
 }  // namespace tlfea

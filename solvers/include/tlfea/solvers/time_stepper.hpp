@@ -186,7 +186,7 @@ class TimeStepper {
  public:
   // Collective on MPI_COMM_WORLD when MPI runs with several ranks: every
   // rank then holds the whole model and state and evaluates its share of
-  // the elements (README "Running on several ranks (MPI)").
+  // the elements (docs/guide/mpi.md).
   TimeStepper(Model& model, const StepperSettings& settings);
   ~TimeStepper();
   // Advances by settings.dt (subdividing on failure); throws Error with the

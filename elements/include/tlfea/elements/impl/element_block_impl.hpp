@@ -78,9 +78,9 @@ struct LaneForceTraits<ANCF3443, KelvinVoigt<StVenantKirchhoff>> {
 // <element, material> pair: the block's data and the two launches, defined in
 // impl/team_loops_impl.hpp and compiled in their own sources
 // (elements/src/team_<element>.cpp), so that the translation units of the
-// range loops, and the compiler's inlining in them, stay as they were (with
-// the team loops in the same unit GCC stopped inlining add_split_stress into
-// the split beam's force loop, 1.3x slower).
+// range loops, and the compiler's inlining in them, stay as they are (with
+// the team loops in the same unit GCC stops inlining add_split_stress into
+// the split beam's force loop).
 template <class E, class M>
 struct TeamLoops {
   ElementGeometry<E> geom;
@@ -182,7 +182,7 @@ class ElementBlock final : public ElementBlockBase {
         return;
       }
     }
-    // Restructured force only where it measured faster (FastKernelTraits).
+    // Restructured force only where it is faster (FastKernelTraits).
     if constexpr (FastKernelTraits<E>::split_force && PoissonSplitTraits<E, M>::supported) {
       if (!reference_ && split_) {
         launch_assembly("tlfea::elements::internal_force",
