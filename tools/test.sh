@@ -25,6 +25,9 @@ step() { echo "== $* ==" >&2; }
 # Formatting first: seconds, and a tree that differs from .clang-format fails.
 step "format: clang-format --dry-run --Werror on every C++ file (tools/format.sh)"
 tools/format.sh --check
+step "docs: the benchmark page is generated from benchmarks/results, every Markdown link resolves"
+python3 benchmarks/make_page.py --check
+python3 tools/check_doc_links.py
 ROOT=${TLFEA_BUILD_ROOT:-build}
 PREFIX=${TLFEA_DEPS_PREFIX:-/opt/tlfea-deps}
 JOBS=${TLFEA_JOBS:-$(nproc)}
