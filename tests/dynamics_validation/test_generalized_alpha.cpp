@@ -108,10 +108,11 @@ TopRun free_top(TimeIntegrator integrator, Real h, Real t_end, Real w1, Real w3)
   out.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   const Real t = stepper.time();
   const Vec3 Lhat{{L[0] / norm3(L), L[1] / norm3(L), L[2] / norm3(L)}};
-  const Mat3 Q =
-      product(rotation(Lhat, norm3(L) / I1 * t), rotation(Vec3{{0, 0, 1}}, (1.0 - I3 / I1) * w3 * t));
+  const Mat3 Q = product(rotation(Lhat, norm3(L) / I1 * t),
+                         rotation(Vec3{{0, 0, 1}}, (1.0 - I3 / I1) * w3 * t));
   const Mat3 Rex = product(Q, p0.rotation);
-  const Model::RigidPose p = model.rigid_pose(b, host(stepper.positions()), host(stepper.velocities()));
+  const Model::RigidPose p =
+      model.rigid_pose(b, host(stepper.positions()), host(stepper.velocities()));
   for (int i = 0; i < 3; ++i)
     for (int j = 0; j < 3; ++j)
       out.rotation_error = std::max(out.rotation_error, std::fabs(p.rotation(i, j) - Rex(i, j)));
@@ -167,9 +168,9 @@ TEST(GeneralizedAlpha, FreeSymmetricTopConvergesAtOrderTwo) {
 // end and never above its start by more than 1e-3 (the index-3 scheme
 // meets the velocity form of the rigidity constraints only to O(h^2)
 // (Arnold & Bruls 2007), so 1/2 v^T M v carries a spurious part of order
-// (omega h)^2 = 1e-4; 2e-4 measured), the angular momentum within 1e-3, and backward Euler at the same step losing
-// the spin (its (omega h)^2 per step: exp(-w^2 h t) = 0.37 at the leading
-// order; 0.577 measured with the heavy top).
+// (omega h)^2 = 1e-4; 2e-4 measured), the angular momentum within 1e-3, and backward Euler at the
+// same step losing the spin (its (omega h)^2 per step: exp(-w^2 h t) = 0.37 at the leading order;
+// 0.577 measured with the heavy top).
 TEST(GeneralizedAlpha, FreeSymmetricTopKeepsItsSpin) {
   const TopRun ga = free_top(TimeIntegrator::generalized_alpha, 1e-4, 1.0, 5.0, 100.0);
   const TopRun be = free_top(TimeIntegrator::backward_euler, 1e-4, 1.0, 5.0, 100.0);
@@ -193,9 +194,10 @@ TEST(GeneralizedAlpha, FreeSymmetricTopKeepsItsSpin) {
 // 0.006) kg m^2 about the centre (principal axes: d and two normals), d
 // tilted 30 degrees from the vertical, spin w3 = 100 rad/s about d, g =
 // 9.81. Exact: the gravity torque l d x (-m g e_z) is normal to d, so w3
-// stays 100 rad/s (Euler's third equation with I1 = I2). Disabled for its
-// length (10,000 steps); the spin at 0.5 s and 1 s goes to the theory page.
-TEST(GeneralizedAlpha, DISABLED_HeavyTopSpin) {
+// stays 100 rad/s (Euler's third equation with I1 = I2). 10,000 steps per
+// integrator (about 4 s each); backward Euler's 70.7 and 57.7 rad/s at 0.5
+// and 1 s are printed beside generalized alpha's (required >= 99 rad/s).
+TEST(GeneralizedAlpha, HeavyTopKeepsItsSpin) {
   for (TimeIntegrator integrator :
        {TimeIntegrator::generalized_alpha, TimeIntegrator::backward_euler}) {
     const Real m = 1.0, l = 0.05, I1 = 0.004, I3 = 0.006, w3 = 100.0, tilt = M_PI / 6, h = 1e-4;
@@ -248,6 +250,7 @@ TEST(GeneralizedAlpha, DISABLED_HeavyTopSpin) {
               "100); height of the centre %.5f m; max violation %.1e; wall %.1f s\n",
               time_integrator_name(integrator), spin_half, spin, p.center[2], violation, wall);
           if (integrator == TimeIntegrator::generalized_alpha) EXPECT_GE(spin, 99.0);
+          if (integrator == TimeIntegrator::backward_euler) EXPECT_LT(spin, 75.0);
         }
       }
     }
