@@ -153,6 +153,9 @@ void print_summary(const tlfea::scene::Scene& s, FILE* f, bool restart = false) 
                                           : ", settled before t = 0 (time.settle)");
   std::fprintf(f, "solver: inner %s, linear %s\n", s.settings.inner_solver.c_str(),
                s.settings.linear.backend.c_str());
+  if (s.settings.integrator == tlfea::TimeIntegrator::generalized_alpha)
+    std::fprintf(f, "integrator: generalized alpha, rho_inf %.6g (first step backward Euler)\n",
+                 s.settings.rho_inf);
   std::fprintf(f, "output: %s\n", s.output.enabled ? s.output.directory.c_str() : "disabled");
 }
 

@@ -8,8 +8,8 @@ namespace tlfea::io {
 
 namespace {
 // 2: the contact history carries the slip distance of the slip-weakening
-// friction law (contact/slip).
-constexpr int kCheckpointVersion = 2;
+// friction law (contact/slip). 3: integrator/ (generalized alpha's a_n, abar_n).
+constexpr int kCheckpointVersion = 3;
 }  // namespace
 
 void save_checkpoint(const std::string& path, const TimeStepper& stepper,
@@ -37,6 +37,10 @@ void save_checkpoint(const std::string& path, const TimeStepper& stepper,
     h5::write(f, "factor/q", st.factor_q, 3, path);
     h5::write(f, "factor/v", st.factor_v, 3, path);
     h5::write(f, "factor/lambda", st.factor_lambda, 0, path);
+    // Generalized alpha's a_n and abar_n (empty unless accel_valid).
+    h5::write_scalar(f, "integrator/accel_valid", st.accel_valid ? 1 : 0, path);
+    h5::write(f, "integrator/a", st.a, 3, path);
+    h5::write(f, "integrator/abar", st.abar, 3, path);
     h5::write_scalar(f, "contact/present", contact ? 1 : 0, path);
     if (contact) {
       std::vector<unsigned long long> keys;
@@ -74,7 +78,10 @@ void load_checkpoint(const std::string& path, TimeStepper& stepper, ContactForce
   H5E_END_TRY;
   if (f < 0) throw_error("load_checkpoint: cannot open '", path, "' as an HDF5 checkpoint");
   try {
-    if (h5::read_scalar<int>(f, "version", path) != kCheckpointVersion)
+    // Version 2 (no integrator/) restarts a generalized-alpha run with its
+    // start-up step, a backward-Euler one exactly.
+    const int version = h5::read_scalar<int>(f, "version", path);
+    if (version != kCheckpointVersion && version != 2)
       throw_error("load_checkpoint: '", path, "' has an unsupported version");
     const Real dt = h5::read_scalar<Real>(f, "dt", path);
     if (dt != stepper.settings().dt)
@@ -96,6 +103,11 @@ void load_checkpoint(const std::string& path, TimeStepper& stepper, ContactForce
     st.factor_q = h5::read<Real>(f, "factor/q", path);
     st.factor_v = h5::read<Real>(f, "factor/v", path);
     st.factor_lambda = h5::read<Real>(f, "factor/lambda", path);
+    st.accel_valid = version >= 3 && h5::read_scalar<int>(f, "integrator/accel_valid", path) != 0;
+    if (st.accel_valid) {
+      st.a = h5::read<Real>(f, "integrator/a", path);
+      st.abar = h5::read<Real>(f, "integrator/abar", path);
+    }
     const bool has_contact = h5::read_scalar<int>(f, "contact/present", path) != 0;
     if (contact && !has_contact)
       throw_error("load_checkpoint: '", path, "' holds no contact history, but one was asked for");

@@ -43,6 +43,8 @@ void bind_settings(py::module_& m) {
       });
 
   static const std::vector<const char*> kSettingsFields = {"dt",
+                                                           "integrator",
+                                                           "rho_inf",
                                                            "penalty",
                                                            "penalty_scale",
                                                            "max_outer",
@@ -84,6 +86,24 @@ void bind_settings(py::module_& m) {
       }))
       .def("copy", [](const SS& s) { return SS(s); })
       .def_readwrite("dt", &SS::dt)
+      .def_property(
+          "integrator",
+          [](const SS& s) { return std::string(tlfea::time_integrator_name(s.integrator)); },
+          [](SS& s, const std::string& v) {
+            if (v != "backward_euler" && v != "generalized_alpha")
+              fail(
+                  "StepperSettings.integrator: expected 'backward_euler' or "
+                  "'generalized_alpha', got '" +
+                  v + "'");
+            s.integrator = tlfea::parse_time_integrator(v);
+          })
+      .def_property(
+          "rho_inf", [](const SS& s) { return s.rho_inf; },
+          [](SS& s, tlfea::Real r) {
+            if (!(r >= 0.0 && r <= 1.0))
+              fail("StepperSettings.rho_inf: expected a value in [0, 1], got " + std::to_string(r));
+            s.rho_inf = r;
+          })
       .def_readwrite("penalty", &SS::penalty)
       .def_readwrite("penalty_scale", &SS::penalty_scale)
       .def_readwrite("max_outer", &SS::max_outer)

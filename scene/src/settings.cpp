@@ -42,6 +42,23 @@ void Builder::parse_time(Map& top) {
     s_.steps = t.positive_int("steps", 100);
   }
   s_.end_time = s_.steps * dt;
+  // time.integrator / time.rho_inf (docs/scene.md, "time"; docs/theory.md §6.12).
+  s_.settings.integrator = parse_time_integrator(
+      t.choice("integrator", {"backward_euler", "generalized_alpha"}, "backward_euler"));
+  if (t.has("rho_inf")) {
+    if (s_.settings.integrator != TimeIntegrator::generalized_alpha)
+      fail(c_, t.node()["rho_inf"],
+           "time.rho_inf is a parameter of time.integrator: generalized_alpha");
+    const Real r = t.num("rho_inf", 0.8);
+    if (!(r >= 0.0 && r <= 1.0))
+      fail(c_, t.node()["rho_inf"], "time.rho_inf must be in [0, 1], got " + Map::fmt(r));
+    s_.settings.rho_inf = r;
+  }
+  if (s_.settings.integrator == TimeIntegrator::generalized_alpha &&
+      s_.settings.analysis == "static")
+    fail(c_, t.node()["integrator"],
+         "time.integrator: generalized_alpha integrates a dynamic analysis; a static analysis "
+         "(analysis: static) has no inertia");
   // time.settle: D (duration [s]) or {duration: D, ramp: R, kinetic_damping:
   // B}: TimeStepper::settle before t = 0 (docs/scene.md, "time").
   if (t.has("settle")) {

@@ -45,6 +45,11 @@ StepperState TimeStepper::state() const {
     st.factor_v = to_host_vector(factor_v_);
     st.factor_lambda = to_host_vector(factor_lambda_);
   }
+  st.accel_valid = ga_started_;
+  if (ga_started_) {
+    st.a = to_host_vector(acc_);
+    st.abar = to_host_vector(abar_);
+  }
   return st;
 }
 
@@ -68,6 +73,17 @@ void TimeStepper::restore(const StepperState& st) {
   have_factor_ = false;
   factor_h_ = st.factor_h;
   factor_t_ = st.factor_t;
+  // Generalized alpha: a_n, abar_n (a state without them, or a
+  // backward-Euler one, starts up again with a backward-Euler step).
+  const bool ga = s_.integrator == TimeIntegrator::generalized_alpha;
+  ga_started_ = ga && st.accel_valid;
+  if (ga_started_) {
+    from_host_vector(st.a, acc_, "a");
+    from_host_vector(st.abar, abar_, "abar");
+  }
+  // A saved factorization was assembled by a generalized-alpha step exactly
+  // when a_n was valid (the start-up step drops its backward-Euler factors).
+  ga_step_ = ga_started_;
   if (st.have_factor && s_.inner_solver == "newton") {
     // Reassemble at exactly the saved point and refactor: the factors equal
     // the saved run's (Serial assembly and factorization are deterministic).

@@ -1,5 +1,6 @@
-// TLFEA: the backward-Euler augmented-Lagrangian TimeStepper (docs/theory.md §6):
-// setup, residual, Newton matrix, the Newton inner solver, step halving
+// TLFEA: the augmented-Lagrangian TimeStepper (docs/theory.md §6), backward
+// Euler or generalized alpha (§6.12): setup, residual, Newton matrix, the
+// Newton inner solver, step halving
 // (the AdamW inner solver: adamw.cpp; the GMRES rescue of stalled Jacobian
 // reuse: stale_krylov.cpp).
 #include "tlfea/solvers/time_stepper.hpp"
@@ -145,6 +146,63 @@ struct CombineResidual {
   }
 };
 
+// Generalized alpha (docs/theory.md §6.12), the affine parts of q(v) and a(v)
+// for the unknown v = v_{n+1}:
+//   qhat = q_n + h (1 - beta / gamma) v_n + h^2 (1/2 - beta / gamma) abar_n,
+//   ahat = [alpha_m abar_n - alpha_f a_n
+//           - (1 - alpha_m) (v_n + h (1 - gamma) abar_n) / (h gamma)] / (1 - alpha_f).
+struct GeneralizedAlphaPredict {
+  CoefView qhat, ahat, q, v, a, abar;
+  Real h, am, af, gamma, beta;
+  KOKKOS_INLINE_FUNCTION void operator()(const Ordinal k) const {
+    for (int c = 0; c < 3; ++c) {
+      qhat(k, c) =
+          q(k, c) + h * (1.0 - beta / gamma) * v(k, c) + h * h * (0.5 - beta / gamma) * abar(k, c);
+      ahat(k, c) = (am * abar(k, c) - af * a(k, c) -
+                    (1.0 - am) * (v(k, c) + h * (1.0 - gamma) * abar(k, c)) / (h * gamma)) /
+                   (1.0 - af);
+    }
+  }
+};
+
+// Generalized alpha, at commit (v = v_{n+1}, a = a_n, abar = abar_n on entry):
+//   abar_{n+1} = (v_{n+1} - v_n - h (1 - gamma) abar_n) / (h gamma),
+//   a_{n+1} = ((1 - alpha_m) abar_{n+1} + alpha_m abar_n - alpha_f a_n) / (1 - alpha_f)
+// (a_{n+1} = c_a v_{n+1} + ahat, the acceleration in the converged residual).
+struct GeneralizedAlphaCommit {
+  CoefView a, abar, v, vn;
+  Real h, am, af, gamma;
+  KOKKOS_INLINE_FUNCTION void operator()(const Ordinal k) const {
+    for (int c = 0; c < 3; ++c) {
+      const Real ab = (v(k, c) - vn(k, c) - h * (1.0 - gamma) * abar(k, c)) / (h * gamma);
+      a(k, c) = ((1.0 - am) * ab + am * abar(k, c) - af * a(k, c)) / (1.0 - af);
+      abar(k, c) = ab;
+    }
+  }
+};
+
+// Start-up (the backward-Euler first step): a_1 = abar_1 = (v_1 - v_0) / h.
+struct StartAcceleration {
+  CoefView a, abar, v, vn;
+  Real h;
+  KOKKOS_INLINE_FUNCTION void operator()(const Ordinal k) const {
+    for (int c = 0; c < 3; ++c) a(k, c) = abar(k, c) = (v(k, c) - vn(k, c)) / h;
+  }
+};
+
+// Generalized alpha at prescribed dofs: v = (x_{n+1} - qhat) / c_q, so that
+// q(v) = x_{n+1}; x_{n+1} = q_n + h v_BE with v_BE = (x_{n+1} - x_n) / h as
+// set_prescribed_velocities put it.
+struct PrescribedGeneralizedAlpha {
+  CoefView v, q, qhat;
+  DeviceView<Ordinal*> dofs;
+  Real h, cq;
+  KOKKOS_INLINE_FUNCTION void operator()(const Ordinal k) const {
+    const Ordinal i = dofs(k) / 3, c = dofs(k) % 3;
+    v(i, c) = (q(i, c) + h * v(i, c) - qhat(i, c)) / cq;
+  }
+};
+
 struct SetDofs {
   CoefView x;
   DeviceView<Ordinal*> dofs;
@@ -159,6 +217,16 @@ double wall() {
 }
 
 }  // namespace
+
+const char* time_integrator_name(TimeIntegrator i) {
+  return i == TimeIntegrator::generalized_alpha ? "generalized_alpha" : "backward_euler";
+}
+
+TimeIntegrator parse_time_integrator(const std::string& name) {
+  if (name == "backward_euler") return TimeIntegrator::backward_euler;
+  if (name == "generalized_alpha") return TimeIntegrator::generalized_alpha;
+  throw_error("unknown time integrator '", name, "' (use backward_euler or generalized_alpha)");
+}
 
 TimeStepper::TimeStepper(Model& model, const StepperSettings& settings)
     : model_(model), s_(settings) {
@@ -204,6 +272,25 @@ TimeStepper::TimeStepper(Model& model, const StepperSettings& settings)
           "use a dynamic analysis with damping to settle a model in contact");
   } else if (s_.analysis != "dynamic") {
     throw_error("unknown analysis '", s_.analysis, "' (use dynamic or static)");
+  }
+  if (s_.integrator == TimeIntegrator::generalized_alpha) {
+    if (static_)
+      throw_error(
+          "static analysis: the generalized-alpha integrator is for a dynamic analysis (a static "
+          "analysis has no inertia to integrate); use integrator backward_euler");
+    if (!(s_.rho_inf >= 0.0 && s_.rho_inf <= 1.0))
+      throw_error("StepperSettings: rho_inf must be in [0, 1], got ", s_.rho_inf);
+    // Chung & Hulbert 1993, eq. 25.
+    ga_alpha_m_ = (2.0 * s_.rho_inf - 1.0) / (s_.rho_inf + 1.0);
+    ga_alpha_f_ = s_.rho_inf / (s_.rho_inf + 1.0);
+    ga_gamma_ = 0.5 + ga_alpha_f_ - ga_alpha_m_;
+    ga_beta_ = 0.25 * (ga_gamma_ + 0.5) * (ga_gamma_ + 0.5);
+    acc_ = CoefView("tlfea::solvers::acceleration", n);
+    abar_ = CoefView("tlfea::solvers::pseudo_acceleration", n);
+    qhat_ = CoefView("tlfea::solvers::q_predictor", n);
+    ahat_ = CoefView("tlfea::solvers::a_predictor", n);
+  } else if (s_.integrator != TimeIntegrator::backward_euler) {
+    throw_error("StepperSettings: unknown time integrator");
   }
   if (s_.krylov_iterations < 0 || s_.krylov_iterations > kMaxKrylovIterations)
     throw_error("StepperSettings: krylov_iterations must be in [0, ", kMaxKrylovIterations,
@@ -396,17 +483,35 @@ void TimeStepper::set_prescribed_velocities(Real h, Real t1) {
 }
 
 void TimeStepper::set_velocities(const CoefView& v) {
+  ga_started_ = false;  // a_n no longer matches v_n: the next step starts up again
   Kokkos::deep_copy(v_, v);
   Kokkos::parallel_for("tlfea::solvers::clamp", Range(0, fixed_dofs_.extent(0)),
                        ZeroDofs{v_, fixed_dofs_});
 }
 
+void TimeStepper::ga_predict(Real h) {
+  Kokkos::parallel_for("tlfea::solvers::generalized_alpha_predict", Range(0, q_.extent(0)),
+                       GeneralizedAlphaPredict{qhat_, ahat_, q_, v_, acc_, abar_, h, ga_alpha_m_,
+                                               ga_alpha_f_, ga_gamma_, ga_beta_});
+}
+
 Real TimeStepper::residual(Real h, Real t1) {
   const double t0 = wall();
-  // q(v) = q_n + h v
-  Kokkos::parallel_for("tlfea::solvers::trial_positions", Range(0, q_.extent(0)),
-                       Axpy{qt_, q_, vt_, h});
-  if (!static_) {
+  if (ga_step_) {
+    // q(v) = qhat + c_q v, inertia M a(v) = M (c_a v + ahat) (§6.12)
+    Kokkos::parallel_for("tlfea::solvers::trial_positions", Range(0, q_.extent(0)),
+                         Axpy{qt_, qhat_, vt_, position_coefficient(h)});
+    Kokkos::parallel_for("tlfea::solvers::acceleration", Range(0, q_.extent(0)),
+                         Axpy{work_, ahat_, vt_, acceleration_coefficient(h)});
+    Kokkos::parallel_for(
+        "tlfea::solvers::inertia", Range(0, q_.extent(0)),
+        BlockMassProduct{mass_row_map_, mass_cols_, mass_block_, work_, inertia_, 1.0});
+  } else {
+    // q(v) = q_n + h v
+    Kokkos::parallel_for("tlfea::solvers::trial_positions", Range(0, q_.extent(0)),
+                         Axpy{qt_, q_, vt_, h});
+  }
+  if (!static_ && !ga_step_) {
     // M (v - v_n) / h
     Kokkos::parallel_for("tlfea::solvers::velocity_change", Range(0, q_.extent(0)),
                          Axpy{work_, vt_, v_, -1.0});
@@ -427,7 +532,8 @@ Real TimeStepper::residual(Real h, Real t1) {
   if (load_scale_ != 1.0)
     Kokkos::parallel_for("tlfea::solvers::load_scale", Range(0, q_.extent(0)),
                          Scale{fext_, load_scale_});
-  // f_c = h C_q^T (lambda + rho c)
+  // f_c = h C_q^T (lambda + rho c) (both integrators: lambda keeps its
+  // meaning, h C_q^T lambda the constraint force)
   if (m_ > 0) {
     ConstraintSet& cs = model_.constraints();
     cs.evaluate(qt_, tl, c_);
@@ -458,30 +564,34 @@ bool TimeStepper::residual_converged(Real r, Real r0) const {
 }
 
 void TimeStepper::assemble_matrix(Real h, Real t1) {
-  // dg/dv = M / h + h K + D (dynamic), h K (static: no inertia, no viscosity).
+  // dg/dv = M / h + h K + D (dynamic), h K (static: no inertia, no viscosity);
+  // generalized alpha: c_a M + c_q K + D, with c_q for h in the load and
+  // constraint terms (position_coefficient is h in a backward-Euler step).
   // Several ranks: the replicated terms (mass, load stiffness, constraints),
   // which every rank computes alike, go in first and are then kept only in
   // the rows this rank owns; this rank's element tangents are added after
   // (distribution.hpp). One rank: mass, elements, loads, constraints.
-  model_.scaled_mass(static_ ? 0.0 : 1.0 / h, values_);
+  const Real cq = position_coefficient(h);
+  model_.scaled_mass(static_ ? 0.0 : acceleration_coefficient(h), values_);
   auto add_elements = [&] {
     for (int b = 0; b < model_.num_bodies(); ++b)
       if (const ElementBlockBase* e = elements(b))
-        e->tangent(qt_, static_ ? zero_ : vt_, h, static_ ? 0.0 : 1.0, values_);
+        e->tangent(qt_, static_ ? zero_ : vt_, cq, static_ ? 0.0 : 1.0, values_);
   };
   if (!dist_) add_elements();
-  // g contains -f_ext(q(v)): dg/dv gains -h d f_ext / d q.
+  // g contains -f_ext(q(v)): dg/dv gains -c_q d f_ext / d q.
   const Real tl = load_time(t1);
-  if (model_.has_follower_loads()) model_.external_load_tangent(tl, qt_, -h * load_scale_, values_);
+  if (model_.has_follower_loads())
+    model_.external_load_tangent(tl, qt_, -cq * load_scale_, values_);
   if (m_ > 0) {
     ConstraintSet& cs = model_.constraints();
-    cs.assemble_gauss_newton(qt_, tl, h * h * rho_, values_);
+    cs.assemble_gauss_newton(qt_, tl, h * cq * rho_, values_);
     if (s_.dp1_curvature) {
       // eta = lambda + rho c = y / h
       cs.evaluate(qt_, tl, c_);
       Kokkos::parallel_for("tlfea::solvers::eta", Range(0, m_),
                            Multiplier{y_, lambda_t_, c_, 1.0, rho_});
-      cs.assemble_dp1_hessian(qt_, y_, h * h, values_);
+      cs.assemble_dp1_hessian(qt_, y_, h * cq, values_);
     }
   }
   if (dist_) {
@@ -649,8 +759,17 @@ bool TimeStepper::inner_newton(Real h, Real t1, StepReport& rep, bool& reuse_ok,
 
 bool TimeStepper::advance(Real h, StepReport& rep) {
   const Real t1 = t_ + h;
+  // Generalized alpha once a_n is known; its first step (and settle's) is
+  // backward Euler (docs/theory.md §6.12).
+  const bool ga = s_.integrator == TimeIntegrator::generalized_alpha && !settling_;
+  ga_step_ = ga && ga_started_;
+  if (ga_step_) ga_predict(h);
   Kokkos::deep_copy(vt_, v_);  // initial guess: previous velocity
   set_prescribed_velocities(h, load_time(t1));
+  if (ga_step_ && presc_dofs_.extent(0) > 0)
+    Kokkos::parallel_for(
+        "tlfea::solvers::prescribed_generalized_alpha", Range(0, presc_dofs_.extent(0)),
+        PrescribedGeneralizedAlpha{vt_, q_, qhat_, presc_dofs_, h, position_coefficient(h)});
   if (!model_.step_forces().empty()) {
     const double tc = wall();
     Kokkos::deep_copy(fstep_, 0.0);
@@ -682,6 +801,18 @@ bool TimeStepper::advance(Real h, StepReport& rep) {
     if (outer + 1 == std::max(1, s_.max_outer)) return false;
   }
   // Commit.
+  if (ga_step_) {
+    Kokkos::parallel_for(
+        "tlfea::solvers::generalized_alpha_commit", Range(0, q_.extent(0)),
+        GeneralizedAlphaCommit{acc_, abar_, vt_, v_, h, ga_alpha_m_, ga_alpha_f_, ga_gamma_});
+  } else if (ga) {
+    Kokkos::parallel_for("tlfea::solvers::generalized_alpha_start", Range(0, q_.extent(0)),
+                         StartAcceleration{acc_, abar_, vt_, v_, h});
+    ga_started_ = true;
+    // The factors are the backward-Euler matrix: the next step assembles its own.
+    have_factor_ = false;
+    last_fast = false;
+  }
   Kokkos::deep_copy(q_, qt_);
   Kokkos::deep_copy(v_, vt_);
   if (m_ > 0) Kokkos::deep_copy(lambda_, lambda_t_);

@@ -24,11 +24,12 @@ namespace {
 
 // A T10 bar on a revolute joint to ground swinging under gravity, plus a
 // Q27 cube whose xmin face follows a prescribed oscillation (prescribed-
-// motion state); Jacobian reuse on (the default).
+// motion state); Jacobian reuse on (the default). Backward Euler, or
+// generalized alpha (whose state adds a_n and abar_n).
 struct Pendulum {
   Model model;
   std::unique_ptr<TimeStepper> stepper;
-  Pendulum() {
+  explicit Pendulum(TimeIntegrator integrator = TimeIntegrator::backward_euler) {
     const Mesh bar =
         generate_box(ElementType::T10, {1.0, 0.1, 0.1}, {4, 1, 1}, {0.0, -0.05, -0.05});
     const int b = model.add_body(bar, MaterialSpec::svk(1e8, 0.3), 1000.0);
@@ -46,6 +47,7 @@ struct Pendulum {
     StepperSettings s;
     s.dt = 2e-3;
     s.reuse_jacobian = true;
+    s.integrator = integrator;
     stepper = std::make_unique<TimeStepper>(model, s);
   }
 };
@@ -76,9 +78,9 @@ void expect_same(const CoefView& a, const CoefView& b, Real tol, const char* wha
     }
 }
 
-TEST(Restart, StopCheckpointRestartEqualsUninterruptedRun) {
+void restart_equals_uninterrupted_run(TimeIntegrator integrator) {
   constexpr int N = 30;
-  Pendulum full;
+  Pendulum full(integrator);
   int factorizations_full = 0;
   std::vector<int> factorizations_at(N);
   for (int i = 0; i < N; ++i) {
@@ -103,12 +105,12 @@ TEST(Restart, StopCheckpointRestartEqualsUninterruptedRun) {
   int factorizations_split = 0;
   Real t_k = 0.0;
   {
-    Pendulum first;
+    Pendulum first(integrator);
     for (int i = 0; i < K; ++i) factorizations_split += first.stepper->step().factorizations;
     io::save_checkpoint(ck, *first.stepper);
     t_k = first.stepper->time();
   }
-  Pendulum second;
+  Pendulum second(integrator);
   io::load_checkpoint(ck, *second.stepper);
   EXPECT_EQ(second.stepper->steps_taken(), K);
   EXPECT_EQ(second.stepper->time(), t_k);
@@ -134,6 +136,14 @@ TEST(Restart, StopCheckpointRestartEqualsUninterruptedRun) {
       EXPECT_NEAR(la(i), lb(i), 1e-6 * (std::fabs(lb(i)) + 1.0)) << "lambda " << i;
   }
   std::remove(ck.c_str());
+}
+
+TEST(Restart, StopCheckpointRestartEqualsUninterruptedRun) {
+  restart_equals_uninterrupted_run(TimeIntegrator::backward_euler);
+}
+
+TEST(Restart, GeneralizedAlphaStopCheckpointRestartEqualsUninterruptedRun) {
+  restart_equals_uninterrupted_run(TimeIntegrator::generalized_alpha);
 }
 
 TEST(Restart, LoadRejectsAMismatchedModel) {

@@ -52,6 +52,19 @@ def test_stepper_settings_attributes_and_keywords():
         d.inner_solver = "lbfgs"
 
 
+def test_stepper_settings_integrator():
+    # backward Euler by default, generalized alpha with rho_inf (docs/theory.md §6.12)
+    d = tlfea.StepperSettings()
+    assert (d.integrator, d.rho_inf) == ("backward_euler", 0.8)
+    s = tlfea.StepperSettings(integrator="generalized_alpha", rho_inf=0.5)
+    assert (s.integrator, s.rho_inf) == ("generalized_alpha", 0.5)
+    assert "integrator='generalized_alpha'" in repr(s)
+    with pytest.raises(tlfea.Error, match="'backward_euler' or 'generalized_alpha'"):
+        s.integrator = "bdf2"
+    with pytest.raises(tlfea.Error, match=r"rho_inf: expected a value in \[0, 1\]"):
+        s.rho_inf = 1.5
+
+
 def test_mesh_arrays_have_the_right_shapes():
     box = tlfea.generate_box("Q27", (1.0, 0.5, 0.25), (2, 1, 1))
     assert box.type == tlfea.ElementType.Q27

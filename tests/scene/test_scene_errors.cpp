@@ -18,6 +18,20 @@ TEST(SceneErrors, GoodBaseParses) {
   EXPECT_EQ(s.unknowns(), 81);
 }
 
+// time.integrator and time.rho_inf reach StepperSettings; absent: backward
+// Euler (the default of docs/scene.md), rho_inf 0.8.
+TEST(SceneErrors, IntegratorKeys) {
+  const std::string g = kGood;
+  const Scene d = scene::load_scene_text(g, "good.yaml", ".");
+  EXPECT_EQ(d.settings.integrator, TimeIntegrator::backward_euler);
+  EXPECT_EQ(d.settings.rho_inf, 0.8);
+  const Scene a = scene::load_scene_text(
+      replace(g, "steps: 2}", "steps: 2, integrator: generalized_alpha, rho_inf: 0.6}"), "a.yaml",
+      ".");
+  EXPECT_EQ(a.settings.integrator, TimeIntegrator::generalized_alpha);
+  EXPECT_EQ(a.settings.rho_inf, 0.6);
+}
+
 // time.settle: a duration, or {duration, ramp, kinetic_damping}; absent: no
 // settle (duration 0).
 TEST(SceneErrors, SettleForms) {
@@ -95,6 +109,18 @@ TEST(SceneErrors, EachCaseNamesFileLineColumn) {
       {"settle in a static analysis",
        "analysis: static\n" + replace(g, "steps: 2}", "steps: 2, settle: 0.1}"),
        "bad.yaml:2:38:", "a static analysis (analysis: static) solves for equilibrium itself"},
+      // time.integrator / time.rho_inf (docs/scene.md "time").
+      {"unknown integrator", replace(g, "steps: 2}", "steps: 2, integrator: bdf2}"),
+       "bad.yaml:1:42:",
+       "unknown name 'bdf2' (expected one of: backward_euler, generalized_alpha)"},
+      {"rho_inf above 1",
+       replace(g, "steps: 2}", "steps: 2, integrator: generalized_alpha, rho_inf: 1.5}"),
+       "bad.yaml:1:70:", "time.rho_inf must be in [0, 1], got 1.5"},
+      {"rho_inf without generalized alpha", replace(g, "steps: 2}", "steps: 2, rho_inf: 0.5}"),
+       "bad.yaml:1:39:", "time.rho_inf is a parameter of time.integrator: generalized_alpha"},
+      {"generalized alpha in a static analysis",
+       "analysis: static\n" + replace(g, "steps: 2}", "steps: 2, integrator: generalized_alpha}"),
+       "bad.yaml:2:42:", "generalized_alpha integrates a dynamic analysis"},
       {"unknown contact law", g + "contact: {law: hertz}\n",
        "bad.yaml:8:16:", "unknown name 'hertz'"},
       {"negative self-contact radius", g + "contact: {self_contact_radius: -1}\n",

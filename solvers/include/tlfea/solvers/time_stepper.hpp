@@ -14,6 +14,13 @@
 // is the load increment, v = (q_{n+1} - q_n) / h the increment's rate (the
 // next increment starts from it: a linear predictor), and a failed increment
 // is halved (max_retries times).
+//
+// Generalized-alpha (integrator = generalized_alpha, docs/theory.md §6.12;
+// Chung & Hulbert 1993, in the form of Arnold & Bruls 2007): the same loops
+// with q(v) = qhat + c_q v and the inertia M (c_a v + ahat), where qhat,
+// ahat come from the carried (q_n, v_n, a_n, abar_n), c_q = h beta / gamma,
+// c_a = (1 - alpha_m) / ((1 - alpha_f) h gamma); the tangent has c_a M +
+// c_q K + D + h c_q rho C_q^T C_q.
 #pragma once
 
 #include <memory>
@@ -33,8 +40,27 @@ class Distribution;  // solvers/src/distribution.hpp
 // Hessenberg system in fixed arrays of this size: no allocation in a step).
 inline constexpr int kMaxKrylovIterations = 50;
 
+// Time integrator of a dynamic analysis (docs/theory.md §6.12).
+enum class TimeIntegrator {
+  backward_euler,     // first order, numerically dissipative (the default)
+  generalized_alpha,  // second order, dissipation set by rho_inf
+};
+// "backward_euler" / "generalized_alpha"; parse_time_integrator throws Error
+// naming the accepted names for anything else.
+const char* time_integrator_name(TimeIntegrator i);
+TimeIntegrator parse_time_integrator(const std::string& name);
+
 struct StepperSettings {
   Real dt = 1e-3;  // time step h [s]
+  // Dynamic analysis only (a static analysis and settle() use their own
+  // steps; a static analysis refuses generalized_alpha).
+  TimeIntegrator integrator = TimeIntegrator::backward_euler;
+  // Generalized-alpha: spectral radius of the step's amplification at
+  // h omega -> infinity, in [0, 1] (1: no numerical dissipation; 0: the
+  // high frequencies annulled in one step). Chung & Hulbert 1993 eq. 25:
+  // alpha_m = (2 rho_inf - 1) / (rho_inf + 1), alpha_f = rho_inf / (rho_inf
+  // + 1), gamma = 1/2 + alpha_f - alpha_m, beta = (gamma + 1/2)^2 / 4.
+  Real rho_inf = 0.8;
   // Augmented-Lagrangian penalty rho; 0 selects rho = penalty_scale * m / h^3
   // with m the largest diagonal mass entry, so h^2 rho C^T C is
   // penalty_scale times the inertia term M / h.
@@ -130,6 +156,10 @@ struct StepperState {
   bool have_factor = false;                             // a factorization exists
   Real factor_h = 0.0, factor_t = 0.0;                  // its step size and evaluation time
   std::vector<Real> factor_q, factor_v, factor_lambda;  // its assembly point
+  // Generalized-alpha: a_n and abar_n are valid (the start-up step was
+  // taken), and their values (3 n each; empty when not valid).
+  bool accel_valid = false;
+  std::vector<Real> a, abar;
 };
 
 // Settling before t = 0 (TimeStepper::settle; docs/theory.md §6.11):
@@ -248,6 +278,14 @@ class TimeStepper {
   void init_static_penalty();
   void assemble_matrix(Real h, Real t1);
   void set_prescribed_velocities(Real h, Real t1);
+  // Generalized alpha (docs/theory.md §6.12): c_q and c_a of a step of size
+  // h (h and 1 / h in a backward-Euler step), and qhat_, ahat_ for the step
+  // from the committed state.
+  Real position_coefficient(Real h) const { return ga_step_ ? h * ga_beta_ / ga_gamma_ : h; }
+  Real acceleration_coefficient(Real h) const {
+    return ga_step_ ? (1.0 - ga_alpha_m_) / ((1.0 - ga_alpha_f_) * h * ga_gamma_) : 1.0 / h;
+  }
+  void ga_predict(Real h);
   // Body b's elements this process evaluates: all of them on one rank, its
   // share on several (nullptr: none).
   const ElementBlockBase* elements(int b) const;
@@ -297,6 +335,12 @@ class TimeStepper {
   CoefView krylov_g_, krylov_w_;
   Real residual_time_ = 0.0;                    // accumulated assembly time of residual() calls
   std::unique_ptr<detail::Distribution> dist_;  // element partition (several MPI ranks only)
+  // Generalized alpha: its parameters, whether a_n, abar_n are valid (false
+  // until the backward-Euler start-up step, docs/theory.md §6.12), whether
+  // the step under way is a generalized-alpha one, and the state vectors.
+  Real ga_alpha_m_ = 0.0, ga_alpha_f_ = 0.0, ga_gamma_ = 0.5, ga_beta_ = 0.25;
+  bool ga_started_ = false, ga_step_ = false;
+  CoefView acc_, abar_, qhat_, ahat_;  // a_n, abar_n, and the affine parts of q(v), a(v)
 };
 
 // Static equilibrium (docs/theory.md §6.10) of `model` under its loads at
