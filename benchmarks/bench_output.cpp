@@ -8,10 +8,10 @@
 // per_output_step_s = (wall with output - wall without) / N, the median over
 // R repeats of each (the writer's construction, which writes step 0, and
 // finish() included); per_output_step_cpu_s the same in CPU time of the
-// process (user + system: what a busy machine's waiting does not inflate). record_first_tenth_s / record_last_tenth_s: the mean
-// time of OutputWriter::record over the first and the last tenth of the
-// steps of the last repeat; a cost that grows with the number of earlier
-// output steps shows as a last tenth above the first.
+// process (user + system: what a busy machine's waiting does not inflate). record_first_tenth_s /
+// record_last_tenth_s: the mean time of OutputWriter::record over the first and the last tenth of
+// the steps of the last repeat; a cost that grows with the number of earlier output steps shows as
+// a last tenth above the first.
 #include <sys/resource.h>
 #include <unistd.h>
 
@@ -84,9 +84,8 @@ int main(int argc, char** argv) {
   std::string scene_path = std::string(TLFEA_SOURCE_DIR) + "/examples/rigid_pendulum.yaml";
   std::vector<long> sizes{500, 5000};
   int repeat = 3;
-  std::string dir =
-      std::filesystem::temp_directory_path().string() + "/tlfea_bench_output_" +
-      std::to_string(getpid());
+  std::string dir = std::filesystem::temp_directory_path().string() + "/tlfea_bench_output_" +
+                    std::to_string(getpid());
   try {
     for (int i = 1; i < argc; ++i) {
       const std::string a = argv[i];
