@@ -8,9 +8,9 @@
 //     <Grid step 0> ... <Grid step n-1>
 //     <?pad                  ...blanks...                  ?>
 //   </Grid> </Domain> </Xdmf>
-// Readers skip processing instructions (libxml2 in ParaView's XDMF readers
-// hands XdmfCoreReader element nodes only; Python's ElementTree, used by
-// meshio, drops them). A new step is added in two writes:
+// Readers skip processing instructions (ParaView's XDMF 3 reader,
+// XdmfCoreReader, reads only the element nodes libxml2 gives it; Python's
+// ElementTree, used by meshio, drops them). A new step is added in two writes:
 //   1. its <Grid> text, then blanks up to a new "<?pad" opener, written just
 //      after the current opener "<?pad", i.e. inside the instruction, whose
 //      content may be anything without "?>" (XML 1.0 §2.6); a step's text
