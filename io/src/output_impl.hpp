@@ -101,6 +101,9 @@ struct OutputWriter::Impl {
   bool finished = false;
 
   Impl(Model& m, TimeStepper& st, const OutputSettings& set) : model(m), stepper(st), s(set) {}
+  ~Impl();
+  Impl(const Impl&) = delete;
+  Impl& operator=(const Impl&) = delete;
 
   void build_bodies();   // visualisation_mesh.cpp
   void build_columns();  // output_writer.cpp
@@ -108,8 +111,16 @@ struct OutputWriter::Impl {
   void histories_row(const StepReport* rep, double wall_s);
   void write_step();  // step_files.cpp
   void write_main_file(bool histories);
-  void write_xdmf() const;  // xdmf_index.cpp
-  void resume();            // output_resume.cpp
+  // output.xdmf (xdmf_index.cpp): written whole (with free space for the
+  // steps to come, or without it at the end), or the last entry of `steps`
+  // appended in place.
+  int xdmf_fd = -1;                              // open on output.xdmf while it has free space
+  long long xdmf_opener = -1, xdmf_closer = -1;  // offsets of "<?pad" and "?>"
+  std::string xdmf_grid(const StepEntry& e) const;
+  void write_xdmf(bool free_space);
+  void append_xdmf();
+  void close_xdmf();
+  void resume();  // output_resume.cpp
 };
 
 }  // namespace tlfea::io

@@ -129,7 +129,7 @@ void OutputWriter::Impl::resume() {
   history = std::move(rows);
   steps = std::move(kept);
   if (!steps.empty() && steps.back().step == S) last_written_step = S;
-  write_xdmf();
+  write_xdmf(true);
 }
 
 }  // namespace tlfea::io

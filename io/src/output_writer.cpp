@@ -180,10 +180,12 @@ void OutputWriter::finish() {
   if (I.finished) return;
   I.finished = true;
   if (I.open) {
-    // The last step's fields, then output.h5 with the histories.
+    // The last step's fields, then output.h5 with the histories, and the
+    // index without its free space.
     I.open = false;
     if (I.last_written_step != I.stepper.steps_taken()) I.write_step();
     I.write_main_file(true);
+    I.write_xdmf(false);
   }
   if (I.csv) {
     std::fclose(I.csv);

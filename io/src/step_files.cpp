@@ -163,7 +163,7 @@ void OutputWriter::Impl::write_step() {
   file.commit();
   steps.push_back(entry);
   last_written_step = step;
-  write_xdmf();
+  append_xdmf();
 }
 
 }  // namespace tlfea::io

@@ -292,6 +292,20 @@ restart)
   cp "$d/checkpoint.h5" "$work/ck10.h5"
   "$tlfea" run --steps 15 --set output.every=1 --restart "$d/checkpoint.h5" --output "$d" 2> "$work/err" ||
     fail "resume: continuation to 15: $(tail -3 "$work/err")"
+  # A second continuation, killed (SIGKILL) while it appends to output.xdmf
+  # past step 15: the index it leaves lists its steps (complete after a kill),
+  # and the restart below drops them like the abandoned ones.
+  "$tlfea" run --steps 100000 --set output.every=1 --restart "$work/ck10.h5" --output "$d" 2> /dev/null &
+  killed=$!
+  for _ in $(seq 600); do
+    [ "$(grep -c '<Time ' "$d/output.xdmf" 2> /dev/null)" -gt 16 ] && break
+    sleep 0.1
+  done
+  kill -9 "$killed" 2> /dev/null
+  wait "$killed" 2> /dev/null
+  n_killed=$(grep -c '<Time ' "$d/output.xdmf")
+  [ "$n_killed" -gt 16 ] || fail "resume: the killed continuation's index lists $n_killed steps"
+  tail -c 8 "$d/output.xdmf" | grep -q '</Xdmf>' || fail "resume: the killed continuation's index is not closed"
   "$tlfea" run --steps 20 --set output.every=1 --restart "$work/ck10.h5" --output "$d" 2> "$work/err" ||
     fail "resume: restart of step 10 to 20: $(tail -3 "$work/err")"
   expected=$(seq -f "%06g.h5" 0 20 | tr '\n' ' ')

@@ -9,14 +9,21 @@
 //   history.csv        the time histories, one line per completed step.
 // Every HDF5 file is written whole to NAME.tmp, closed and renamed into
 // place (a step file once; output.h5 at the start with the meshes and at the
-// end with the meshes and histories), and after every output step the XDMF
-// index is rewritten the same way. A file is never modified in place, so a
-// run killed at any moment (even with SIGKILL) leaves complete, readable
-// files indexed up to its last completed output step, with the histories in
-// history.csv (one flushed line per step). (HDF5 files modified in place are
-// not crash-safe without SWMR: a single file flushed after every step was
-// left unreadable, "bad heap free list", by about one SIGKILL in 40.) On an
-// error a partly written NAME.tmp is closed and removed.
+// end with the meshes and histories); no HDF5 file is modified in place.
+// The XDMF index gets each output step appended in place, into free space
+// (a processing instruction of blanks) kept before its closing tags, by a
+// write inside that free space and a five-byte write that moves its start
+// past the new step (io/src/xdmf_index.cpp): an output step costs the same
+// however many came before, and the index is complete before and after each
+// write. When the free space runs out, the index is written whole to
+// output.xdmf.tmp with new free space of half its size and renamed into
+// place; finish() writes it once more without free space. So a run killed
+// at any moment (even with SIGKILL) leaves complete, readable files indexed
+// up to its last completed output step, with the histories in history.csv
+// (one flushed line per step). (HDF5 files modified in place are not
+// crash-safe without SWMR: a single file flushed after every step was left
+// unreadable, "bad heap free list", by about one SIGKILL in 40.) On an error
+// a partly written NAME.tmp is closed and removed.
 //
 // Fields per body:
 //   T10 / Q27: the quadratic mesh itself (XDMF Tetrahedron_10 /
