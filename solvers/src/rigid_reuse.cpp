@@ -21,9 +21,8 @@
 // factors.
 #include <vector>
 
-#include "tlfea/solvers/time_stepper.hpp"
-
 #include "tlfea/core/view_utils.hpp"
+#include "tlfea/solvers/time_stepper.hpp"
 
 namespace tlfea {
 namespace {
