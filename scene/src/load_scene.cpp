@@ -28,7 +28,10 @@ constexpr Real kAutoSettle = 0.3;
 // a body set down at zero penetration has delta = 0 and is found only so).
 bool Builder::touch_under_gravity(const Vec3& d) {
   Model& model = *s_.model;
-  auto q = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), model.reference());
+  // A copy of the reference (a mirror of a host view would be the view itself).
+  CoefView qd("tlfea::scene::touch_test", model.num_coefficients());
+  Kokkos::deep_copy(qd, model.reference());
+  auto q = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), qd);
   Vec3 lo{{1e300, 1e300, 1e300}}, hi{{-1e300, -1e300, -1e300}};
   for (Ordinal k = 0; k < static_cast<Ordinal>(q.extent(0)); ++k)
     for (int a = 0; a < 3; ++a) {
@@ -44,13 +47,8 @@ bool Builder::touch_under_gravity(const Vec3& d) {
     for (Ordinal k = 0; k < nc; k += cpn)
       for (int a = 0; a < 3; ++a) q(off + k, a) += eps * d[a];
   }
-  CoefView qd("tlfea::scene::touch_test", q.extent(0));
   Kokkos::deep_copy(qd, q);
-  const bool touch = s_.detection->detect(qd, 0.0) > 0;
-  // The detection keeps the last configuration's contact points (the keys
-  // of the first step): detect again at the reference configuration.
-  s_.detection->detect(model.reference(), 0.0);
-  return touch;
+  return s_.detection->detect(qd, 0.0) > 0;
 }
 
 void Builder::build(const YAML::Node& root) {
