@@ -150,7 +150,10 @@ void print_summary(const tlfea::scene::Scene& s, FILE* f, bool restart = false) 
                  s.end_time,
                  s.settle.duration <= 0.0 ? ""
                  : restart                ? ", time.settle not repeated on --restart"
-                                          : ", settled before t = 0 (time.settle)");
+                 : s.settle_auto
+                     ? ", settled before t = 0 by default: bodies start in contact under gravity "
+                       "(time.settle: 0 turns this off)"
+                     : ", settled before t = 0 (time.settle)");
   std::fprintf(f, "solver: inner %s, linear %s\n", s.settings.inner_solver.c_str(),
                s.settings.linear.backend.c_str());
   if (s.settings.integrator == tlfea::TimeIntegrator::generalized_alpha)

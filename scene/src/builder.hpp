@@ -99,7 +99,9 @@ class Builder {
   std::vector<BodyData> bodies_;
   std::vector<InitV> init_v_;
   CoefViewHost q0_;
-  YAML::Node samples_node_;  // output.samples, when given
+  bool touch_under_gravity(const Vec3& direction);
+  bool settle_given_ = false;  // time.settle in the scene (0 / false: off)
+  YAML::Node samples_node_;    // output.samples, when given
 };
 
 }  // namespace tlfea::scene::detail

@@ -2,6 +2,8 @@
 // public load_scene entry points, the top-level Builder::build, --set
 // overrides and the duplicate-key check. Keys, defaults and units:
 // docs/scene.md. Every error is one tlfea::Error "FILE:LINE:COLUMN: message".
+#include <algorithm>
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -12,6 +14,42 @@
 
 namespace tlfea::scene {
 namespace detail {
+namespace {
+// The default settle's duration [s]: several periods of the bounce of a
+// body on its Hertz contacts (8 ms for a 0.1 m, 1 kg block on E = 1e7 Pa,
+// docs/scene.md "time"); scenes with slower motions give time.settle.
+constexpr Real kAutoSettle = 0.3;
+}  // namespace
+
+// Whether a body touches (or lies within a small gap of) an obstacle or
+// another body: contacts found with every body moved by 1e-3 of the
+// model's size along the unit gravity direction d (each node's position
+// coefficient, not ANCF gradients or rigid directors; the Hertz contact of
+// a body set down at zero penetration has delta = 0 and is found only so).
+bool Builder::touch_under_gravity(const Vec3& d) {
+  Model& model = *s_.model;
+  // A copy of the reference (a mirror of a host view would be the view itself).
+  CoefView qd("tlfea::scene::touch_test", model.num_coefficients());
+  Kokkos::deep_copy(qd, model.reference());
+  auto q = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), qd);
+  Vec3 lo{{1e300, 1e300, 1e300}}, hi{{-1e300, -1e300, -1e300}};
+  for (Ordinal k = 0; k < static_cast<Ordinal>(q.extent(0)); ++k)
+    for (int a = 0; a < 3; ++a) {
+      lo[a] = std::min(lo[a], q(k, a));
+      hi[a] = std::max(hi[a], q(k, a));
+    }
+  Real size = 0.0;
+  for (int a = 0; a < 3; ++a) size += (hi[a] - lo[a]) * (hi[a] - lo[a]);
+  const Real eps = 1e-3 * std::sqrt(size);
+  for (int b = 0; b < model.num_bodies(); ++b) {
+    const int cpn = model.mesh(b).coefficients_per_node();
+    const Ordinal off = model.coefficient_offset(b), nc = model.mesh(b).num_coefficients();
+    for (Ordinal k = 0; k < nc; k += cpn)
+      for (int a = 0; a < 3; ++a) q(off + k, a) += eps * d[a];
+  }
+  Kokkos::deep_copy(qd, q);
+  return s_.detection->detect(qd, 0.0) > 0;
+}
 
 void Builder::build(const YAML::Node& root) {
   Map top(c_, root, "scene");
@@ -72,6 +110,18 @@ void Builder::build(const YAML::Node& root) {
   top.done();
   s_.model->finalize();
   if (has_contact) add_contact(top.get("contact"));
+  // Bodies set down touching an obstacle or each other under their full,
+  // constant weight are not in equilibrium at t = 0 (the Hertz contacts
+  // carry nothing at zero penetration): released, they bounce, and on a
+  // slope below the friction angle slip in the troughs of that bounce
+  // (docs/theory.md §6.11). Unless time.settle says otherwise they are
+  // settled first, over kAutoSettle (at least 200 steps).
+  const Real gn = std::sqrt(dot(gravity, gravity));
+  if (has_contact && !settle_given_ && s_.settings.analysis == "dynamic" && !gravity_amplitude &&
+      gn > 0.0 && touch_under_gravity(Vec3{{gravity[0] / gn, gravity[1] / gn, gravity[2] / gn}})) {
+    s_.settle.duration = std::max(kAutoSettle, 200.0 * s_.settings.dt);
+    s_.settle_auto = true;
+  }
   for (const auto& b : bodies_) {
     SceneBodyInfo info;
     info.name = b.name;

@@ -62,9 +62,16 @@ void Builder::parse_time(Map& top) {
   // time.settle: D (duration [s]) or {duration: D, ramp: R, kinetic_damping:
   // B}: TimeStepper::settle before t = 0 (docs/scene.md, "time").
   if (t.has("settle")) {
+    settle_given_ = true;
     const YAML::Node sn = t.get("settle");
     SettleSettings& ss = s_.settle;
-    if (sn.IsMap()) {
+    // 0 or false: no settle (nor the default one of bodies starting in
+    // contact under gravity, load_scene.cpp).
+    const bool off = sn.IsScalar() && (sn.Scalar() == "false" || sn.Scalar() == "0" ||
+                                       sn.Scalar() == "0.0" || sn.Scalar() == "off");
+    if (off) {
+      ss.duration = 0.0;
+    } else if (sn.IsMap()) {
       Map sm(c_, sn, "time.settle");
       ss.duration = sm.positive_req("duration");
       if (sm.has("ramp")) {
@@ -81,11 +88,11 @@ void Builder::parse_time(Map& top) {
     } else {
       ss.duration = t.positive("settle", 0.0);
     }
-    if (ss.duration / dt > kMaxSteps)
+    if (!off && ss.duration / dt > kMaxSteps)
       fail(c_, sn,
            "time.settle: duration / dt = " + Map::fmt(ss.duration) + " / " + Map::fmt(dt) +
                " is more than " + Map::fmt(kMaxSteps) + " steps");
-    if (s_.settings.analysis == "static")
+    if (!off && s_.settings.analysis == "static")
       fail(c_, sn,
            "time.settle: a static analysis (analysis: static) solves for equilibrium itself; "
            "settle is for a dynamic analysis");

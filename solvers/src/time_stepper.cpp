@@ -404,6 +404,7 @@ TimeStepper::TimeStepper(Model& model, const StepperSettings& settings)
   solver_->analyze(p);
   solver_->set_rigid_body_layout(detail::rigid_body_layout(model_, free_));  // for muelu
   if (static_ && m_ > 0 && !(s_.penalty > 0)) init_static_penalty();
+  init_rigid_reuse();
 }
 
 TimeStepper::~TimeStepper() = default;
@@ -620,7 +621,10 @@ bool TimeStepper::inner_newton(Real h, Real t1, StepReport& rep, bool& reuse_ok,
     // Static: full Newton. Along a load path the tangent changes with the
     // load (bending stiffens the membrane), and reused factors converge
     // linearly (ratio ~0.2 on the elastica: 12 iterations instead of 4).
-    const bool fresh = !krylov && (static_ || !(reuse_ok && have_factor_ && factor_h_ == h));
+    // Kept factors also go stale when rigid bodies have turned since their
+    // assembly (rigid_reuse.cpp).
+    const bool fresh = !krylov && (static_ || !(reuse_ok && have_factor_ && factor_h_ == h) ||
+                                   rigid_factors_stale(h));
     if (fresh) {
       const double ta = wall();
       assemble_matrix(h, t1);

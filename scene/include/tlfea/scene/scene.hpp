@@ -73,6 +73,10 @@ struct Scene {
   // time.settle: settle before t = 0 (duration > 0; TimeStepper::settle),
   // on a fresh start, not on a restart. Then apply_initial_state.
   SettleSettings settle;
+  // The settle above was chosen by default, not by time.settle: the scene
+  // has contact, constant gravity and bodies touching at t = 0
+  // (docs/scene.md, "time"); time.settle: 0 turns it off.
+  bool settle_auto = false;
 
   Ordinal unknowns() const;  // 3 * free coefficients
   Ordinal constraint_rows() const;

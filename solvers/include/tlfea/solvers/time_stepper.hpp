@@ -274,6 +274,10 @@ class TimeStepper {
   // kept factors as right preconditioner; false when not reached.
   bool krylov_correction(Real h, Real t1, Real tol, StepReport& rep);
   bool inner_adamw(Real h, Real t1, StepReport& rep);
+  // Rigid bodies: whether the kept factors' rigidity penalty has turned
+  // too far with the bodies since their assembly (rigid_reuse.cpp).
+  void init_rigid_reuse();
+  bool rigid_factors_stale(Real h) const;
   Real residual(Real h, Real t1);  // g into gt_ at vt_, returns |g|; sets force_scale_, slope_
   void init_static_penalty();
   void assemble_matrix(Real h, Real t1);
@@ -329,6 +333,10 @@ class TimeStepper {
   CoefView factor_q_, factor_v_;     // q, v at which it was assembled
   DeviceView<Real*> factor_lambda_;  // lambda (trial) at that assembly
   bool reuse_next_ = false;          // previous step converged fast: start it with the old factor
+  // Director coefficients of the rigid bodies and 1 / M_kk of each
+  // (rigid_factors_stale; empty without rigid bodies).
+  DeviceView<Ordinal*> rigid_dirs_;
+  DeviceView<Real*> rigid_dir_inv_mass_;
   // krylov_correction's Krylov basis V, preconditioned vectors Z = P V, the
   // residual at the base point and a scratch vector (empty when off).
   std::vector<CoefView> krylov_v_, krylov_z_;
