@@ -182,6 +182,10 @@ void print_summary(const tlfea::scene::Scene& s, FILE* f, bool restart = false) 
   int rigid = 0;
   for (const auto& b : s.bodies) rigid += b.rigid ? 1 : 0;
   if (rigid > 0) std::fprintf(f, "  %-16s %d rows (6 per rigid body)\n", "rigidity", 6 * rigid);
+  if (!s.springs.empty()) {
+    std::fprintf(f, "springs: %zu spring-dampers\n", s.springs.size());
+    for (const auto& n : s.springs) std::fprintf(f, "  %s\n", n.c_str());
+  }
   std::fprintf(f, "contact: %s\n",
                s.detection ? (std::to_string(s.detection->surface().num_triangles()) +
                               " surface triangles, " +

@@ -157,6 +157,26 @@ void bind_model(py::module_& m) {
           },
           py::arg("body"), py::arg("point"),
           "The material point of a body at reference position `point`.")
+      .def(
+          "add_spring_damper",
+          [](PyModel& pm, const tlfea::MaterialPoint& a, const tlfea::MaterialPoint& b,
+             Real stiffness, Real damping, Real rest_length, Real preload,
+             const std::vector<std::pair<Real, Real>>& table) {
+            tlfea::SpringDamperSpec s;
+            s.stiffness = stiffness;
+            s.damping = damping;
+            s.rest_length = rest_length;
+            s.preload = preload;
+            s.table = table;
+            return pm.get().add_spring_damper(a, b, s);
+          },
+          py::arg("a"), py::arg("b"), py::arg("stiffness") = 0.0, py::arg("damping") = 0.0,
+          py::arg("rest_length"), py::arg("preload") = 0.0,
+          py::arg("table") = std::vector<std::pair<Real, Real>>(),
+          "A translational spring-damper between material points a and b (docs/theory.md "
+          "§12): axial force k (L - rest_length) + preload + damping L' (tension positive), "
+          "or a force-deflection table [(delta, F), ...] instead of k. Before finalize(); "
+          "returns its index.")
       .def("__repr__", [](const PyModel& pm) {
         const tlfea::Model& mo = pm.get();
         return "<tlfea.Model " + std::to_string(mo.num_bodies()) + " bodies, " +

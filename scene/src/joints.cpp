@@ -1,6 +1,7 @@
 // TLFEA scene: joints and basic constraints (docs/scene.md, "joints"):
 // spherical, universal, revolute, fixed, cylindrical, prismatic with drives,
 // and the DP1, DP2, distance and coordinate-difference constraints.
+#include <algorithm>
 #include <cmath>
 #include <optional>
 
@@ -162,6 +163,57 @@ void Builder::add_joint(const YAML::Node& node, int index) {
   m.done();
   rows.count = cs.num_rows() - rows.first;
   s_.joints.emplace_back(name, rows);
+}
+
+// A translational spring-damper between point_i on body_i and point_j on
+// body_j (or the ground): docs/scene.md "springs[]", docs/theory.md §12.
+void Builder::add_spring(const YAML::Node& node, int index) {
+  Map m(c_, node, "springs[" + std::to_string(index) + "]");
+  const std::string name = m.str("name", "spring" + std::to_string(index));
+  const int bi = body_index(m.req("body_i"), m.key("body_i"), true);
+  const int bj = m.has("body_j") ? body_index(m.get("body_j"), m.key("body_j"), true) : -1;
+  if (bi < 0 && bj < 0)
+    fail(c_, m.node(), "spring '" + name + "': body_i and body_j are both the ground");
+  const MaterialPoint a = point_on(bi, m.req("point_i"), m.key("point_i"), name);
+  const MaterialPoint b = point_on(bj, m.req("point_j"), m.key("point_j"), name);
+  const Vec3 xa = to_vec3(c_, m.get("point_i"), m.key("point_i"));
+  const Vec3 xb = to_vec3(c_, m.get("point_j"), m.key("point_j"));
+  const Vec3 d{{xb[0] - xa[0], xb[1] - xa[1], xb[2] - xa[2]}};
+  SpringDamperSpec spec;
+  spec.rest_length = m.nonnegative("rest_length", std::sqrt(dot(d, d)));
+  spec.damping = m.nonnegative("damping", 0.0);
+  spec.preload = m.num("preload", 0.0);
+  if (m.has("table")) {
+    if (m.has("stiffness"))
+      fail(c_, m.get("stiffness"),
+           "spring '" + name + "': give stiffness or table (force-deflection), not both");
+    const YAML::Node t = m.get("table");
+    if (!t.IsSequence() || t.size() < 2)
+      fail(c_, t, m.key("table") + ": expected at least two rows [deflection, force]");
+    for (size_t r = 0; r < t.size(); ++r) {
+      const std::string w = m.key("table") + "[" + std::to_string(r) + "]";
+      if (!t[r].IsSequence() || t[r].size() != 2)
+        fail(c_, t[r], w + ": expected [deflection, force]");
+      const Real x = to_real(c_, t[r][0], w), F = to_real(c_, t[r][1], w);
+      if (r > 0 && !(x > spec.table.back().first))
+        fail(c_, t[r], w + ": deflections must increase strictly");
+      spec.table.push_back({x, F});
+    }
+  } else {
+    spec.stiffness = m.nonnegative("stiffness", 0.0);
+  }
+  if (!(spec.rest_length > 0.0) && spec.stiffness > 0.0)
+    fail(c_, m.node(),
+         "spring '" + name +
+             "': rest length 0 (the points coincide, or rest_length: 0): a spring's direction is "
+             "undefined at zero length; give a positive rest_length");
+  m.done();
+  try {
+    s_.model->add_spring_damper(a, b, spec);
+  } catch (const Error& e) {
+    fail(c_, m.node(), "spring '" + name + "': " + e.what());
+  }
+  s_.springs.push_back(name);
 }
 
 }  // namespace tlfea::scene::detail

@@ -1,6 +1,7 @@
 #include "tlfea/solvers/model.hpp"
 
 #include <algorithm>
+#include <cmath>
 
 #include "rigid_block.hpp"
 #include "tlfea/core/error.hpp"
@@ -401,6 +402,30 @@ void Model::external_load_tangent(Real t, const CoefView& q, Real alpha,
                                            values);
 }
 
+int Model::add_spring_damper(const MaterialPoint& a, const MaterialPoint& b,
+                             const SpringDamperSpec& spec) {
+  if (finalized_) throw_error("Model::add_spring_damper() after finalize()");
+  for (const MaterialPoint* p : {&a, &b})
+    for (const Ordinal id : p->id)
+      if (id < 0 || id >= num_coefficients_)
+        throw_error("Model::add_spring_damper: coefficient ", id, " outside the model's ",
+                    num_coefficients_);
+  return springs_.add(a, b, spec);
+}
+
+void Model::force_element_load(const CoefView& q, const CoefView& v, const CoefView& f) const {
+  if (springs_.size() > 0) springs_.add_force(q, v, f);
+}
+
+void Model::force_element_tangent(const CoefView& q, const CoefView& v, Real alpha_K, Real alpha_D,
+                                  const DeviceView<Real*>& values) const {
+  if (springs_.size() > 0) springs_.tangent(q, v, alpha_K, alpha_D, values);
+}
+
+Real Model::force_element_energy(const CoefView& q) const {
+  return springs_.size() > 0 ? springs_.energy(q) : 0.0;
+}
+
 void Model::build_reference() {
   if (reference_built_) return;
   if (bodies_.empty()) throw_error("Model: no bodies");
@@ -455,12 +480,19 @@ void Model::finalize() {
     constraints_->finalize();
     cliques.push_back(constraints_->jacobian_cliques());
   }
+  springs_offsets_ = -1;
+  if (springs_.size() > 0) {
+    springs_.finalize();
+    springs_offsets_ = static_cast<int>(cliques.size());
+    cliques.push_back(springs_.cliques());
+  }
   std::vector<DeviceView<Offset***>>& offsets = offsets_;
   pattern_ = build_crs_pattern(num_coefficients_, cliques, offsets);
   layout_ = RowLayout();
   for (size_t k = 0; k < bodies_.size(); ++k)
     bodies_[k].block->set_matrix_offsets(pattern_, offsets[k]);
-  if (with_constraints) constraints_->set_matrix_offsets(pattern_, offsets.back());
+  if (with_constraints) constraints_->set_matrix_offsets(pattern_, offsets[bodies_.size()]);
+  if (springs_offsets_ >= 0) springs_.set_matrix_offsets(pattern_, offsets[springs_offsets_]);
   {
     // The consistent mass is M (x) I3 (docs/theory.md §3.5): assembled on the
     // whole pattern, checked to be of that form, and kept as M's scalars, one
@@ -563,8 +595,11 @@ void Model::set_row_layout(const RowLayout& layout) {
                 pattern_.num_rows());
   for (size_t k = 0; k < bodies_.size(); ++k)
     convert_offsets(pattern_, bodies_[k].block->cliques(), layout_, layout, offsets_[k]);
-  if (offsets_.size() > bodies_.size())
-    convert_offsets(pattern_, constraints_->jacobian_cliques(), layout_, layout, offsets_.back());
+  if (constraints_ && constraints_->num_rows() > 0)
+    convert_offsets(pattern_, constraints_->jacobian_cliques(), layout_, layout,
+                    offsets_[bodies_.size()]);
+  if (springs_offsets_ >= 0)
+    convert_offsets(pattern_, springs_.cliques(), layout_, layout, offsets_[springs_offsets_]);
   layout_ = layout;
 }
 

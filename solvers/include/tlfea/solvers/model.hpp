@@ -15,6 +15,7 @@
 #include "tlfea/core/mesh.hpp"
 #include "tlfea/elements/element_block.hpp"
 #include "tlfea/solvers/rigid_body.hpp"
+#include "tlfea/solvers/spring_damper.hpp"
 
 namespace tlfea {
 
@@ -125,6 +126,22 @@ class Model {
   // row_layout().
   void external_load_tangent(Real t, const CoefView& q, Real alpha,
                              const DeviceView<Real*>& values) const;
+
+  // Force elements (docs/theory.md §12): a translational spring-damper
+  // between material points a and b (of any bodies, or one on the ground);
+  // before finalize(). Returns its index. Its force depends on q and v and
+  // enters the step implicitly (force_element_load, force_element_tangent).
+  int add_spring_damper(const MaterialPoint& a, const MaterialPoint& b,
+                        const SpringDamperSpec& spec);
+  bool has_force_elements() const { return springs_.size() > 0; }
+  const SpringDampers& spring_dampers() const { return springs_; }
+  // f += the force elements' generalized forces at (q, v) (v empty: at rest).
+  void force_element_load(const CoefView& q, const CoefView& v, const CoefView& f) const;
+  // values += -alpha_K df/dq - alpha_D df/dv of those forces, in row_layout().
+  void force_element_tangent(const CoefView& q, const CoefView& v, Real alpha_K, Real alpha_D,
+                             const DeviceView<Real*>& values) const;
+  // Their potential energy at q (springs; dampers store none).
+  Real force_element_energy(const CoefView& q) const;
 
   // Forces evaluated once per step from the state at its start (q_n, v_n),
   // explicit within the step, e.g. frictional contact (docs/theory.md §7.6:
@@ -265,6 +282,8 @@ class Model {
   std::vector<Prescribed> prescribed_;
   std::unordered_set<Ordinal> prescribed_set_;  // the coefficients of prescribed_
   std::vector<StepForce> step_forces_;
+  SpringDampers springs_;
+  int springs_offsets_ = -1;  // index of the spring-dampers' offsets in offsets_
   Vec3 gravity_{{0.0, 0.0, 0.0}};
   TimeFunction gravity_amplitude_;
   std::unique_ptr<ConstraintSet> constraints_;
