@@ -158,6 +158,34 @@ void bind_model(py::module_& m) {
           py::arg("body"), py::arg("point"),
           "The material point of a body at reference position `point`.")
       .def(
+          "add_coupling",
+          [](PyModel& pm, int body_i, const std::vector<Ordinal>& nodes, int body_j,
+             const std::string& form, const std::string& dofs, const std::vector<Real>& weights) {
+            check_body(pm.get(), body_i);
+            if (body_j != -1) check_body(pm.get(), body_j);
+            tlfea::Model::CouplingSpec s;
+            if (form == "kinematic")
+              s.form = tlfea::Model::CouplingSpec::Form::kinematic;
+            else if (form == "distributing")
+              s.form = tlfea::Model::CouplingSpec::Form::distributing;
+            else
+              throw py::value_error("add_coupling: form '" + form +
+                                    "' (expected 'kinematic' or 'distributing')");
+            if (dofs != "position" && dofs != "position+rotation")
+              throw py::value_error("add_coupling: dofs '" + dofs +
+                                    "' (expected 'position' or 'position+rotation')");
+            s.rotation = dofs == "position+rotation";
+            s.weights = weights;
+            return pm.get().add_coupling(body_i, nodes, body_j, s);
+          },
+          py::arg("body_i"), py::arg("nodes"), py::arg("body_j") = -1,
+          py::arg("form") = "kinematic", py::arg("dofs") = "position",
+          py::arg("weights") = std::vector<Real>(),
+          "Couples nodes of body_i to body_j (-1: the ground) (docs/theory.md §5.7): "
+          "form 'kinematic' (every node follows body_j; dofs 'position+rotation' also ties ANCF "
+          "gradients to a rigid body_j or the ground) or 'distributing' (the weighted mean "
+          "position follows; position only). Returns the RowRange of its rows.")
+      .def(
           "add_spring_damper",
           [](PyModel& pm, const tlfea::MaterialPoint& a, const tlfea::MaterialPoint& b,
              Real stiffness, Real damping, Real rest_length, Real preload,

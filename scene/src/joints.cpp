@@ -27,7 +27,7 @@ void Builder::add_joint(const YAML::Node& node, int index) {
   const std::string name = m.str("name", "joint" + std::to_string(index));
   const std::string type = m.choice("type",
                                     {"spherical", "universal", "revolute", "fixed", "cylindrical",
-                                     "prismatic", "dp1", "dp2", "dist", "cd"},
+                                     "prismatic", "dp1", "dp2", "dist", "cd", "coupling"},
                                     "");
   const int bi = body_index(m.req("body_i"), m.key("body_i"), true);
   const int bj = m.has("body_j") ? body_index(m.get("body_j"), m.key("body_j"), true) : -1;
@@ -37,7 +37,48 @@ void Builder::add_joint(const YAML::Node& node, int index) {
   rows.first = cs.num_rows();
   const std::string jw = "joint '" + name + "'";
   try {
-    if (type == "dp1" || type == "dp2" || type == "dist" || type == "cd") {
+    if (type == "coupling") {
+      // A node set of body_i coupled to body_j (docs/scene.md "Couplings").
+      if (bi < 0)
+        fail(c_, m.get("body_i"),
+             jw + ": body_i of a coupling is the body whose nodes are coupled, not the ground");
+      if (bodies_[bi].rigid)
+        fail(c_, m.get("body_i"),
+             jw + ": body_i '" + bodies_[bi].name +
+                 "' is rigid (no nodes to couple); make it body_j and the deformable body body_i");
+      Model::CouplingSpec spec;
+      spec.form = m.choice("form", {"kinematic", "distributing"}, "kinematic") == "kinematic"
+                      ? Model::CouplingSpec::Form::kinematic
+                      : Model::CouplingSpec::Form::distributing;
+      spec.rotation = m.choice("dofs", {"position", "position+rotation"}, "position") != "position";
+      std::vector<Ordinal> nodes;
+      if (m.has("set") && m.get("set").IsSequence()) {
+        // Several node sets: their union.
+        if (m.has("box") || m.has("plane") || m.has("nodes"))
+          fail(c_, m.node(), jw + ": give exactly one selector: set, box, plane or nodes");
+        const YAML::Node l = m.get("set");
+        const Mesh& mesh = bodies_[bi].mesh;
+        for (size_t k = 0; k < l.size(); ++k) {
+          const std::string set = to_string(c_, l[k], m.key("set"));
+          auto it = mesh.node_sets.find(set);
+          if (it == mesh.node_sets.end()) {
+            std::vector<std::string> names;
+            for (const auto& kv : mesh.node_sets) names.push_back(kv.first);
+            fail(c_, l[k],
+                 jw + ": unknown node set '" + set + "' of body '" + bodies_[bi].name +
+                     "' (sets: " + Map::join(names) + ")");
+          }
+          nodes.insert(nodes.end(), it->second.begin(), it->second.end());
+        }
+        std::sort(nodes.begin(), nodes.end());
+        nodes.erase(std::unique(nodes.begin(), nodes.end()), nodes.end());
+      } else {
+        nodes = select(m, bodies_[bi]);
+      }
+      if (nodes.empty()) fail(c_, m.node(), jw + ": the selector chooses no nodes");
+      const int idj = bj < 0 ? -1 : bodies_[bj].id;
+      s_.model->add_coupling(bodies_[bi].id, nodes, idj, spec);
+    } else if (type == "dp1" || type == "dp2" || type == "dist" || type == "cd") {
       auto pair = [&](const std::string& k, int body) {
         const YAML::Node p = m.req(k);
         if (!p.IsSequence() || p.size() != 2)

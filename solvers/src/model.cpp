@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <utility>
 
 #include "rigid_block.hpp"
 #include "tlfea/core/error.hpp"
@@ -400,6 +401,102 @@ void Model::external_load_tangent(Real t, const CoefView& q, Real alpha,
   for (const Torque& tq : torques_)
     bodies_[tq.body].rigid->torque_tangent(tq.T, tq.amplitude ? tq.amplitude(t) : 1.0, alpha,
                                            values);
+}
+
+RowRange Model::add_coupling(int body_i, const std::vector<Ordinal>& nodes, int body_j,
+                             const CouplingSpec& spec) {
+  if (finalized_) throw_error("Model::add_coupling() after finalize()");
+  if (body_i < 0 || body_i >= num_bodies()) throw_error("coupling: no body ", body_i);
+  if (body_j >= num_bodies() || body_j < -1) throw_error("coupling: no body ", body_j);
+  if (body_i == body_j) throw_error("coupling: body_i and body_j are the same body");
+  if (is_rigid(body_i))
+    throw_error(
+        "coupling: body_i is rigid (it has no nodes to couple); couple a deformable "
+        "body's nodes to it as body_j");
+  if (nodes.empty()) throw_error("coupling: no nodes");
+  const Body& bi = bodies_[body_i];
+  const int cpn = bi.mesh.coefficients_per_node();
+  const bool ancf = cpn == 4;
+  for (const Ordinal n : nodes)
+    if (n < 0 || n >= bi.mesh.num_nodes())
+      throw_error("coupling: node ", n, " out of range (body ", body_i, " has ",
+                  bi.mesh.num_nodes(), " nodes)");
+  ConstraintSet& cs = constraints();
+  auto q0 = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), q0_);
+  // body_j's material point at reference position X.
+  auto point_j = [&](const Vec3& X) -> MaterialPoint {
+    if (body_j < 0) return ground_point(X);
+    const Body& bj = bodies_[body_j];
+    if (bj.rigid) {
+      const Vec3& c = rigid_spec(body_j).center;
+      const Ordinal o = bj.offset;
+      return combination_point({o, o + 1, o + 2, o + 3},
+                               {1.0, X[0] - c[0], X[1] - c[1], X[2] - c[2]});
+    }
+    return find_material_point(*bj.block, q0, X);
+  };
+  auto position = [&](Ordinal n) { return combination_point({bi.offset + n * cpn}, {1.0}); };
+  // The pairs of points to hold together; their rows are added once all are
+  // found (a point outside body_j adds nothing).
+  std::vector<std::pair<MaterialPoint, MaterialPoint>> pairs;
+  auto coincide = [&](const MaterialPoint& P, const MaterialPoint& Q) { pairs.push_back({P, Q}); };
+  const Ordinal first = cs.num_rows();
+  if (spec.form == CouplingSpec::Form::kinematic) {
+    if (spec.rotation && ancf && body_j >= 0 && !is_rigid(body_j))
+      throw_error(
+          "coupling: position+rotation ties ANCF gradients to a rigid body_j or the "
+          "ground; body_j is deformable");
+    for (const Ordinal n : nodes) {
+      const Ordinal c = bi.offset + n * cpn;
+      const Vec3 X{{q0(c, 0), q0(c, 1), q0(c, 2)}};
+      coincide(position(n), point_j(X));
+      if (!(spec.rotation && ancf)) continue;
+      for (int k = 1; k < 4; ++k) {
+        const Vec3 g{{q0(c + k, 0), q0(c + k, 1), q0(c + k, 2)}};
+        const MaterialPoint G = combination_point({c + k}, {1.0});
+        if (body_j < 0) {
+          coincide(G, ground_point(g));
+        } else {
+          const Ordinal o = bodies_[body_j].offset;
+          coincide(G, combination_point({o + 1, o + 2, o + 3}, {g[0], g[1], g[2]}));
+        }
+      }
+    }
+  } else {
+    if (spec.rotation)
+      throw_error("coupling: the distributing form couples positions only (dofs: position)");
+    if (!spec.weights.empty() && spec.weights.size() != nodes.size())
+      throw_error("coupling: ", spec.weights.size(), " weights for ", nodes.size(), " nodes");
+    Real sum = 0.0;
+    for (size_t i = 0; i < nodes.size(); ++i) {
+      const Real w = spec.weights.empty() ? 1.0 : spec.weights[i];
+      if (!(w >= 0.0) || !std::isfinite(w)) throw_error("coupling: weight ", w, " is not >= 0");
+      sum += w;
+    }
+    if (!(sum > 0.0)) throw_error("coupling: the weights sum to zero");
+    std::vector<Ordinal> ids;
+    std::vector<Real> ws;
+    Vec3 Xc{{0.0, 0.0, 0.0}};
+    for (size_t i = 0; i < nodes.size(); ++i) {
+      const Real w = (spec.weights.empty() ? 1.0 : spec.weights[i]) / sum;
+      const Ordinal c = bi.offset + nodes[i] * cpn;
+      ids.push_back(c);
+      ws.push_back(w);
+      for (int a = 0; a < 3; ++a) Xc[a] += w * q0(c, a);
+    }
+    coincide(combination_point(ids, ws), point_j(Xc));
+  }
+  // Three CD rows per pair holding Q - P at its reference value (zero up to
+  // the point search's tolerance), as a spherical joint does.
+  for (const auto& pq : pairs) {
+    const Vec3 a = cs.reference_position(pq.first), b = cs.reference_position(pq.second);
+    for (int k = 0; k < 3; ++k) {
+      Vec3 e{{0.0, 0.0, 0.0}};
+      e[k] = 1.0;
+      cs.add_cd(pq.first, pq.second, e, DrivingFunction::constant(b[k] - a[k]));
+    }
+  }
+  return RowRange{first, cs.num_rows() - first};
 }
 
 int Model::add_spring_damper(const MaterialPoint& a, const MaterialPoint& b,

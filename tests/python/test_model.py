@@ -273,3 +273,33 @@ def test_spring_damper_from_python_equals_the_scene(assert_same_run):
     tip = q[np.argmax(mesh.nodes[:, 0])]
     assert -0.0078 < tip[2] < -0.00385
 
+
+def test_cantilever_clamped_by_a_coupling_equals_the_clamped_one():
+    # docs/theory.md §5.7: the root node coupled to the ground with
+    # dofs position+rotation (its position and gradients held by rows) is
+    # the clamp; both give Euler-Bernoulli's P L^3 / (3 E I) within 0.5 %
+    # (test_small_tip_load_gives_euler_bernoulli).
+    E, L, b, P = 7e9, 1.0, 0.02, 0.1
+    w = []
+    for coupled in (False, True):
+        mesh = tlfea.generate_beam_ancf3243(L, b, b, 8)
+        model = tlfea.Model()
+        body = model.add_body(mesh, tlfea.MaterialSpec.svk(E, 0.0), 2700.0)
+        if coupled:
+            rows = model.add_coupling(body, list(mesh.node_sets["end0"]), -1,
+                                      dofs="position+rotation")
+            assert rows.count == 12  # one node: 3 position + 9 gradient rows
+        else:
+            model.clamp_node_set(body, "end0")
+        tip = int(mesh.node_sets["end1"][0])
+        model.add_nodal_force(body, tip, (0.0, 0.0, -P))
+        stepper = tlfea.Stepper(model, tlfea.StepperSettings(analysis="static", dt=1.0))
+        stepper.step()
+        w.append(-stepper.node_positions(0)[tip][2])
+    assert w[1] == pytest.approx(w[0], rel=1e-6)
+    assert w[0] / (P * L**3 / (3 * E * b**4 / 12)) == pytest.approx(1.0, abs=0.005)
+    model = tlfea.Model()
+    body = model.add_body(tlfea.generate_beam_ancf3243(L, b, b, 2),
+                          tlfea.MaterialSpec.svk(E, 0.0), 2700.0)
+    with pytest.raises(ValueError, match="form"):
+        model.add_coupling(body, [0], form="rigid")

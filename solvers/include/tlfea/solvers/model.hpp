@@ -127,6 +127,30 @@ class Model {
   void external_load_tangent(Real t, const CoefView& q, Real alpha,
                              const DeviceView<Real*>& values) const;
 
+  // Coupling of a node set of body_i to body_j (a rigid or deformable body,
+  // or the ground: body_j = -1) in one call (docs/theory.md §5.7):
+  //  kinematic: every node's position equals body_j's material point at the
+  //    node's reference position (3 CD rows per node); with rotation, an
+  //    ANCF node's gradients r_u, r_v, r_w also follow body_j's directors,
+  //    g = sum_k (g_ref)_k r_k (rigid body_j) or stay at g_ref (ground): 3
+  //    more rows per gradient. T10 / Q27 nodes have no rotation of their own
+  //    (their positions carry it).
+  //  distributing: the weighted mean position sum_i w_i x_i of the set
+  //    (w_i = weights, normalized; equal when empty) equals body_j's point
+  //    at the reference mean X_c (3 CD rows), so the set deforms freely
+  //    about its mean and a force on body_j reaches node i as w_i F.
+  //    Position only (rotation: Error).
+  // Returns the rows; throws Error for an empty or out-of-range node list, a
+  // rigid body_i, or a combination it does not support.
+  struct CouplingSpec {
+    enum class Form { kinematic, distributing };
+    Form form = Form::kinematic;
+    bool rotation = false;
+    std::vector<Real> weights;  // distributing: one per node (empty: equal)
+  };
+  RowRange add_coupling(int body_i, const std::vector<Ordinal>& nodes, int body_j,
+                        const CouplingSpec& spec);
+
   // Force elements (docs/theory.md §12): a translational spring-damper
   // between material points a and b (of any bodies, or one on the ground);
   // before finalize(). Returns its index. Its force depends on q and v and
