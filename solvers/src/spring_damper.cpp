@@ -68,7 +68,7 @@ struct Evaluator {
     const Vec3 ra = points.position(2 * e, q), rb = points.position(2 * e + 1, q);
     Vec3 d;
     for (int a = 0; a < 3; ++a) d[a] = rb[a] - ra[a];
-    k.L = std::sqrt(dot(d, d));
+    k.L = kmath::sqrt(dot(d, d));
     for (int a = 0; a < 3; ++a) k.n[a] = k.L > 0.0 ? d[a] / k.L : 0.0;
     for (int a = 0; a < 3; ++a) k.dv[a] = 0.0;
     if (with_v) {
