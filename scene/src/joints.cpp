@@ -211,10 +211,51 @@ void Builder::add_joint(const YAML::Node& node, int index) {
 void Builder::add_spring(const YAML::Node& node, int index) {
   Map m(c_, node, "springs[" + std::to_string(index) + "]");
   const std::string name = m.str("name", "spring" + std::to_string(index));
+  const std::string type = m.choice("type", {"translational", "rotational"}, "translational");
   const int bi = body_index(m.req("body_i"), m.key("body_i"), true);
   const int bj = m.has("body_j") ? body_index(m.get("body_j"), m.key("body_j"), true) : -1;
   if (bi < 0 && bj < 0)
     fail(c_, m.node(), "spring '" + name + "': body_i and body_j are both the ground");
+  if (type == "rotational") {
+    // Between two rigid bodies' frames (or one and the ground) about `axis`
+    // (docs/theory.md §12.2): theta of body j's vector a_j relative to body
+    // i's a_i about the axis u, all three fixed in their bodies.
+    for (int b : {bi, bj})
+      if (b >= 0 && !bodies_[b].rigid)
+        fail(c_, m.node(),
+             "spring '" + name +
+                 "': a rotational spring-damper joins rigid bodies (or one and "
+                 "the ground); body '" +
+                 bodies_[b].name + "' is deformable");
+    const Vec3 u = m.vec3_req("axis");
+    const Real nu = std::sqrt(dot(u, u));
+    if (!(nu > 0.0)) fail(c_, m.get("axis"), m.key("axis") + " is zero");
+    const Vec3 un{{u[0] / nu, u[1] / nu, u[2] / nu}};
+    // A reference vector normal to the axis: e_x, or e_y when the axis is
+    // near x, made normal to u.
+    Vec3 a = std::fabs(un[0]) < 0.9 ? Vec3{{1.0, 0.0, 0.0}} : Vec3{{0.0, 1.0, 0.0}};
+    const Real ua = dot(un, a);
+    for (int r = 0; r < 3; ++r) a[r] -= ua * un[r];
+    const Real na = std::sqrt(dot(a, a));
+    for (int r = 0; r < 3; ++r) a[r] /= na;
+    RotationalSpringDamperSpec spec;
+    spec.stiffness = m.nonnegative("stiffness", 0.0);
+    spec.damping = m.nonnegative("damping", 0.0);
+    spec.angle0 = m.num("rest_angle", 0.0);
+    if (!(std::fabs(spec.angle0) < M_PI))
+      fail(c_, m.get("rest_angle"), m.key("rest_angle") + " must lie in (-pi, pi)");
+    m.done();
+    Model& model = *s_.model;
+    const int ii = bi < 0 ? -1 : bodies_[bi].id, jj = bj < 0 ? -1 : bodies_[bj].id;
+    try {
+      model.add_rotational_spring_damper(model.rigid_vector(ii, un), model.rigid_vector(ii, a),
+                                         model.rigid_vector(jj, a), spec);
+    } catch (const Error& e) {
+      fail(c_, m.node(), "spring '" + name + "': " + e.what());
+    }
+    s_.springs.push_back(name);
+    return;
+  }
   const MaterialPoint a = point_on(bi, m.req("point_i"), m.key("point_i"), name);
   const MaterialPoint b = point_on(bj, m.req("point_j"), m.key("point_j"), name);
   const Vec3 xa = to_vec3(c_, m.get("point_i"), m.key("point_i"));

@@ -422,7 +422,10 @@ RowRange Model::add_coupling(int body_i, const std::vector<Ordinal>& nodes, int 
       throw_error("coupling: node ", n, " out of range (body ", body_i, " has ",
                   bi.mesh.num_nodes(), " nodes)");
   ConstraintSet& cs = constraints();
-  auto q0 = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), q0_);
+  // A HostMirror (CoefViewHost), the type find_material_point takes on
+  // every backend.
+  CoefViewHost q0 = Kokkos::create_mirror_view(q0_);
+  Kokkos::deep_copy(q0, q0_);
   // body_j's material point at reference position X.
   auto point_j = [&](const Vec3& X) -> MaterialPoint {
     if (body_j < 0) return ground_point(X);
@@ -510,17 +513,42 @@ int Model::add_spring_damper(const MaterialPoint& a, const MaterialPoint& b,
   return springs_.add(a, b, spec);
 }
 
+int Model::add_rotational_spring_damper(const MaterialPoint& u, const MaterialPoint& a,
+                                        const MaterialPoint& b,
+                                        const RotationalSpringDamperSpec& spec) {
+  if (finalized_) throw_error("Model::add_rotational_spring_damper() after finalize()");
+  for (const MaterialPoint* p : {&u, &a, &b})
+    for (const Ordinal id : p->id)
+      if (id < 0 || id >= num_coefficients_)
+        throw_error("Model::add_rotational_spring_damper: coefficient ", id,
+                    " outside the model's ", num_coefficients_);
+  build_reference();
+  CoefViewHost q0 = Kokkos::create_mirror_view(q0_);
+  Kokkos::deep_copy(q0, q0_);
+  return rsdas_.add(u, a, b, spec, q0);
+}
+
+MaterialPoint Model::rigid_vector(int body, const Vec3& w) const {
+  if (body < 0) return ground_point(w);
+  if (!is_rigid(body)) throw_error("Model::rigid_vector: body ", body, " is not rigid");
+  const Ordinal o = bodies_.at(body).offset;
+  return combination_point({o + 1, o + 2, o + 3}, {w[0], w[1], w[2]});
+}
+
 void Model::force_element_load(const CoefView& q, const CoefView& v, const CoefView& f) const {
   if (springs_.size() > 0) springs_.add_force(q, v, f);
+  if (rsdas_.size() > 0) rsdas_.add_force(q, v, f);
 }
 
 void Model::force_element_tangent(const CoefView& q, const CoefView& v, Real alpha_K, Real alpha_D,
                                   const DeviceView<Real*>& values) const {
   if (springs_.size() > 0) springs_.tangent(q, v, alpha_K, alpha_D, values);
+  if (rsdas_.size() > 0) rsdas_.tangent(q, v, alpha_K, alpha_D, values);
 }
 
 Real Model::force_element_energy(const CoefView& q) const {
-  return springs_.size() > 0 ? springs_.energy(q) : 0.0;
+  return (springs_.size() > 0 ? springs_.energy(q) : 0.0) +
+         (rsdas_.size() > 0 ? rsdas_.energy(q) : 0.0);
 }
 
 void Model::build_reference() {
@@ -583,6 +611,12 @@ void Model::finalize() {
     springs_offsets_ = static_cast<int>(cliques.size());
     cliques.push_back(springs_.cliques());
   }
+  rsdas_offsets_ = -1;
+  if (rsdas_.size() > 0) {
+    rsdas_.finalize();
+    rsdas_offsets_ = static_cast<int>(cliques.size());
+    cliques.push_back(rsdas_.cliques());
+  }
   std::vector<DeviceView<Offset***>>& offsets = offsets_;
   pattern_ = build_crs_pattern(num_coefficients_, cliques, offsets);
   layout_ = RowLayout();
@@ -590,6 +624,7 @@ void Model::finalize() {
     bodies_[k].block->set_matrix_offsets(pattern_, offsets[k]);
   if (with_constraints) constraints_->set_matrix_offsets(pattern_, offsets[bodies_.size()]);
   if (springs_offsets_ >= 0) springs_.set_matrix_offsets(pattern_, offsets[springs_offsets_]);
+  if (rsdas_offsets_ >= 0) rsdas_.set_matrix_offsets(pattern_, offsets[rsdas_offsets_]);
   {
     // The consistent mass is M (x) I3 (docs/theory.md §3.5): assembled on the
     // whole pattern, checked to be of that form, and kept as M's scalars, one
@@ -697,6 +732,8 @@ void Model::set_row_layout(const RowLayout& layout) {
                     offsets_[bodies_.size()]);
   if (springs_offsets_ >= 0)
     convert_offsets(pattern_, springs_.cliques(), layout_, layout, offsets_[springs_offsets_]);
+  if (rsdas_offsets_ >= 0)
+    convert_offsets(pattern_, rsdas_.cliques(), layout_, layout, offsets_[rsdas_offsets_]);
   layout_ = layout;
 }
 

@@ -41,6 +41,34 @@ TEST(SceneSprings, BuildsTheSpringDampersWithTheirDefaults) {
   EXPECT_NEAR(s.model->force_element_energy(s.model->reference()), 24.75, 1e-10);
 }
 
+// type: rotational between a rigid body and the ground about z: theta of
+// the body's x axis about z; turned by 0.3 rad about z, the potential is
+// k 0.3^2 / 2 = 4.5 J at k = 100 (the rigid directors turned exactly).
+TEST(SceneSprings, RotationalSpringBetweenARigidBodyAndTheGround) {
+  const std::string text = R"(time: {dt: 1.0e-3, steps: 2}
+bodies:
+  - {name: disc, type: rigid, shape: {type: cylinder, radius: 0.2, length: 0.05}, center: [0, 0, 0], density: 1000}
+springs:
+  - {name: twist, type: rotational, body_i: ground, body_j: disc, axis: [0, 0, 2], stiffness: 100, damping: 1}
+)";
+  const scene::Scene s = scene::load_scene_text(text, "rot.yaml", ".");
+  ASSERT_EQ(s.springs.size(), 1u);
+  const RotationalSpringDampers& r = s.model->rotational_spring_dampers();
+  ASSERT_EQ(r.size(), 1);
+  CoefViewHost q = host(s.model->reference());
+  EXPECT_NEAR(r.angle(0, q), 0.0, 1e-15);
+  const double t = 0.3, c = std::cos(t), sn = std::sin(t);
+  const Ordinal o = s.model->coefficient_offset(0);
+  q(o + 1, 0) = c;  // r_1 = (cos t, sin t, 0), r_2 = (-sin t, cos t, 0)
+  q(o + 1, 1) = sn;
+  q(o + 2, 0) = -sn;
+  q(o + 2, 1) = c;
+  EXPECT_NEAR(r.angle(0, q), t, 1e-14);
+  CoefView qd("q", q.extent(0));
+  Kokkos::deep_copy(qd, q);
+  EXPECT_NEAR(s.model->force_element_energy(qd), 4.5, 1e-12);
+}
+
 TEST(SceneSprings, BadSpringsAreRefusedAtTheirNode) {
   const std::string g = kGood;
   const std::string ball = R"(  - name: ball
@@ -70,6 +98,9 @@ TEST(SceneSprings, BadSpringsAreRefusedAtTheirNode) {
       {"point outside the body",
        b + "springs:\n  - {body_i: ball, point_i: [5, 0, 1], point_j: [0, 0, 2], stiffness: 1}\n",
        "bad.yaml:14:29:", "is outside body 'ball'"},
+      {"rotational on a deformable body",
+       g + "springs:\n  - {type: rotational, body_i: cube, axis: [0, 0, 1], stiffness: 1}\n",
+       "bad.yaml:9:5:", "a rotational spring-damper joins rigid bodies"},
       {"unknown key",
        b + "springs:\n  - {body_i: ball, point_i: [0, 0, 1], point_j: [0, 0, 2], stifness: 1}\n",
        "bad.yaml:14:60:", "unknown key 'stifness'"},

@@ -15,6 +15,7 @@
 #include "tlfea/core/mesh.hpp"
 #include "tlfea/elements/element_block.hpp"
 #include "tlfea/solvers/rigid_body.hpp"
+#include "tlfea/solvers/rotational_spring_damper.hpp"
 #include "tlfea/solvers/spring_damper.hpp"
 
 namespace tlfea {
@@ -157,7 +158,17 @@ class Model {
   // enters the step implicitly (force_element_load, force_element_tangent).
   int add_spring_damper(const MaterialPoint& a, const MaterialPoint& b,
                         const SpringDamperSpec& spec);
-  bool has_force_elements() const { return springs_.size() > 0; }
+  // A rotational spring-damper (docs/theory.md §12.2) about the axis u of
+  // body i, from the vector a of body i to the vector b of body j (each a
+  // coefficient combination: for a rigid body sum_k w_k r_k, rigid_vector;
+  // constant on the ground). Before finalize(); returns its index.
+  int add_rotational_spring_damper(const MaterialPoint& u, const MaterialPoint& a,
+                                   const MaterialPoint& b, const RotationalSpringDamperSpec& spec);
+  // The vector of rigid body `body` that is w (world axes) in the reference
+  // configuration: sum_k w_k r_k; the constant w for body = -1 (ground).
+  MaterialPoint rigid_vector(int body, const Vec3& w) const;
+  const RotationalSpringDampers& rotational_spring_dampers() const { return rsdas_; }
+  bool has_force_elements() const { return springs_.size() > 0 || rsdas_.size() > 0; }
   const SpringDampers& spring_dampers() const { return springs_; }
   // f += the force elements' generalized forces at (q, v) (v empty: at rest).
   void force_element_load(const CoefView& q, const CoefView& v, const CoefView& f) const;
@@ -308,6 +319,8 @@ class Model {
   std::vector<StepForce> step_forces_;
   SpringDampers springs_;
   int springs_offsets_ = -1;  // index of the spring-dampers' offsets in offsets_
+  RotationalSpringDampers rsdas_;
+  int rsdas_offsets_ = -1;
   Vec3 gravity_{{0.0, 0.0, 0.0}};
   TimeFunction gravity_amplitude_;
   std::unique_ptr<ConstraintSet> constraints_;
