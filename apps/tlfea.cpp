@@ -4,6 +4,7 @@
 //             [--set key.path=value ...] [--restart FILE] [--no-output]
 //   tlfea check SCENE [--set key.path=value ...]
 //   tlfea info
+//   tlfea COMMAND --help (or -h): the usage of one command, exit 0
 //
 // Exit status: 0 done, 1 a step failed, 2 bad input (scene or command line;
 // nothing written), 130 stopped by Ctrl-C (after the current step, output
@@ -47,6 +48,35 @@ extern "C" void on_sigint(int) {
   std::signal(SIGINT, SIG_DFL);  // a second Ctrl-C ends the program at once
 }
 
+const char* const kRunUsage =
+    "usage: tlfea run [SCENE] [--steps N] [--end-time T] [--output DIR]\n"
+    "                 [--set key.path=value ...] [--restart FILE] [--no-output]\n"
+    "                 [--print-default]\n"
+    "Runs SCENE (a YAML scene, docs/scene.md); without SCENE, the embedded default scene.\n"
+    "  --steps N            run N steps (instead of the scene's time.end_time or time.steps)\n"
+    "  --end-time T         run to time T (s)\n"
+    "  --output DIR         write the output to DIR (instead of the scene's output.directory)\n"
+    "  --set key.path=value override one scene key (repeatable), e.g. --set time.dt=1e-4\n"
+    "  --restart FILE       continue from a checkpoint (DIR/checkpoint.h5 of an earlier run)\n"
+    "  --no-output          write nothing\n"
+    "  --print-default      print the embedded default scene and exit\n"
+    "  -h, --help           print this help and exit\n"
+    "Exit status: 0 done, 1 a step failed, 2 bad input (nothing written), 130 stopped by "
+    "Ctrl-C.\n";
+const char* const kCheckUsage =
+    "usage: tlfea check SCENE [--set key.path=value ...]\n"
+    "Loads SCENE, builds its model and prints its summary (bodies, unknowns, constraints,\n"
+    "contact, time, solver, output), without running it. It also accepts run's options\n"
+    "(--steps, --end-time, --output, --restart, --no-output) and checks their values.\n"
+    "  --set key.path=value override one scene key (repeatable)\n"
+    "  -h, --help           print this help and exit\n"
+    "Exit status: 0 the scene is valid, 2 bad input (one FILE:LINE:COLUMN: message).\n";
+const char* const kInfoUsage =
+    "usage: tlfea info\n"
+    "Prints the build: version, Kokkos backend, MPI, linear solvers, CPU kernels, BLAS "
+    "threads,\n"
+    "output layer. Takes no options but -h, --help.\n";
+
 int usage(FILE* f) {
   std::fprintf(f,
                "usage: tlfea run [SCENE] [--steps N] [--end-time T] [--output DIR]\n"
@@ -54,8 +84,14 @@ int usage(FILE* f) {
                "       tlfea check SCENE [--set key.path=value ...]\n"
                "       tlfea info\n"
                "Without SCENE, run uses the embedded default scene (tlfea run --print-default "
-               "shows it).\n");
+               "shows it).\n"
+               "tlfea COMMAND --help prints the usage of one command.\n");
   return f == stderr ? 2 : 0;
+}
+
+// The usage of one subcommand (run, check, info).
+const char* command_usage(const std::string& cmd) {
+  return cmd == "run" ? kRunUsage : cmd == "check" ? kCheckUsage : kInfoUsage;
 }
 
 [[noreturn]] void bad(const std::string& msg) { throw tlfea::Error("tlfea: " + msg); }
@@ -65,14 +101,24 @@ struct Options {
   long steps = -1;
   double end_time = -1.0;
   std::string output, restart;
-  bool no_output = false, print_default = false;
+  bool no_output = false, print_default = false, help = false;
   std::vector<std::string> sets;
 };
 
-Options parse(int argc, char** argv, int first) {
+// Parses the options of subcommand `cmd` (run, check or info). A bad option
+// throws an Error naming the subcommand and the option (the caller prints the
+// subcommand's usage after it and exits 2); -h / --help sets o.help (the
+// caller prints the usage and exits 0).
+Options parse(int argc, char** argv, int first, const std::string& cmd) {
   Options o;
+  auto bad = [&cmd](const std::string& msg) { throw tlfea::Error("tlfea " + cmd + ": " + msg); };
   for (int i = first; i < argc; ++i) {
     const std::string a = argv[i];
+    if (a == "-h" || a == "--help") {
+      o.help = true;
+      return o;
+    }
+    if (cmd == "info") bad("takes no options or arguments, got '" + a + "'");
     auto value = [&]() -> std::string {
       if (i + 1 >= argc) bad(a + " needs a value");
       return argv[++i];
@@ -98,7 +144,7 @@ Options parse(int argc, char** argv, int first) {
       o.restart = value();
     } else if (a == "--no-output") {
       o.no_output = true;
-    } else if (a == "--print-default") {
+    } else if (a == "--print-default" && cmd == "run") {
       o.print_default = true;
     } else if (!a.empty() && a[0] == '-') {
       bad("unknown option '" + a + "'");
@@ -136,6 +182,10 @@ void print_summary(const tlfea::scene::Scene& s, FILE* f, bool restart = false) 
   int rigid = 0;
   for (const auto& b : s.bodies) rigid += b.rigid ? 1 : 0;
   if (rigid > 0) std::fprintf(f, "  %-16s %d rows (6 per rigid body)\n", "rigidity", 6 * rigid);
+  if (!s.springs.empty()) {
+    std::fprintf(f, "springs: %zu spring-dampers\n", s.springs.size());
+    for (const auto& n : s.springs) std::fprintf(f, "  %s\n", n.c_str());
+  }
   std::fprintf(f, "contact: %s\n",
                s.detection ? (std::to_string(s.detection->surface().num_triangles()) +
                               " surface triangles, " +
@@ -495,10 +545,14 @@ int main(int argc, char** argv) {
   }
   Options o;
   try {
-    o = parse(argc, argv, 2);
+    o = parse(argc, argv, 2, cmd);
   } catch (const tlfea::Error& e) {
-    std::fprintf(stderr, "%s\n", e.what());
+    std::fprintf(stderr, "%s\n%s", e.what(), command_usage(cmd));
     return 2;
+  }
+  if (o.help) {
+    std::fputs(command_usage(cmd), stdout);
+    return std::fflush(stdout) == 0 ? 0 : 2;
   }
   // Data for stdout before Kokkos starts: its initialization warnings (e.g.
   // OMP_PROC_BIND not set) are printed to stdout and would land in the file.

@@ -13,10 +13,12 @@ WORK=$(mktemp -d)
 trap 'rm -rf "$WORK"' EXIT
 mkdir -p "$OUT"
 # picture EXAMPLE FIELD TITLE: runs examples/EXAMPLE.yaml and renders FIELD
-# at its last step into $OUT/EXAMPLE.png.
+# at its last step into $OUT/EXAMPLE.png, with the scene's gravity pointing
+# down on the page (--scene: the plot's vertical is -gravity).
 picture() {
   "$TLFEA" run "examples/$1.yaml" --output "$WORK/$1" >/dev/null
-  "$PY" tools/render_pictures.py "$WORK/$1" "$OUT/$1.png" --field "$2" --title "$3"
+  "$PY" tools/render_pictures.py "$WORK/$1" "$OUT/$1.png" --field "$2" --title "$3" \
+    --scene "examples/$1.yaml"
 }
 picture q27_pressure von_mises "Q27 block under follower pressure: von Mises stress"
 picture contact_drop displacement "Q27 and T10 bodies dropped on the ground (contact)"

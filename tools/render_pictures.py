@@ -6,9 +6,15 @@ meshes, or with --field displacement), plus joint points and contact points.
 
   tools/render_pictures.py DIR OUT.png [--step N] [--field von_mises|displacement]
                            [--scale S] [--elev E] [--azim A] [--title T]
+                           [--scene SCENE.yaml | --up UP]
 
 --step: output step index (default: the last one); --scale: displacement
-magnification (default 1). Needs python3-h5py, python3-matplotlib, python3-numpy.
+magnification (default 1). The picture's vertical axis is the scene's "up":
+-gravity of --scene (its `gravity` key), or --up (x, y, z, -x, -y, -z or three
+numbers "ux,uy,uz"; default z), so gravity points down on the page. The scene
+is rotated rigidly (the smallest rotation taking UP to the vertical); axis-
+aligned UP keeps the scene's axis names on the plot's axes.
+Needs python3-h5py, python3-matplotlib, python3-numpy (python3-yaml for --scene).
 """
 import argparse
 import os
@@ -76,6 +82,68 @@ def polygons(kind, cells, x):
     return polys, np.asarray(owner, dtype=int)
 
 
+AXES = {"x": (1.0, 0.0, 0.0), "y": (0.0, 1.0, 0.0), "z": (0.0, 0.0, 1.0)}
+
+
+def parse_up(text):
+    """UP from 'x', '-y', ... or 'ux,uy,uz' (a unit vector)."""
+    t = text.strip().lower()
+    if t.lstrip("+-") in AXES:
+        u = np.array(AXES[t.lstrip("+-")]) * (-1.0 if t.startswith("-") else 1.0)
+    else:
+        try:
+            u = np.array([float(c) for c in t.split(",")])
+        except ValueError:
+            u = np.zeros(0)
+        if u.shape != (3,):
+            sys.exit(f"render_pictures.py: --up '{text}': expected x, y, z, -x, -y, -z or ux,uy,uz")
+    n = np.linalg.norm(u)
+    if not n > 0:
+        sys.exit(f"render_pictures.py: --up '{text}' is the zero vector")
+    return u / n
+
+
+def scene_up(path):
+    """-gravity of a scene file (docs/scene.md `gravity`: [gx, gy, gz] or
+    {vector: [...], function: F}); z when the scene has no gravity."""
+    import yaml  # only needed here
+
+    with open(path) as f:
+        doc = yaml.safe_load(f) or {}
+    g = doc.get("gravity", [0, 0, 0])
+    if isinstance(g, dict):
+        g = g.get("vector", [0, 0, 0])
+    g = np.asarray(g, dtype=float)
+    if g.shape != (3,):
+        sys.exit(f"render_pictures.py: {path}: gravity is not [gx, gy, gz]")
+    n = np.linalg.norm(g)
+    return -g / n if n > 0 else np.array([0.0, 0.0, 1.0])
+
+
+def rotation_to_vertical(u):
+    """R with R u = e_z: the rotation about u x e_z by the angle between them
+    (Rodrigues' formula); u = -e_z turns about the x axis."""
+    ez = np.array([0.0, 0.0, 1.0])
+    c = float(np.dot(u, ez))
+    if c < -1.0 + 1e-12:
+        return np.diag([1.0, -1.0, -1.0])
+    k = np.cross(u, ez)
+    K = np.array([[0.0, -k[2], k[1]], [k[2], 0.0, -k[0]], [-k[1], k[0], 0.0]])
+    return np.eye(3) + K + K @ K / (1.0 + c)
+
+
+def axis_labels(R):
+    """Plot axis labels: the signed scene axis each plot axis shows when R
+    permutes the axes, else x', y', z' (rotated axes)."""
+    labels = []
+    for row in R:
+        i = int(np.argmax(np.abs(row)))
+        if abs(abs(row[i]) - 1.0) > 1e-9:
+            return ["x' [m]", "y' [m]", "z' [m] (up, -gravity)"]
+        labels.append(("-" if row[i] < 0 else "") + "xyz"[i] + " [m]")
+    return labels
+
+
 def main(argv):
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
     p.add_argument("dir")
@@ -86,7 +154,13 @@ def main(argv):
     p.add_argument("--elev", type=float, default=25.0)
     p.add_argument("--azim", type=float, default=-60.0)
     p.add_argument("--title", default=None)
+    p.add_argument("--scene", default=None)
+    p.add_argument("--up", default=None)
     a = p.parse_args(argv[1:])
+    if a.scene and a.up:
+        sys.exit("render_pictures.py: give --scene or --up, not both")
+    up = scene_up(a.scene) if a.scene else parse_up(a.up or "z")
+    R = rotation_to_vertical(up)
 
     # output.h5 holds the meshes, steps/NNNNNN.h5 the fields of each output step.
     names = sorted(n for n in os.listdir(f"{a.dir}/steps") if re.fullmatch(r"[0-9]{6}\.h5", n))
@@ -108,7 +182,7 @@ def main(argv):
             g = step[f"body{b}"]
             x = np.asarray(g["x"])
             x = ref + a.scale * (x - ref)
-            polys, owner = polygons(kind, cells, x)
+            polys, owner = polygons(kind, cells, x @ R.T)
             if a.field == "von_mises" and "von_mises" not in g:
                 vals = np.full(len(owner), np.nan)  # no stress (ANCF): drawn grey
             elif a.field == "von_mises":
@@ -118,7 +192,7 @@ def main(argv):
                 vals = np.array([u[cells[c]].mean() for c in owner])
             all_polys += polys
             all_vals.append(vals)
-            pts.append(x)
+            pts.append(x @ R.T)
             b += 1
         vals = np.concatenate(all_vals) if all_vals else np.zeros(0)
         finite = vals[np.isfinite(vals)]
@@ -135,6 +209,7 @@ def main(argv):
             if group in step:
                 jx = np.asarray(step[group]["x"])
                 if len(jx):
+                    jx = jx @ R.T
                     ax.scatter(jx[:, 0], jx[:, 1], jx[:, 2], c=colour, s=12, depthshade=False)
         allx = np.concatenate(pts)
         lo, hi = allx.min(axis=0), allx.max(axis=0)
@@ -144,9 +219,10 @@ def main(argv):
         ax.set_zlim(c[2] - r, c[2] + r)
         ax.set_box_aspect((1, 1, 1))
         ax.view_init(elev=a.elev, azim=a.azim)
-        ax.set_xlabel("x [m]")
-        ax.set_ylabel("y [m]")
-        ax.set_zlabel("z [m]")
+        xl, yl, zl = axis_labels(R)
+        ax.set_xlabel(xl)
+        ax.set_ylabel(yl)
+        ax.set_zlabel(zl)
         sm = matplotlib.cm.ScalarMappable(norm=norm, cmap=cmap)
         label = "von Mises stress [Pa]" if a.field == "von_mises" else "|u| [m]"
         fig.colorbar(sm, ax=ax, shrink=0.6, label=label)

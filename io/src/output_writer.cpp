@@ -59,6 +59,8 @@ void OutputWriter::Impl::build_columns() {
     names.push_back(n);
     for (int c = 0; c < kBodyColumns; ++c) columns.push_back(n + "." + kBodyColumnNames[c]);
   }
+  // A model with force elements: their potential last (also in total_energy).
+  if (model.has_force_elements()) columns.push_back("spring_energy");
 }
 
 std::string OutputWriter::Impl::header() const {
@@ -101,6 +103,7 @@ void OutputWriter::Impl::histories_row(const StepReport* rep, double wall_s) {
     r[9] = bm.motion.kinetic_energy;
     r[10] = bm.gravity_potential;
   }
+  if (model.has_force_elements()) row.back() = e.spring;
   // One write per row (a run killed mid-row leaves at most one partial line).
   std::string line;
   char buf[32];

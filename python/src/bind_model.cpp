@@ -157,6 +157,54 @@ void bind_model(py::module_& m) {
           },
           py::arg("body"), py::arg("point"),
           "The material point of a body at reference position `point`.")
+      .def(
+          "add_coupling",
+          [](PyModel& pm, int body_i, const std::vector<Ordinal>& nodes, int body_j,
+             const std::string& form, const std::string& dofs, const std::vector<Real>& weights) {
+            check_body(pm.get(), body_i);
+            if (body_j != -1) check_body(pm.get(), body_j);
+            tlfea::Model::CouplingSpec s;
+            if (form == "kinematic")
+              s.form = tlfea::Model::CouplingSpec::Form::kinematic;
+            else if (form == "distributing")
+              s.form = tlfea::Model::CouplingSpec::Form::distributing;
+            else
+              throw py::value_error("add_coupling: form '" + form +
+                                    "' (expected 'kinematic' or 'distributing')");
+            if (dofs != "position" && dofs != "position+rotation")
+              throw py::value_error("add_coupling: dofs '" + dofs +
+                                    "' (expected 'position' or 'position+rotation')");
+            s.rotation = dofs == "position+rotation";
+            s.weights = weights;
+            return pm.get().add_coupling(body_i, nodes, body_j, s);
+          },
+          py::arg("body_i"), py::arg("nodes"), py::arg("body_j") = -1,
+          py::arg("form") = "kinematic", py::arg("dofs") = "position",
+          py::arg("weights") = std::vector<Real>(),
+          "Couples nodes of body_i to body_j (-1: the ground) (docs/theory.md §5.7): "
+          "form 'kinematic' (every node follows body_j; dofs 'position+rotation' also ties ANCF "
+          "gradients to a rigid body_j or the ground) or 'distributing' (the weighted mean "
+          "position follows; position only). Returns the RowRange of its rows.")
+      .def(
+          "add_spring_damper",
+          [](PyModel& pm, const tlfea::MaterialPoint& a, const tlfea::MaterialPoint& b,
+             Real stiffness, Real damping, Real rest_length, Real preload,
+             const std::vector<std::pair<Real, Real>>& table) {
+            tlfea::SpringDamperSpec s;
+            s.stiffness = stiffness;
+            s.damping = damping;
+            s.rest_length = rest_length;
+            s.preload = preload;
+            s.table = table;
+            return pm.get().add_spring_damper(a, b, s);
+          },
+          py::arg("a"), py::arg("b"), py::arg("stiffness") = 0.0, py::arg("damping") = 0.0,
+          py::arg("rest_length"), py::arg("preload") = 0.0,
+          py::arg("table") = std::vector<std::pair<Real, Real>>(),
+          "A translational spring-damper between material points a and b (docs/theory.md "
+          "§11): axial force k (L - rest_length) + preload + damping L' (tension positive), "
+          "or a force-deflection table [(delta, F), ...] instead of k. Before finalize(); "
+          "returns its index.")
       .def("__repr__", [](const PyModel& pm) {
         const tlfea::Model& mo = pm.get();
         return "<tlfea.Model " + std::to_string(mo.num_bodies()) + " bodies, " +

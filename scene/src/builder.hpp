@@ -82,6 +82,7 @@ class Builder {
   MaterialPoint point_on(int body, const YAML::Node& n, const std::string& what,
                          const std::string& joint);
   void add_joint(const YAML::Node& node, int index);
+  void add_spring(const YAML::Node& node, int index);
   // The contact section, contact properties and pairs (contact.cpp).
   void add_contact(const YAML::Node& node);
   void read_contact_properties(Map& m, ContactMaterial& cm, bool elastic);

@@ -1,6 +1,7 @@
 // TLFEA scene: joints and basic constraints (docs/scene.md, "joints"):
 // spherical, universal, revolute, fixed, cylindrical, prismatic with drives,
 // and the DP1, DP2, distance and coordinate-difference constraints.
+#include <algorithm>
 #include <cmath>
 #include <optional>
 
@@ -26,7 +27,7 @@ void Builder::add_joint(const YAML::Node& node, int index) {
   const std::string name = m.str("name", "joint" + std::to_string(index));
   const std::string type = m.choice("type",
                                     {"spherical", "universal", "revolute", "fixed", "cylindrical",
-                                     "prismatic", "dp1", "dp2", "dist", "cd"},
+                                     "prismatic", "dp1", "dp2", "dist", "cd", "coupling"},
                                     "");
   const int bi = body_index(m.req("body_i"), m.key("body_i"), true);
   const int bj = m.has("body_j") ? body_index(m.get("body_j"), m.key("body_j"), true) : -1;
@@ -36,7 +37,48 @@ void Builder::add_joint(const YAML::Node& node, int index) {
   rows.first = cs.num_rows();
   const std::string jw = "joint '" + name + "'";
   try {
-    if (type == "dp1" || type == "dp2" || type == "dist" || type == "cd") {
+    if (type == "coupling") {
+      // A node set of body_i coupled to body_j (docs/scene.md "Couplings").
+      if (bi < 0)
+        fail(c_, m.get("body_i"),
+             jw + ": body_i of a coupling is the body whose nodes are coupled, not the ground");
+      if (bodies_[bi].rigid)
+        fail(c_, m.get("body_i"),
+             jw + ": body_i '" + bodies_[bi].name +
+                 "' is rigid (no nodes to couple); make it body_j and the deformable body body_i");
+      Model::CouplingSpec spec;
+      spec.form = m.choice("form", {"kinematic", "distributing"}, "kinematic") == "kinematic"
+                      ? Model::CouplingSpec::Form::kinematic
+                      : Model::CouplingSpec::Form::distributing;
+      spec.rotation = m.choice("dofs", {"position", "position+rotation"}, "position") != "position";
+      std::vector<Ordinal> nodes;
+      if (m.has("set") && m.get("set").IsSequence()) {
+        // Several node sets: their union.
+        if (m.has("box") || m.has("plane") || m.has("nodes"))
+          fail(c_, m.node(), jw + ": give exactly one selector: set, box, plane or nodes");
+        const YAML::Node l = m.get("set");
+        const Mesh& mesh = bodies_[bi].mesh;
+        for (size_t k = 0; k < l.size(); ++k) {
+          const std::string set = to_string(c_, l[k], m.key("set"));
+          auto it = mesh.node_sets.find(set);
+          if (it == mesh.node_sets.end()) {
+            std::vector<std::string> names;
+            for (const auto& kv : mesh.node_sets) names.push_back(kv.first);
+            fail(c_, l[k],
+                 jw + ": unknown node set '" + set + "' of body '" + bodies_[bi].name +
+                     "' (sets: " + Map::join(names) + ")");
+          }
+          nodes.insert(nodes.end(), it->second.begin(), it->second.end());
+        }
+        std::sort(nodes.begin(), nodes.end());
+        nodes.erase(std::unique(nodes.begin(), nodes.end()), nodes.end());
+      } else {
+        nodes = select(m, bodies_[bi]);
+      }
+      if (nodes.empty()) fail(c_, m.node(), jw + ": the selector chooses no nodes");
+      const int idj = bj < 0 ? -1 : bodies_[bj].id;
+      s_.model->add_coupling(bodies_[bi].id, nodes, idj, spec);
+    } else if (type == "dp1" || type == "dp2" || type == "dist" || type == "cd") {
       auto pair = [&](const std::string& k, int body) {
         const YAML::Node p = m.req(k);
         if (!p.IsSequence() || p.size() != 2)
@@ -162,6 +204,98 @@ void Builder::add_joint(const YAML::Node& node, int index) {
   m.done();
   rows.count = cs.num_rows() - rows.first;
   s_.joints.emplace_back(name, rows);
+}
+
+// A translational spring-damper between point_i on body_i and point_j on
+// body_j (or the ground): docs/scene.md "springs[]", docs/theory.md §11.
+void Builder::add_spring(const YAML::Node& node, int index) {
+  Map m(c_, node, "springs[" + std::to_string(index) + "]");
+  const std::string name = m.str("name", "spring" + std::to_string(index));
+  const std::string type = m.choice("type", {"translational", "rotational"}, "translational");
+  const int bi = body_index(m.req("body_i"), m.key("body_i"), true);
+  const int bj = m.has("body_j") ? body_index(m.get("body_j"), m.key("body_j"), true) : -1;
+  if (bi < 0 && bj < 0)
+    fail(c_, m.node(), "spring '" + name + "': body_i and body_j are both the ground");
+  if (type == "rotational") {
+    // Between two rigid bodies' frames (or one and the ground) about `axis`
+    // (docs/theory.md §11.2): theta of body j's vector a_j relative to body
+    // i's a_i about the axis u, all three fixed in their bodies.
+    for (int b : {bi, bj})
+      if (b >= 0 && !bodies_[b].rigid)
+        fail(c_, m.node(),
+             "spring '" + name +
+                 "': a rotational spring-damper joins rigid bodies (or one and "
+                 "the ground); body '" +
+                 bodies_[b].name + "' is deformable");
+    const Vec3 u = m.vec3_req("axis");
+    const Real nu = std::sqrt(dot(u, u));
+    if (!(nu > 0.0)) fail(c_, m.get("axis"), m.key("axis") + " is zero");
+    const Vec3 un{{u[0] / nu, u[1] / nu, u[2] / nu}};
+    // A reference vector normal to the axis: e_x, or e_y when the axis is
+    // near x, made normal to u.
+    Vec3 a = std::fabs(un[0]) < 0.9 ? Vec3{{1.0, 0.0, 0.0}} : Vec3{{0.0, 1.0, 0.0}};
+    const Real ua = dot(un, a);
+    for (int r = 0; r < 3; ++r) a[r] -= ua * un[r];
+    const Real na = std::sqrt(dot(a, a));
+    for (int r = 0; r < 3; ++r) a[r] /= na;
+    RotationalSpringDamperSpec spec;
+    spec.stiffness = m.nonnegative("stiffness", 0.0);
+    spec.damping = m.nonnegative("damping", 0.0);
+    spec.angle0 = m.num("rest_angle", 0.0);
+    if (!(std::fabs(spec.angle0) < M_PI))
+      fail(c_, m.get("rest_angle"), m.key("rest_angle") + " must lie in (-pi, pi)");
+    m.done();
+    Model& model = *s_.model;
+    const int ii = bi < 0 ? -1 : bodies_[bi].id, jj = bj < 0 ? -1 : bodies_[bj].id;
+    try {
+      model.add_rotational_spring_damper(model.rigid_vector(ii, un), model.rigid_vector(ii, a),
+                                         model.rigid_vector(jj, a), spec);
+    } catch (const Error& e) {
+      fail(c_, m.node(), "spring '" + name + "': " + e.what());
+    }
+    s_.springs.push_back(name);
+    return;
+  }
+  const MaterialPoint a = point_on(bi, m.req("point_i"), m.key("point_i"), name);
+  const MaterialPoint b = point_on(bj, m.req("point_j"), m.key("point_j"), name);
+  const Vec3 xa = to_vec3(c_, m.get("point_i"), m.key("point_i"));
+  const Vec3 xb = to_vec3(c_, m.get("point_j"), m.key("point_j"));
+  const Vec3 d{{xb[0] - xa[0], xb[1] - xa[1], xb[2] - xa[2]}};
+  SpringDamperSpec spec;
+  spec.rest_length = m.nonnegative("rest_length", std::sqrt(dot(d, d)));
+  spec.damping = m.nonnegative("damping", 0.0);
+  spec.preload = m.num("preload", 0.0);
+  if (m.has("table")) {
+    if (m.has("stiffness"))
+      fail(c_, m.get("stiffness"),
+           "spring '" + name + "': give stiffness or table (force-deflection), not both");
+    const YAML::Node t = m.get("table");
+    if (!t.IsSequence() || t.size() < 2)
+      fail(c_, t, m.key("table") + ": expected at least two rows [deflection, force]");
+    for (size_t r = 0; r < t.size(); ++r) {
+      const std::string w = m.key("table") + "[" + std::to_string(r) + "]";
+      if (!t[r].IsSequence() || t[r].size() != 2)
+        fail(c_, t[r], w + ": expected [deflection, force]");
+      const Real x = to_real(c_, t[r][0], w), F = to_real(c_, t[r][1], w);
+      if (r > 0 && !(x > spec.table.back().first))
+        fail(c_, t[r], w + ": deflections must increase strictly");
+      spec.table.push_back({x, F});
+    }
+  } else {
+    spec.stiffness = m.nonnegative("stiffness", 0.0);
+  }
+  if (!(spec.rest_length > 0.0) && spec.stiffness > 0.0)
+    fail(c_, m.node(),
+         "spring '" + name +
+             "': rest length 0 (the points coincide, or rest_length: 0): a spring's direction is "
+             "undefined at zero length; give a positive rest_length");
+  m.done();
+  try {
+    s_.model->add_spring_damper(a, b, spec);
+  } catch (const Error& e) {
+    fail(c_, m.node(), "spring '" + name + "': " + e.what());
+  }
+  s_.springs.push_back(name);
 }
 
 }  // namespace tlfea::scene::detail

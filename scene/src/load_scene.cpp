@@ -101,6 +101,11 @@ void Builder::build(const YAML::Node& root) {
     if (!joints.IsSequence()) fail(c_, joints, "scene.joints: expected a list of joints");
     for (size_t i = 0; i < joints.size(); ++i) add_joint(joints[i], static_cast<int>(i));
   }
+  if (top.has("springs")) {
+    const YAML::Node springs = top.get("springs");
+    if (!springs.IsSequence()) fail(c_, springs, "scene.springs: expected a list of springs");
+    for (size_t i = 0; i < springs.size(); ++i) add_spring(springs[i], static_cast<int>(i));
+  }
   check_output_size();
   const bool has_contact = top.has("contact");
   if (has_contact && s_.settings.analysis == "static")

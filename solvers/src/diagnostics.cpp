@@ -73,7 +73,8 @@ Energies StateMeasures::energies(const CoefView& q, const CoefView& v, Real t) c
   // Gravity g f(t): the potential of the dead load f(t) f_g is -f(t) f_g . q.
   e.gravity = -model_.gravity_factor(t) *
               KokkosBlas::dot(gravity_load_, DeviceView<Real*>(q.data(), 3 * q.extent(0)));
-  e.total = e.kinetic + e.strain + e.gravity;
+  e.spring = model_.force_element_energy(q);
+  e.total = e.kinetic + e.strain + e.gravity + e.spring;
   return e;
 }
 

@@ -1,6 +1,8 @@
 #include "tlfea/solvers/model.hpp"
 
 #include <algorithm>
+#include <cmath>
+#include <utility>
 
 #include "rigid_block.hpp"
 #include "tlfea/core/error.hpp"
@@ -401,6 +403,154 @@ void Model::external_load_tangent(Real t, const CoefView& q, Real alpha,
                                            values);
 }
 
+RowRange Model::add_coupling(int body_i, const std::vector<Ordinal>& nodes, int body_j,
+                             const CouplingSpec& spec) {
+  if (finalized_) throw_error("Model::add_coupling() after finalize()");
+  if (body_i < 0 || body_i >= num_bodies()) throw_error("coupling: no body ", body_i);
+  if (body_j >= num_bodies() || body_j < -1) throw_error("coupling: no body ", body_j);
+  if (body_i == body_j) throw_error("coupling: body_i and body_j are the same body");
+  if (is_rigid(body_i))
+    throw_error(
+        "coupling: body_i is rigid (it has no nodes to couple); couple a deformable "
+        "body's nodes to it as body_j");
+  if (nodes.empty()) throw_error("coupling: no nodes");
+  const Body& bi = bodies_[body_i];
+  const int cpn = bi.mesh.coefficients_per_node();
+  const bool ancf = cpn == 4;
+  for (const Ordinal n : nodes)
+    if (n < 0 || n >= bi.mesh.num_nodes())
+      throw_error("coupling: node ", n, " out of range (body ", body_i, " has ",
+                  bi.mesh.num_nodes(), " nodes)");
+  ConstraintSet& cs = constraints();
+  // A HostMirror (CoefViewHost), the type find_material_point takes on
+  // every backend.
+  CoefViewHost q0 = Kokkos::create_mirror_view(q0_);
+  Kokkos::deep_copy(q0, q0_);
+  // body_j's material point at reference position X.
+  auto point_j = [&](const Vec3& X) -> MaterialPoint {
+    if (body_j < 0) return ground_point(X);
+    const Body& bj = bodies_[body_j];
+    if (bj.rigid) {
+      const Vec3& c = rigid_spec(body_j).center;
+      const Ordinal o = bj.offset;
+      return combination_point({o, o + 1, o + 2, o + 3},
+                               {1.0, X[0] - c[0], X[1] - c[1], X[2] - c[2]});
+    }
+    return find_material_point(*bj.block, q0, X);
+  };
+  auto position = [&](Ordinal n) { return combination_point({bi.offset + n * cpn}, {1.0}); };
+  // The pairs of points to hold together; their rows are added once all are
+  // found (a point outside body_j adds nothing).
+  std::vector<std::pair<MaterialPoint, MaterialPoint>> pairs;
+  auto coincide = [&](const MaterialPoint& P, const MaterialPoint& Q) { pairs.push_back({P, Q}); };
+  const Ordinal first = cs.num_rows();
+  if (spec.form == CouplingSpec::Form::kinematic) {
+    if (spec.rotation && ancf && body_j >= 0 && !is_rigid(body_j))
+      throw_error(
+          "coupling: position+rotation ties ANCF gradients to a rigid body_j or the "
+          "ground; body_j is deformable");
+    for (const Ordinal n : nodes) {
+      const Ordinal c = bi.offset + n * cpn;
+      const Vec3 X{{q0(c, 0), q0(c, 1), q0(c, 2)}};
+      coincide(position(n), point_j(X));
+      if (!(spec.rotation && ancf)) continue;
+      for (int k = 1; k < 4; ++k) {
+        const Vec3 g{{q0(c + k, 0), q0(c + k, 1), q0(c + k, 2)}};
+        const MaterialPoint G = combination_point({c + k}, {1.0});
+        if (body_j < 0) {
+          coincide(G, ground_point(g));
+        } else {
+          const Ordinal o = bodies_[body_j].offset;
+          coincide(G, combination_point({o + 1, o + 2, o + 3}, {g[0], g[1], g[2]}));
+        }
+      }
+    }
+  } else {
+    if (spec.rotation)
+      throw_error("coupling: the distributing form couples positions only (dofs: position)");
+    if (!spec.weights.empty() && spec.weights.size() != nodes.size())
+      throw_error("coupling: ", spec.weights.size(), " weights for ", nodes.size(), " nodes");
+    Real sum = 0.0;
+    for (size_t i = 0; i < nodes.size(); ++i) {
+      const Real w = spec.weights.empty() ? 1.0 : spec.weights[i];
+      if (!(w >= 0.0) || !std::isfinite(w)) throw_error("coupling: weight ", w, " is not >= 0");
+      sum += w;
+    }
+    if (!(sum > 0.0)) throw_error("coupling: the weights sum to zero");
+    std::vector<Ordinal> ids;
+    std::vector<Real> ws;
+    Vec3 Xc{{0.0, 0.0, 0.0}};
+    for (size_t i = 0; i < nodes.size(); ++i) {
+      const Real w = (spec.weights.empty() ? 1.0 : spec.weights[i]) / sum;
+      const Ordinal c = bi.offset + nodes[i] * cpn;
+      ids.push_back(c);
+      ws.push_back(w);
+      for (int a = 0; a < 3; ++a) Xc[a] += w * q0(c, a);
+    }
+    coincide(combination_point(ids, ws), point_j(Xc));
+  }
+  // Three CD rows per pair holding Q - P at its reference value (zero up to
+  // the point search's tolerance), as a spherical joint does.
+  for (const auto& pq : pairs) {
+    const Vec3 a = cs.reference_position(pq.first), b = cs.reference_position(pq.second);
+    for (int k = 0; k < 3; ++k) {
+      Vec3 e{{0.0, 0.0, 0.0}};
+      e[k] = 1.0;
+      cs.add_cd(pq.first, pq.second, e, DrivingFunction::constant(b[k] - a[k]));
+    }
+  }
+  return RowRange{first, cs.num_rows() - first};
+}
+
+int Model::add_spring_damper(const MaterialPoint& a, const MaterialPoint& b,
+                             const SpringDamperSpec& spec) {
+  if (finalized_) throw_error("Model::add_spring_damper() after finalize()");
+  for (const MaterialPoint* p : {&a, &b})
+    for (const Ordinal id : p->id)
+      if (id < 0 || id >= num_coefficients_)
+        throw_error("Model::add_spring_damper: coefficient ", id, " outside the model's ",
+                    num_coefficients_);
+  return springs_.add(a, b, spec);
+}
+
+int Model::add_rotational_spring_damper(const MaterialPoint& u, const MaterialPoint& a,
+                                        const MaterialPoint& b,
+                                        const RotationalSpringDamperSpec& spec) {
+  if (finalized_) throw_error("Model::add_rotational_spring_damper() after finalize()");
+  for (const MaterialPoint* p : {&u, &a, &b})
+    for (const Ordinal id : p->id)
+      if (id < 0 || id >= num_coefficients_)
+        throw_error("Model::add_rotational_spring_damper: coefficient ", id,
+                    " outside the model's ", num_coefficients_);
+  build_reference();
+  CoefViewHost q0 = Kokkos::create_mirror_view(q0_);
+  Kokkos::deep_copy(q0, q0_);
+  return rsdas_.add(u, a, b, spec, q0);
+}
+
+MaterialPoint Model::rigid_vector(int body, const Vec3& w) const {
+  if (body < 0) return ground_point(w);
+  if (!is_rigid(body)) throw_error("Model::rigid_vector: body ", body, " is not rigid");
+  const Ordinal o = bodies_.at(body).offset;
+  return combination_point({o + 1, o + 2, o + 3}, {w[0], w[1], w[2]});
+}
+
+void Model::force_element_load(const CoefView& q, const CoefView& v, const CoefView& f) const {
+  if (springs_.size() > 0) springs_.add_force(q, v, f);
+  if (rsdas_.size() > 0) rsdas_.add_force(q, v, f);
+}
+
+void Model::force_element_tangent(const CoefView& q, const CoefView& v, Real alpha_K, Real alpha_D,
+                                  const DeviceView<Real*>& values) const {
+  if (springs_.size() > 0) springs_.tangent(q, v, alpha_K, alpha_D, values);
+  if (rsdas_.size() > 0) rsdas_.tangent(q, v, alpha_K, alpha_D, values);
+}
+
+Real Model::force_element_energy(const CoefView& q) const {
+  return (springs_.size() > 0 ? springs_.energy(q) : 0.0) +
+         (rsdas_.size() > 0 ? rsdas_.energy(q) : 0.0);
+}
+
 void Model::build_reference() {
   if (reference_built_) return;
   if (bodies_.empty()) throw_error("Model: no bodies");
@@ -455,12 +605,26 @@ void Model::finalize() {
     constraints_->finalize();
     cliques.push_back(constraints_->jacobian_cliques());
   }
+  springs_offsets_ = -1;
+  if (springs_.size() > 0) {
+    springs_.finalize();
+    springs_offsets_ = static_cast<int>(cliques.size());
+    cliques.push_back(springs_.cliques());
+  }
+  rsdas_offsets_ = -1;
+  if (rsdas_.size() > 0) {
+    rsdas_.finalize();
+    rsdas_offsets_ = static_cast<int>(cliques.size());
+    cliques.push_back(rsdas_.cliques());
+  }
   std::vector<DeviceView<Offset***>>& offsets = offsets_;
   pattern_ = build_crs_pattern(num_coefficients_, cliques, offsets);
   layout_ = RowLayout();
   for (size_t k = 0; k < bodies_.size(); ++k)
     bodies_[k].block->set_matrix_offsets(pattern_, offsets[k]);
-  if (with_constraints) constraints_->set_matrix_offsets(pattern_, offsets.back());
+  if (with_constraints) constraints_->set_matrix_offsets(pattern_, offsets[bodies_.size()]);
+  if (springs_offsets_ >= 0) springs_.set_matrix_offsets(pattern_, offsets[springs_offsets_]);
+  if (rsdas_offsets_ >= 0) rsdas_.set_matrix_offsets(pattern_, offsets[rsdas_offsets_]);
   {
     // The consistent mass is M (x) I3 (docs/theory.md §3.5): assembled on the
     // whole pattern, checked to be of that form, and kept as M's scalars, one
@@ -563,8 +727,13 @@ void Model::set_row_layout(const RowLayout& layout) {
                 pattern_.num_rows());
   for (size_t k = 0; k < bodies_.size(); ++k)
     convert_offsets(pattern_, bodies_[k].block->cliques(), layout_, layout, offsets_[k]);
-  if (offsets_.size() > bodies_.size())
-    convert_offsets(pattern_, constraints_->jacobian_cliques(), layout_, layout, offsets_.back());
+  if (constraints_ && constraints_->num_rows() > 0)
+    convert_offsets(pattern_, constraints_->jacobian_cliques(), layout_, layout,
+                    offsets_[bodies_.size()]);
+  if (springs_offsets_ >= 0)
+    convert_offsets(pattern_, springs_.cliques(), layout_, layout, offsets_[springs_offsets_]);
+  if (rsdas_offsets_ >= 0)
+    convert_offsets(pattern_, rsdas_.cliques(), layout_, layout, offsets_[rsdas_offsets_]);
   layout_ = layout;
 }
 

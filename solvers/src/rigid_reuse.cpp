@@ -2,7 +2,7 @@
 // (docs/theory.md §6.6, "Jacobian reuse on rigid bodies").
 //
 // The Newton matrix carries the Gauss-Newton penalty term h^2 rho C_q^T C_q
-// of the rigidity rows (§11.2), whose Jacobian with respect to the director
+// of the rigidity rows (§10.2), whose Jacobian with respect to the director
 // r_k is r_k itself (DIST row) or the other director (DP1 rows). Factors
 // assembled when r_k was r_k^f penalise motion normal to r_k^f, not to
 // r_k: after a rotation by theta = |r_k - r_k^f| the free direction (the

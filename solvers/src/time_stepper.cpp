@@ -533,6 +533,9 @@ Real TimeStepper::residual(Real h, Real t1) {
   if (load_scale_ != 1.0)
     Kokkos::parallel_for("tlfea::solvers::load_scale", Range(0, q_.extent(0)),
                          Scale{fext_, load_scale_});
+  // Force elements (spring-dampers) at (q(v), v): implicit, not scaled by
+  // the settle ramp (they are part of the model, like f_int).
+  if (model_.has_force_elements()) model_.force_element_load(qt_, vel, fext_);
   // f_c = h C_q^T (lambda + rho c) (both integrators: lambda keeps its
   // meaning, h C_q^T lambda the constraint force)
   if (m_ > 0) {
@@ -584,6 +587,9 @@ void TimeStepper::assemble_matrix(Real h, Real t1) {
   const Real tl = load_time(t1);
   if (model_.has_follower_loads())
     model_.external_load_tangent(tl, qt_, -cq * load_scale_, values_);
+  // Force elements: -c_q df/dq - df/dv (dq/dv = c_q; static: -h df/dq at rest).
+  if (model_.has_force_elements())
+    model_.force_element_tangent(qt_, static_ ? zero_ : vt_, cq, static_ ? 0.0 : 1.0, values_);
   if (m_ > 0) {
     ConstraintSet& cs = model_.constraints();
     cs.assemble_gauss_newton(qt_, tl, h * cq * rho_, values_);

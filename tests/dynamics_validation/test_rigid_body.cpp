@@ -549,7 +549,7 @@ TEST(RigidBody, HeavyTopNewtonConvergesInFewIterations) {
   // Mechanics, §5.7); released without precession velocity, the mean rate
   // over whole nutations (period 2 pi I1_O / (I3 spin) = 0.068 s, I1_O =
   // I1 + m l^2) is Omega to O(Omega I1_O / (I3 spin)) = 1 %. Backward
-  // Euler lowers the spin at the rate h spin^2 (§11.6: to 0.6 of it by
+  // Euler lowers the spin at the rate h spin^2 (§10.6: to 0.6 of it by
   // 0.5 s), so Omega is integrated with the spin of the run.
   const Real dq = max_difference(r.q, full.q);
   std::printf(

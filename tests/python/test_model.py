@@ -230,3 +230,76 @@ def test_setting_velocities_between_steps():
     q = s.positions
     s.run(3)
     np.testing.assert_allclose(s.positions, q, atol=1e-12)
+
+
+SPRING_SCENE = README_SCENE.replace("name: readme_bar", "name: bar_on_spring").replace(
+    "output: {enabled: false}",
+    "springs:\n  - {body_i: bar, point_i: [1.0, 0, 0], point_j: [1.0, 0, -0.5], stiffness: 1.0e5,"
+    " damping: 100}\noutput: {enabled: false}")
+
+
+def test_spring_damper_from_python_equals_the_scene(assert_same_run):
+    # The README bar with a spring-damper from its tip to the ground below
+    # (docs/theory.md §11): built in Python it runs as the scene's springs[].
+    model = tlfea.Model()
+    mesh = tlfea.generate_box("T10", (1.0, 0.1, 0.1), (10, 1, 1), origin=(0.0, -0.05, -0.05))
+    bar = model.add_body(mesh, tlfea.MaterialSpec.svk(2e11, 0.3), 7850.0)
+    model.gravity = (0.0, 0.0, -9.81)
+    hinge, axis = (0.0, 0.0, 0.0), (0.0, 1.0, 0.0)
+    model.constraints.add_revolute(model.body_joint_frame(bar, hinge, axis, 0.05),
+                                   tlfea.ground_joint_frame(hinge, axis, 0.05))
+    assert model.add_spring_damper(model.material_point(bar, (1.0, 0.0, 0.0)),
+                                   tlfea.ground_point((1.0, 0.0, -0.5)), stiffness=1e5,
+                                   damping=100.0, rest_length=0.5) == 0
+    with pytest.raises(Exception, match="damping"):
+        model.add_spring_damper(model.material_point(bar, (1.0, 0.0, 0.0)),
+                                tlfea.ground_point((1.0, 0.0, -0.5)), damping=-1.0,
+                                rest_length=0.5)
+    stepper = tlfea.Stepper(model, tlfea.StepperSettings(dt=1e-3))
+    stepper.run(50)
+    scene = tlfea.load_scene_text(SPRING_SCENE)
+    s = scene.stepper()
+    s.run(scene.steps)
+    assert_same_run(stepper.positions, s.positions, 1.0)
+    # The spring holds the tip up. As a rigid bar (I = m L^2 / 3 about the
+    # hinge) the tip obeys z'' + 2 zeta w z' + w^2 (z - z_s) = 0 with
+    # w = sqrt(3 k / m) = 61.8 rad/s (m = 78.5 kg) and the static sag
+    # z_s = -m g / (2 k) = -3.85 mm: released at rest, at t = 0.05 s
+    # (w t = 3.09, near the lowest point) z = z_s (1 - e^{-zeta w t} cos w t)
+    # lies between z_s and 2 z_s = -7.7 mm (zeta: the damper's 0.03 plus
+    # backward Euler's w h / 2 = 0.03). Free, the tip would have fallen
+    # 3 g t^2 / 4 = 18 mm.
+    k = int(np.argmax(mesh.nodes[:, 0]))  # a node of the end face x = 1
+    w = stepper.positions[k][2] - mesh.nodes[k][2]
+    assert -0.0078 < w < -0.00385
+
+
+def test_cantilever_clamped_by_a_coupling_equals_the_clamped_one():
+    # docs/theory.md §5.7: the root node coupled to the ground with
+    # dofs position+rotation (its position and gradients held by rows) is
+    # the clamp; both give Euler-Bernoulli's P L^3 / (3 E I) within 0.5 %
+    # (test_small_tip_load_gives_euler_bernoulli).
+    E, L, b, P = 7e9, 1.0, 0.02, 0.1
+    w = []
+    for coupled in (False, True):
+        mesh = tlfea.generate_beam_ancf3243(L, b, b, 8)
+        model = tlfea.Model()
+        body = model.add_body(mesh, tlfea.MaterialSpec.svk(E, 0.0), 2700.0)
+        if coupled:
+            rows = model.add_coupling(body, list(mesh.node_sets["end0"]), -1,
+                                      dofs="position+rotation")
+            assert rows.count == 12  # one node: 3 position + 9 gradient rows
+        else:
+            model.clamp_node_set(body, "end0")
+        tip = int(mesh.node_sets["end1"][0])
+        model.add_nodal_force(body, tip, (0.0, 0.0, -P))
+        stepper = tlfea.Stepper(model, tlfea.StepperSettings(analysis="static", dt=1.0))
+        stepper.step()
+        w.append(-stepper.node_positions(0)[tip][2])
+    assert w[1] == pytest.approx(w[0], rel=1e-6)
+    assert w[0] / (P * L**3 / (3 * E * b**4 / 12)) == pytest.approx(1.0, abs=0.005)
+    model = tlfea.Model()
+    body = model.add_body(tlfea.generate_beam_ancf3243(L, b, b, 2),
+                          tlfea.MaterialSpec.svk(E, 0.0), 2700.0)
+    with pytest.raises(ValueError, match="form"):
+        model.add_coupling(body, [0], form="rigid")

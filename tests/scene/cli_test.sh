@@ -11,6 +11,9 @@
 # settle: a scene with time.settle settles before t = 0 and says so; a block
 #   settled on a slope below its friction angle does not move from t = 0
 #   (history.csv), one above it is reported not at rest (a warning, exit 0);
+# help: `tlfea run|check|info --help` and `-h` print that command's usage on
+#   stdout and exit 0; an unknown option exits 2 naming the command and
+#   printing its usage;
 # sigint: SIGINT to a running `tlfea run` stops it after the current step
 #   (exit 130), with the output and a checkpoint written.
 set -u
@@ -47,6 +50,28 @@ bad_exit_status)
   [ -e "$work/out_set" ] && fail "--set time.dt=-1 created output"
   "$tlfea" run --stepz 3 2> /dev/null
   [ $? -eq 2 ] || fail "unknown option: exit status not 2"
+  ;;
+help)
+  for cmd in run check info; do
+    for h in --help -h; do
+      "$tlfea" $cmd $h > "$work/out" 2> "$work/err"
+      rc=$?
+      [ $rc -eq 0 ] || fail "$cmd $h: exit status $rc, expected 0"
+      head -n 1 "$work/out" | grep -q "^usage: tlfea $cmd" || fail "$cmd $h: no 'usage: tlfea $cmd' line: $(cat "$work/out")"
+      [ -s "$work/err" ] && fail "$cmd $h: wrote to stderr: $(cat "$work/err")"
+    done
+    "$tlfea" $cmd --bogus > "$work/out" 2> "$work/err"
+    rc=$?
+    [ $rc -eq 2 ] || fail "$cmd --bogus: exit status $rc, expected 2"
+    grep -q "^tlfea $cmd: .*'--bogus'" "$work/err" || fail "$cmd --bogus: message does not name the command and option: $(cat "$work/err")"
+    grep -q "^usage: tlfea $cmd" "$work/err" || fail "$cmd --bogus: no usage of $cmd: $(cat "$work/err")"
+    [ -s "$work/out" ] && fail "$cmd --bogus: wrote to stdout"
+  done
+  # --help wins over a scene that would fail: nothing is loaded or written.
+  "$tlfea" run "$work/missing.yaml" --output "$work/out_help" --help > /dev/null || fail "run MISSING --help: not 0"
+  [ -e "$work/out_help" ] && fail "run --help created output"
+  # The top-level usage names the per-command help.
+  "$tlfea" --help | grep -q "COMMAND --help" || fail "tlfea --help does not point at COMMAND --help"
   ;;
 default_scene)
   "$tlfea" info > "$work/info" || fail "tlfea info"

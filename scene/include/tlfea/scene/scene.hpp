@@ -65,6 +65,7 @@ struct Scene {
   SceneOutput output;
   std::vector<SceneBodyInfo> bodies;
   std::vector<std::pair<std::string, RowRange>> joints;  // name, constraint rows
+  std::vector<std::string> springs;  // spring-damper names (Model::spring_dampers() order)
   // Contact (empty when the scene has no contact section).
   std::shared_ptr<ContactDetection> detection;
   std::shared_ptr<ContactForces> contact;

@@ -16,7 +16,8 @@ struct Energies {
   Real kinetic = 0.0;  // 1/2 v^T M v, consistent mass (§3.5)
   Real strain = 0.0;   // sum over the bodies of their strain energy
   Real gravity = 0.0;  // -f(t) f_g . q (f_g: dead gravity load, §3.6)
-  Real total = 0.0;    // kinetic + strain + gravity
+  Real spring = 0.0;   // the force elements' potential (spring-dampers, §11)
+  Real total = 0.0;    // kinetic + strain + gravity + spring
 };
 
 // A body's motion (Model::body_motion) and its gravity potential

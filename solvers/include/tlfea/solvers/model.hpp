@@ -15,6 +15,8 @@
 #include "tlfea/core/mesh.hpp"
 #include "tlfea/elements/element_block.hpp"
 #include "tlfea/solvers/rigid_body.hpp"
+#include "tlfea/solvers/rotational_spring_damper.hpp"
+#include "tlfea/solvers/spring_damper.hpp"
 
 namespace tlfea {
 
@@ -125,6 +127,56 @@ class Model {
   // row_layout().
   void external_load_tangent(Real t, const CoefView& q, Real alpha,
                              const DeviceView<Real*>& values) const;
+
+  // Coupling of a node set of body_i to body_j (a rigid or deformable body,
+  // or the ground: body_j = -1) in one call (docs/theory.md §5.7):
+  //  kinematic: every node's position equals body_j's material point at the
+  //    node's reference position (3 CD rows per node); with rotation, an
+  //    ANCF node's gradients r_u, r_v, r_w also follow body_j's directors,
+  //    g = sum_k (g_ref)_k r_k (rigid body_j) or stay at g_ref (ground): 3
+  //    more rows per gradient. T10 / Q27 nodes have no rotation of their own
+  //    (their positions carry it).
+  //  distributing: the weighted mean position sum_i w_i x_i of the set
+  //    (w_i = weights, normalized; equal when empty) equals body_j's point
+  //    at the reference mean X_c (3 CD rows), so the set deforms freely
+  //    about its mean and a force on body_j reaches node i as w_i F.
+  //    Position only (rotation: Error).
+  // Returns the rows; throws Error for an empty or out-of-range node list, a
+  // rigid body_i, or a combination it does not support.
+  struct CouplingSpec {
+    enum class Form { kinematic, distributing };
+    Form form = Form::kinematic;
+    bool rotation = false;
+    std::vector<Real> weights;  // distributing: one per node (empty: equal)
+  };
+  RowRange add_coupling(int body_i, const std::vector<Ordinal>& nodes, int body_j,
+                        const CouplingSpec& spec);
+
+  // Force elements (docs/theory.md §11): a translational spring-damper
+  // between material points a and b (of any bodies, or one on the ground);
+  // before finalize(). Returns its index. Its force depends on q and v and
+  // enters the step implicitly (force_element_load, force_element_tangent).
+  int add_spring_damper(const MaterialPoint& a, const MaterialPoint& b,
+                        const SpringDamperSpec& spec);
+  // A rotational spring-damper (docs/theory.md §11.2) about the axis u of
+  // body i, from the vector a of body i to the vector b of body j (each a
+  // coefficient combination: for a rigid body sum_k w_k r_k, rigid_vector;
+  // constant on the ground). Before finalize(); returns its index.
+  int add_rotational_spring_damper(const MaterialPoint& u, const MaterialPoint& a,
+                                   const MaterialPoint& b, const RotationalSpringDamperSpec& spec);
+  // The vector of rigid body `body` that is w (world axes) in the reference
+  // configuration: sum_k w_k r_k; the constant w for body = -1 (ground).
+  MaterialPoint rigid_vector(int body, const Vec3& w) const;
+  const RotationalSpringDampers& rotational_spring_dampers() const { return rsdas_; }
+  bool has_force_elements() const { return springs_.size() > 0 || rsdas_.size() > 0; }
+  const SpringDampers& spring_dampers() const { return springs_; }
+  // f += the force elements' generalized forces at (q, v) (v empty: at rest).
+  void force_element_load(const CoefView& q, const CoefView& v, const CoefView& f) const;
+  // values += -alpha_K df/dq - alpha_D df/dv of those forces, in row_layout().
+  void force_element_tangent(const CoefView& q, const CoefView& v, Real alpha_K, Real alpha_D,
+                             const DeviceView<Real*>& values) const;
+  // Their potential energy at q (springs; dampers store none).
+  Real force_element_energy(const CoefView& q) const;
 
   // Forces evaluated once per step from the state at its start (q_n, v_n),
   // explicit within the step, e.g. frictional contact (docs/theory.md §7.6:
@@ -265,6 +317,10 @@ class Model {
   std::vector<Prescribed> prescribed_;
   std::unordered_set<Ordinal> prescribed_set_;  // the coefficients of prescribed_
   std::vector<StepForce> step_forces_;
+  SpringDampers springs_;
+  int springs_offsets_ = -1;  // index of the spring-dampers' offsets in offsets_
+  RotationalSpringDampers rsdas_;
+  int rsdas_offsets_ = -1;
   Vec3 gravity_{{0.0, 0.0, 0.0}};
   TimeFunction gravity_amplitude_;
   std::unique_ptr<ConstraintSet> constraints_;
