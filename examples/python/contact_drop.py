@@ -26,7 +26,7 @@ lowest = []  # lowest node height of each body after every step
 
 
 def record(s, report):
-    lowest.append([s.node_positions(b)[:, 2].min() for b in range(scene.bodies)])
+    lowest.append([s.node_positions(b)[:, 2].min() for b in range(len(scene.bodies))])
 
 
 with tlfea.OutputWriter(stepper, directory=str(OUT), every=100) as out:

@@ -22,7 +22,7 @@ STEPS = int(os.environ.get("TLFEA_EXAMPLE_STEPS", "400"))
 OUT = pathlib.Path(os.environ.get("TLFEA_EXAMPLE_OUT", "tlfea_out/pendulum"))
 
 scene = tlfea.load_scene(str(SCENE))
-print(scene.name, "-", scene.bodies, "bodies,", scene.joints, "joints,", scene.unknowns, "unknowns")
+print(f"{scene.name}: {len(scene.bodies)} body, {len(scene.joints)} joint, {scene.unknowns} unknowns")
 
 # %% [markdown]
 # Run with a progress bar (tqdm when installed) and record the free end's

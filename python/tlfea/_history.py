@@ -26,7 +26,8 @@ def _pandas():
 
 
 def _csv_path(source):
-    path = getattr(source, "csv_path", source)
+    # An OutputWriter: its directory (readable after finish(), unlike csv_path).
+    path = getattr(source, "directory", source)
     path = os.fspath(path)
     if os.path.isdir(path):
         path = os.path.join(path, "history.csv")
