@@ -103,6 +103,11 @@ if [ "${TLFEA_PIP:-on}" != off ]; then
   /usr/bin/python3 -m venv --system-site-packages "$PYV"
   "$PYV/bin/pip" install -q pandas==2.2.3 tqdm==4.67.1 build==1.2.2.post1 || pip_ok=0
   export CMAKE_BUILD_PARALLEL_LEVEL=$JOBS
+  # The OpenMP build's compilers by the same names (scikit-build-core would
+  # take Python's, e.g. x86_64-linux-gnu-g++, and ccache hashes the name).
+  CXX=$(sed -n 's/^CMAKE_CXX_COMPILER:[A-Z]*=//p' "$ROOT/openmp/CMakeCache.txt")
+  CC=$(sed -n 's/^CMAKE_C_COMPILER:[A-Z]*=//p' "$ROOT/openmp/CMakeCache.txt")
+  export CXX CC
   [ $pip_ok = 1 ] && { CMAKE_ARGS="${CCACHE_ARGS[*]}" "$PYV/bin/pip" install -q . || pip_ok=0; }
   [ $pip_ok = 1 ] && { (cd "$PIPTMP" && "$PYV/bin/python" -c "import tlfea; print('tlfea', tlfea.__version__, tlfea.__file__)") || pip_ok=0; }
   [ $pip_ok = 1 ] && { (cd "$PIPTMP" && TLFEA_SOURCE_DIR="$REPO" TLFEA_EXE="$PYV/bin/tlfea" \
