@@ -80,8 +80,13 @@ elseif(TLFEA_ENABLE_PYTHON AND NOT _tlfea_py_found)
 endif()
 
 if(TLFEA_ENABLE_PYTHON)
+  if(SKBUILD)
+    set(_tlfea_numpy "NumPy at run time")
+  else()
+    set(_tlfea_numpy "NumPy ${Python3_NumPy_VERSION}")
+  endif()
   message(STATUS "TLFEA: Python module ON (${Python3_EXECUTABLE}, Python ${Python3_VERSION}, "
-    "NumPy ${Python3_NumPy_VERSION}, pybind11 ${pybind11_VERSION})")
+    "${_tlfea_numpy}, pybind11 ${pybind11_VERSION})")
   # Where `cmake --install` puts the module, relative to the prefix (a
   # site-packages directory: PYTHONPATH=<prefix>/<this>).
   set(TLFEA_PYTHON_INSTALL_DIR
