@@ -14,6 +14,12 @@
 # The interpreter: Python3_EXECUTABLE when given, else the first `python3` on
 # PATH that imports NumPy (a pyenv or virtualenv python3 without NumPy ahead
 # of /usr/bin/python3 on PATH is skipped rather than turning the module off).
+#
+# The pip build (scikit-build-core, pyproject.toml; SKBUILD is set) builds the
+# module for the interpreter pip runs (Python3_EXECUTABLE, given by
+# scikit-build-core), and NumPy is not needed to build it (the bindings use
+# pybind11's NumPy API, which needs no NumPy headers; NumPy is a run-time
+# requirement of the package).
 
 set(_tlfea_py_auto TRUE)
 if(DEFINED TLFEA_ENABLE_PYTHON AND NOT "${TLFEA_ENABLE_PYTHON}" STREQUAL "${_TLFEA_PYTHON_AUTO_VALUE}")
@@ -31,7 +37,11 @@ endif()
 
 set(_tlfea_py_found FALSE)
 if((_tlfea_py_auto AND _tlfea_py_reason STREQUAL "") OR (NOT _tlfea_py_auto AND TLFEA_ENABLE_PYTHON))
-  if(NOT Python3_EXECUTABLE)
+  set(_tlfea_py_components Interpreter Development.Module NumPy)
+  if(SKBUILD)
+    set(_tlfea_py_components Interpreter Development.Module)
+  endif()
+  if(NOT Python3_EXECUTABLE AND NOT SKBUILD)
     # PATH order; the first python3 that imports numpy.
     if(CMAKE_HOST_WIN32)
       set(_tlfea_path "$ENV{PATH}")
@@ -49,7 +59,7 @@ if((_tlfea_py_auto AND _tlfea_py_reason STREQUAL "") OR (NOT _tlfea_py_auto AND 
       endif()
     endforeach()
   endif()
-  find_package(Python3 3.7 QUIET COMPONENTS Interpreter Development.Module NumPy)
+  find_package(Python3 3.7 QUIET COMPONENTS ${_tlfea_py_components})
   if(Python3_FOUND)
     find_package(pybind11 2.6 CONFIG QUIET)
     if(pybind11_FOUND)
@@ -70,8 +80,13 @@ elseif(TLFEA_ENABLE_PYTHON AND NOT _tlfea_py_found)
 endif()
 
 if(TLFEA_ENABLE_PYTHON)
+  if(SKBUILD)
+    set(_tlfea_numpy "NumPy at run time")
+  else()
+    set(_tlfea_numpy "NumPy ${Python3_NumPy_VERSION}")
+  endif()
   message(STATUS "TLFEA: Python module ON (${Python3_EXECUTABLE}, Python ${Python3_VERSION}, "
-    "NumPy ${Python3_NumPy_VERSION}, pybind11 ${pybind11_VERSION})")
+    "${_tlfea_numpy}, pybind11 ${pybind11_VERSION})")
   # Where `cmake --install` puts the module, relative to the prefix (a
   # site-packages directory: PYTHONPATH=<prefix>/<this>).
   set(TLFEA_PYTHON_INSTALL_DIR

@@ -36,6 +36,7 @@ PKGS=(
   clang-14 libclang-rt-14-dev libomp-14-dev clang-format-14
   python3 python3-numpy python3-h5py python3-meshio python3-matplotlib
   python3-dev pybind11-dev python3-pybind11 python3-pytest
+  python3-venv ccache
 )
 
 need_install=0

@@ -41,9 +41,21 @@ step "configure + build: Trilinos (Serial) configuration"
 cmake -S . -B "$ROOT/trilinos" -G Ninja -DCMAKE_BUILD_TYPE=Release
 cmake --build "$ROOT/trilinos" -j "$JOBS"
 
+# --- pip package, part 1: ccache for the OpenMP build ----------------------
+# The pip build (pyproject.toml) compiles the library again in the OpenMP
+# configuration; with ccache (tools/setup.sh) and its base directory at the
+# repository, build/openmp and build/pip issue the same compile commands,
+# so the pip build's objects are cache hits.
+CCACHE_ARGS=()
+if command -v ccache >/dev/null 2>&1; then
+  export CCACHE_BASEDIR=${CCACHE_BASEDIR:-$PWD}
+  CCACHE_ARGS=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache -DCMAKE_C_COMPILER_LAUNCHER=ccache)
+fi
+# --- end pip package, part 1 -------------------------------------------------
+
 step "configure + build: OpenMP configuration"
 cmake -S . -B "$ROOT/openmp" -G Ninja -DCMAKE_BUILD_TYPE=Release \
-  -DKokkos_ROOT="$PREFIX/kokkos-openmp" -DTLFEA_ENABLE_TRILINOS=OFF
+  -DKokkos_ROOT="$PREFIX/kokkos-openmp" -DTLFEA_ENABLE_TRILINOS=OFF "${CCACHE_ARGS[@]}"
 cmake --build "$ROOT/openmp" -j "$JOBS"
 
 CUDA_MODE=${TLFEA_CUDA:-auto}
@@ -73,6 +85,60 @@ for t in 1 2; do
   step "tests: OpenMP configuration, OMP_NUM_THREADS=$t"
   OMP_NUM_THREADS=$t ctest --test-dir "$ROOT/openmp" --output-on-failure || status=1
 done
+
+# --- pip package, part 2 (docs/python.md "pip install") ---------------------
+# In a fresh virtual environment of Debian's python3 (its NumPy, pytest, h5py
+# and matplotlib as system site packages; pandas and tqdm from PyPI):
+# `pip install .`, then the Python tests against the installed package, run
+# from outside the clone. Then `python -m build --wheel`, the wheel installed
+# into a second fresh environment without system packages (NumPy from PyPI),
+# which imports tlfea and runs a scene from another directory.
+# TLFEA_PIP=off skips this part.
+if [ "${TLFEA_PIP:-on}" != off ]; then
+  step "pip: install ., Python tests against the installed package, wheel"
+  pip_t0=$(date +%s)
+  pip_ok=1
+  REPO=$PWD
+  PYV=$ROOT/venv-pip; WHV=$ROOT/venv-wheel; WHD=$ROOT/wheel
+  PIPTMP=$(mktemp -d /tmp/tlfea-pip.XXXXXX)
+  rm -rf "$PYV" "$WHV" "$WHD"
+  /usr/bin/python3 -m venv --system-site-packages "$PYV"
+  "$PYV/bin/pip" install -q pandas==2.2.3 tqdm==4.67.1 build==1.2.2.post1 || pip_ok=0
+  export CMAKE_BUILD_PARALLEL_LEVEL=$JOBS
+  # The OpenMP build's compilers by the same names (scikit-build-core would
+  # take Python's, e.g. x86_64-linux-gnu-g++, and ccache hashes the name).
+  CXX=$(sed -n 's/^CMAKE_CXX_COMPILER:[A-Z]*=//p' "$ROOT/openmp/CMakeCache.txt")
+  CC=$(sed -n 's/^CMAKE_C_COMPILER:[A-Z]*=//p' "$ROOT/openmp/CMakeCache.txt")
+  export CXX CC
+  [ $pip_ok = 1 ] && { CMAKE_ARGS="${CCACHE_ARGS[*]}" "$PYV/bin/pip" install -q . || pip_ok=0; }
+  [ $pip_ok = 1 ] && { (cd "$PIPTMP" && "$PYV/bin/python" -c "import tlfea; print('tlfea', tlfea.__version__, tlfea.__file__)") || pip_ok=0; }
+  [ $pip_ok = 1 ] && { (cd "$PIPTMP" && TLFEA_SOURCE_DIR="$REPO" TLFEA_EXE="$PYV/bin/tlfea" \
+    TLFEA_EXPECT_INSTALLED=1 MPLBACKEND=Agg GOMP_SPINCOUNT=10000 PYTHONDONTWRITEBYTECODE=1 \
+    "$PYV/bin/python" -m pytest -q -p no:cacheprovider "$REPO/tests/python") || pip_ok=0; }
+  [ $pip_ok = 1 ] && { CMAKE_ARGS="${CCACHE_ARGS[*]}" "$PYV/bin/python" -m build --wheel \
+    --outdir "$WHD" . >/dev/null || pip_ok=0; }
+  if [ $pip_ok = 1 ]; then
+    /usr/bin/python3 -m venv "$WHV"
+    "$WHV/bin/pip" install -q "$WHD"/tlfea-*.whl || pip_ok=0
+  fi
+  if [ $pip_ok = 1 ]; then
+    site=$("$WHV/bin/python" -c "import sysconfig; print(sysconfig.get_paths()['platlib'])")
+    # Every library it loads from the wheel's .libs or the system (/usr, /lib).
+    if ldd "$site"/tlfea/_tlfea*.so "$site/tlfea/bin/tlfea" | grep '=>' \
+        | grep -v -e '=> /usr/' -e '=> /lib/' -e '/tlfea/\.libs/'; then
+      echo "tools/test.sh: the wheel's module loads libraries from outside the wheel and /usr" >&2
+      pip_ok=0
+    fi
+    (cd "$PIPTMP" && "$WHV/bin/python" -c "import tlfea; print('wheel: tlfea', tlfea.__version__)" &&
+      "$WHV/bin/python" -m tlfea run "$REPO/examples/ancf_pendulum.yaml" --steps 10 \
+        --output "$PIPTMP/out" && test -s "$PIPTMP/out/history.csv") || pip_ok=0
+  fi
+  rm -rf "$PIPTMP"
+  echo "pip: $(( $(date +%s) - pip_t0 )) s" >&2
+  [ $pip_ok = 1 ] || { echo "tools/test.sh: the pip package failed" >&2; status=1; }
+fi
+# --- end pip package, part 2 -------------------------------------------------
+
 # Each script prints its own steps; a build failure there counts as a failure.
 tools/sanitize.sh || status=1
 tools/fuzz.sh || status=1

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# %%
 """Parameter sweep: tip deflection of an ANCF 3243 cantilever against Young's
 modulus E, from a static analysis in TLFEA, with the Euler-Bernoulli closed
 form w = P L^3 / (3 E I) beside it. Stiff beams (small load parameter
@@ -10,7 +11,10 @@ and Drucker 1945, against 1 for the linear formula).
         [--out sweep.png] [--quick]
 
 Prints one line per E and saves a log-log plot (matplotlib, Agg backend;
-skipped with a note when matplotlib is missing).
+skipped with a note when matplotlib is missing). As a notebook
+(cantilever_sweep.ipynb, made from this file by tools/py_to_ipynb.py) the last
+cell runs the sweep (the quick one when TLFEA_EXAMPLE_QUICK is set; the plot
+goes to $TLFEA_EXAMPLE_OUT, default the working directory).
 """
 import argparse
 import sys
@@ -37,6 +41,7 @@ def tip_deflection(E, elements=16, increments=8):
     return stepper.node_positions(beam)[tip][2] - mesh.nodes[tip][2]
 
 
+# %%
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--out", default="cantilever_sweep.png", help="plot file (PNG)")
@@ -73,5 +78,11 @@ def main(argv=None):
     return 0
 
 
+# %%
 if __name__ == "__main__":
-    sys.exit(main())
+    if "get_ipython" in globals():  # a notebook: no command line
+        import os
+        out = os.path.join(os.environ.get("TLFEA_EXAMPLE_OUT", "."), "cantilever_sweep.png")
+        main(["--out", out] + (["--quick"] if os.environ.get("TLFEA_EXAMPLE_QUICK") else []))
+    else:
+        sys.exit(main())

@@ -30,7 +30,7 @@
 
 using namespace tlfea_py;
 
-PYBIND11_MODULE(tlfea, m) {
+PYBIND11_MODULE(_tlfea, m) {
   m.doc() =
       "TLFEA: finite-deformation flexible multibody dynamics (Total Lagrangian FEA, ANCF, "
       "joints, contact) on Kokkos. See docs/python.md.";

@@ -31,7 +31,7 @@ endforeach()
 if(PYTHON_EXE)
   execute_process(COMMAND ${CMAKE_COMMAND} -E env PYTHONPATH=${WORK_DIR}/prefix/${PYTHON_DIR}
     PYTHONDONTWRITEBYTECODE=1 ${PYTHON_EXE} -c
-    "import tlfea, os; assert os.path.realpath(os.path.dirname(tlfea.__file__)) == os.path.realpath('${WORK_DIR}/prefix/${PYTHON_DIR}'), tlfea.__file__; m = tlfea.Model(); b = m.add_body(tlfea.generate_beam_ancf3243(1, 0.02, 0.02, 2), tlfea.MaterialSpec.svk(1e9, 0.3), 1e3); m.clamp_node_set(b, 'end0'); m.gravity = (0, 0, -9.81); s = tlfea.Stepper(m); assert s.step().converged; print('installed python module ok')"
+    "import tlfea, os; assert os.path.realpath(os.path.dirname(tlfea.__file__)) == os.path.realpath('${WORK_DIR}/prefix/${PYTHON_DIR}/tlfea'), tlfea.__file__; import subprocess, sys; assert subprocess.run([sys.executable, '-m', 'tlfea', 'info']).returncode == 0; m = tlfea.Model(); b = m.add_body(tlfea.generate_beam_ancf3243(1, 0.02, 0.02, 2), tlfea.MaterialSpec.svk(1e9, 0.3), 1e3); m.clamp_node_set(b, 'end0'); m.gravity = (0, 0, -9.81); s = tlfea.Stepper(m); assert s.step().converged; print('installed python module ok')"
     RESULT_VARIABLE rc)
   if(NOT rc EQUAL 0)
     message(FATAL_ERROR "the installed Python module failed: ${rc}")

@@ -31,7 +31,7 @@ def module_env():
     env = dict(os.environ)
     import tlfea
     env["PYTHONPATH"] = os.pathsep.join(
-        [str(pathlib.Path(tlfea.__file__).parent)] +
+        [str(pathlib.Path(tlfea.__file__).parents[1])] +
         ([env["PYTHONPATH"]] if env.get("PYTHONPATH") else []))
     env["PYTHONDONTWRITEBYTECODE"] = "1"
     return env
