@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "builder.hpp"
+#include "tlfea/core/host_device.hpp"
 
 namespace tlfea::scene {
 namespace detail {
@@ -55,7 +56,7 @@ void Builder::build(const YAML::Node& root) {
     add_body(*body_maps.back(), static_cast<int>(i));
   }
   s_.model->set_gravity(gravity, gravity_amplitude);
-  q0_ = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), s_.model->reference());
+  q0_ = to_host(s_.model->reference());
   for (size_t i = 0; i < bodies.size(); ++i) body_conditions(*body_maps[i], static_cast<int>(i));
   for (auto& m : body_maps) m->done();
   if (top.has("joints")) {
@@ -213,10 +214,10 @@ Ordinal Scene::constraint_rows() const {
 void Scene::apply_initial_state(TimeStepper& stepper) const {
   if (initial_velocity.empty()) return;
   CoefView v("scene_v0", model->num_coefficients());
-  auto h = Kokkos::create_mirror_view(v);
+  auto h = host_mirror(v);
   for (Ordinal k = 0; k < model->num_coefficients(); ++k)
     for (int a = 0; a < 3; ++a) h(k, a) = initial_velocity[k][a];
-  Kokkos::deep_copy(v, h);
+  copy_to_device(v, h);
   stepper.set_velocities(v);
 }
 

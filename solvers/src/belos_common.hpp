@@ -19,6 +19,7 @@
 
 #include "rigid_body_modes.hpp"
 #include "tlfea/core/error.hpp"
+#include "tlfea/core/host_device.hpp"
 #include "tlfea/solvers/linear_solver.hpp"
 #include "tpetra_system.hpp"
 
@@ -161,7 +162,7 @@ struct BelosParts {
     modes_rows_ = rows;
     nullspace_ = Teuchos::rcp(new TpetraVector(map, 6));
     // The node map: one entry per 3-row block (global id row / 3).
-    auto h = Kokkos::create_mirror_view_and_copy(HostSpace(), rows);
+    auto h = to_host(rows);
     if (h.extent(0) % 3 != 0) throw_error(name_, ": ", h.extent(0), " rows, not 3 per coefficient");
     std::vector<TpetraMap::global_ordinal_type> nodes(h.extent(0) / 3);
     for (size_t i = 0; i < nodes.size(); ++i) {

@@ -38,6 +38,7 @@
 
 #include "backends.hpp"
 #include "tlfea/core/error.hpp"
+#include "tlfea/core/host_device.hpp"
 #include "tlfea/core/sparse_matrix.hpp"
 
 namespace tlfea::detail {
@@ -208,7 +209,7 @@ class KrylovSolver final : public LinearSolver {
       restart_ = std::max(1, std::min(options_.max_iterations, kRestart));
       basis_ = Basis("tlfea::solvers::krylov::basis", n_, restart_ + 1);
       h_ = Vector("tlfea::solvers::krylov::h", restart_ + 1);
-      h_host_ = Kokkos::create_mirror_view(h_);
+      h_host_ = host_mirror(h_);
       hess_.assign((restart_ + 1) * restart_, 0.0);
       cs_.assign(restart_, 0.0);
       sn_.assign(restart_, 0.0);
@@ -225,7 +226,7 @@ class KrylovSolver final : public LinearSolver {
     check_length(name_.c_str(), "values", values.extent(0), static_cast<size_t>(pattern_.nnz()));
     const Stopwatch clock;
     factored_ = false;
-    Kokkos::deep_copy(values_, values);
+    device_copy(values_, values);
     Ordinal bad = 0;
     if (prec_ == Preconditioner::BlockJacobi) {
       Kokkos::parallel_reduce("tlfea::solvers::krylov::invert_blocks", Range(0, n_ / 3),
@@ -256,7 +257,7 @@ class KrylovSolver final : public LinearSolver {
     const Stopwatch clock;
     const Real bnorm = KokkosBlas::nrm2(b);
     if (!std::isfinite(bnorm)) throw_error(name_, ": right-hand side is not finite");
-    Kokkos::deep_copy(x, 0.0);
+    fill(x, 0.0);
     int iterations = 0;
     Real rel = 0.0;
     bool converged = false;
@@ -305,7 +306,7 @@ class KrylovSolver final : public LinearSolver {
 
   // r = b - A x
   void residual(const Vector& b, const Vector& x) {
-    Kokkos::deep_copy(r_, b);
+    device_copy(r_, b);
     KokkosSparse::spmv("N", -1.0, matrix_, x, 1.0, r_);
   }
 
@@ -321,7 +322,7 @@ class KrylovSolver final : public LinearSolver {
                              ApplyDiagonal{diag_inv_, x, y});
         break;
       case Preconditioner::None:
-        Kokkos::deep_copy(y, x);
+        device_copy(y, x);
         break;
     }
   }
@@ -331,7 +332,7 @@ class KrylovSolver final : public LinearSolver {
   void cg(const Vector& b, const Vector& x, Real bnorm, int max_it, int& it) {
     residual(b, x);
     precondition(r_, z_);
-    Kokkos::deep_copy(p_, z_);
+    device_copy(p_, z_);
     Real rz = KokkosBlas::dot(r_, z_);
     for (it = 0; it < max_it;) {
       KokkosSparse::spmv("N", 1.0, matrix_, p_, 0.0, w_);
@@ -381,7 +382,7 @@ class KrylovSolver final : public LinearSolver {
         for (int pass = 0; pass < 2; ++pass) {
           KokkosBlas::gemv("T", 1.0, V, w_, 0.0, hj);
           KokkosBlas::gemv("N", -1.0, V, hj, 1.0, w_);
-          Kokkos::deep_copy(h_host_, h_);
+          copy_to_host(h_host_, h_);
           for (int i = 0; i <= j; ++i) Hij(i, j) += h_host_(i);
         }
         const Real hnext = KokkosBlas::nrm2(w_);
@@ -415,7 +416,7 @@ class KrylovSolver final : public LinearSolver {
         y[i] = s / Hij(i, i);
       }
       for (int i = 0; i < j; ++i) h_host_(i) = y[i];
-      Kokkos::deep_copy(h_, h_host_);
+      copy_to_device(h_, h_host_);
       KokkosBlas::gemv("N", 1.0, Kokkos::subview(basis_, Kokkos::ALL(), Kokkos::make_pair(0, j)),
                        Kokkos::subview(h_, Kokkos::make_pair(0, j)), 0.0, w_);
       precondition(w_, z_);
