@@ -314,6 +314,13 @@ TimeStepper::TimeStepper(Model& model, const StepperSettings& settings)
   }
   LinearSolverOptions lo = s_.linear;
   if (s_.dp1_curvature) lo.positive_definite = false;
+  // Follower loads (pressure on the deformed faces, torques on rigid bodies)
+  // add a load stiffness without symmetry to the Newton matrix, so every
+  // backend is told the matrix is not symmetric whatever the settings say:
+  // the default backend is then an LU (klu2, eigen-lu, cuDSS's general
+  // type), and one that needs symmetry (tacho, eigen-ldlt, CG) is refused
+  // with its message instead of factoring one triangle of the matrix.
+  if (model_.has_follower_loads()) lo.symmetric = false;
   solver_ = dist_ ? dist_->make_solver(lo) : make_linear_solver(lo);
   solver_->analyze(p);
   solver_->set_rigid_body_layout(detail::rigid_body_layout(model_, free_));  // for muelu

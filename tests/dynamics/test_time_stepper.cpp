@@ -212,6 +212,34 @@ TEST(TimeStepper, FollowerPressureCompressesAFreeBlockByPOverK) {
   for (int a = 0; a < 3; ++a) EXPECT_NEAR(mom[a], 0.0, 1e-8);
 }
 
+// Follower pressure makes the Newton matrix nonsymmetric (its load
+// stiffness has no symmetry), so the stepper tells the linear solver so even
+// when the settings say symmetric: the default backend is an LU one (which
+// one depends on the build), and a backend that needs a symmetric matrix is
+// refused with a message naming the reason rather than factoring one
+// triangle of the matrix.
+TEST(TimeStepper, FollowerPressureMakesTheLinearSolveNonsymmetric) {
+  Model model;
+  const Mesh mesh = generate_box(ElementType::Q27, {1.0, 1.0, 1.0}, {1, 1, 1});
+  const int body = model.add_body(mesh, MaterialSpec::svk(1e7, 0.3), 1000.0);
+  model.add_pressure(body, "zmax", 1e4);
+  StepperSettings s;
+  s.dt = 1e-3;
+  ASSERT_TRUE(s.linear.symmetric);  // the default claims symmetry; the stepper overrides it
+  {
+    TimeStepper stepper(model, s);
+    const std::string name = stepper.linear_solver_name();
+    EXPECT_TRUE(name == "klu2" || name == "eigen-lu" || name == "cudss") << name;
+  }
+  s.linear.backend = "eigen-ldlt";
+  try {
+    TimeStepper stepper(model, s);
+    ADD_FAILURE() << "eigen-ldlt accepted a nonsymmetric Newton matrix";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("symmetric"), std::string::npos) << e.what();
+  }
+}
+
 // Prescribed ANCF gradients: node 0 of a beam has its position and r_v
 // clamped and its gradients r_u, r_w driven through a rotation about y,
 // r_u(t) = (cos wt, 0, -sin wt), r_w(t) = (sin wt, 0, cos wt) (a rigid

@@ -220,6 +220,8 @@ class TimeStepper {
   long steps_taken() const { return steps_; }
   // Counts and seconds of the linear solver's analysis, factorizations, solves.
   SolverStats linear_stats() const { return solver_->stats(); }
+  // The linear solver backend in use ("klu2", "cudss", ...).
+  std::string linear_solver_name() const { return solver_->name(); }
   Model& model() const { return model_; }
   const StepperSettings& settings() const { return s_; }
   // How the elements are split between the MPI ranks (one rank: ranks 1,
