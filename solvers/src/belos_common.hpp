@@ -55,7 +55,9 @@ inline void check_belos_options(LinearSolverOptions& options, const std::string&
     throw_error(backend, ": unknown preconditioner \"", p,
                 "\"; available: default (ilu), none, jacobi, ilu, muelu");
   if (options.ilu_level < 0) throw_error(backend, ": ilu_level must be >= 0");
-  if (options.max_iterations < 1) throw_error(backend, ": max_iterations must be >= 1");
+  if (options.max_iterations < 0)
+    throw_error(backend, ": max_iterations must be >= 0 (0: automatic)");
+  if (options.max_iterations == 0) options.max_iterations = 500;  // automatic
   if (!(options.tolerance > 0)) throw_error(backend, ": tolerance must be > 0");
   if (kind != "GMRES" && !options.symmetric)
     throw_error(backend, " needs a symmetric matrix (options.symmetric = false); use ", gmres);

@@ -2,6 +2,7 @@
 
 #include <dlfcn.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <mutex>
@@ -72,6 +73,15 @@ LinearSolver::~LinearSolver() = default;
 // Backends without a near-nullspace preconditioner have no use for them.
 void LinearSolver::set_rigid_body_layout(const RigidBodyLayout&) {}
 void LinearSolver::set_coefficients(const CoefView&) {}
+// Direct backends solve to round-off whatever Newton needs.
+void LinearSolver::set_forcing_term(double) {}
+
+int krylov_iteration_limit(int configured, Ordinal n) {
+  if (configured > 0) return configured;
+  const double grown =
+      std::ceil(50.0 * std::cbrt(static_cast<double>(std::max<Ordinal>(n, 0))) - 1e-6);
+  return std::max(500, static_cast<int>(std::min(grown, 1e9)));
+}
 
 SolverStats LinearSolver::stats() const {
   SolverStats s = stats_;

@@ -511,6 +511,18 @@ bool TimeStepper::inner_newton(Real h, Real t1, StepReport& rep, bool& reuse_ok,
   // reuse_ratio; the next one then tries krylov_correction once before
   // refactoring (docs/theory.md §6.6).
   bool stalled = false, krylov_failed = false;
+  // Inexact Newton (Eisenstat & Walker, SIAM J. Sci. Comput. 17, 1996,
+  // choice 2): an iterative linear solve stops at relative residual
+  //   eta_k = gamma (|g_k| / |g_{k-1}|)^alpha, gamma = 0.9, alpha = 2,
+  // eta_0 = 0.5, kept >= gamma eta_{k-1}^alpha when that exceeds 0.1 (so eta
+  // does not drop abruptly), and with Kelley's terminal safeguard
+  //   eta_k = min(0.9, max(eta_k, 0.5 tau / |g_k|)),
+  // tau the Newton threshold (Kelley, Iterative Methods for Linear and
+  // Nonlinear Equations, SIAM 1995, eq. 6.20): no solve is asked for more
+  // than the step needs to meet Newton's own test, and the quadratic
+  // convergence of Newton is kept near the solution. Direct solvers ignore
+  // it; the converged step is the same within the Newton tolerance.
+  Real eta = 0.5, r_last_solve = -1.0;
   while (!converged && it < s_.max_newton) {
     if (!std::isfinite(r)) return false;
     const bool krylov = stalled && !krylov_failed && !krylov_v_.empty() && have_factor_ &&
@@ -526,7 +538,14 @@ bool TimeStepper::inner_newton(Real h, Real t1, StepReport& rep, bool& reuse_ok,
       const double tf = wall();
       rep.assembly_s += tf - ta;
       solver_->set_coefficients(qt_);  // the rigid-body modes' lever arms (muelu)
-      solver_->factorize(values_);
+      try {
+        solver_->factorize(values_);
+      } catch (const Error& e) {
+        // A failed factorization (singular matrix, preconditioner breakdown)
+        // fails the step, which step() retries with half the step.
+        rep.linear_failure = e.what();
+        return false;
+      }
       rep.factorization_s += wall() - tf;
       have_factor_ = true;
       factor_h_ = h;
@@ -550,8 +569,26 @@ bool TimeStepper::inner_newton(Real h, Real t1, StepReport& rep, bool& reuse_ok,
         continue;
       }
     } else {
+      const Real target = std::max(
+          {s_.residual_abs_tol, s_.residual_rel_tol * r0, s_.residual_force_tol * force_scale_});
+      if (r_last_solve > 0.0) {
+        const Real ratio = r / r_last_solve, previous = 0.9 * eta * eta;
+        eta = 0.9 * ratio * ratio;
+        if (previous > 0.1) eta = std::max(eta, previous);
+      }
+      eta = std::min(0.9, std::max(eta, 0.5 * target / r));
+      r_last_solve = r;
+      solver_->set_forcing_term(eta);
       const double ts = wall();
-      solver_->solve(flat(g_), flat(dv_));
+      try {
+        solver_->solve(flat(g_), flat(dv_));
+      } catch (const Error& e) {
+        // An iterative solve that did not reach its tolerance, or a
+        // non-finite solution: the step fails and step() retries it with
+        // half the step (smaller h: better conditioned M / h^2 + K).
+        rep.linear_failure = e.what();
+        return false;
+      }
       Kokkos::fence();
       rep.solve_s += wall() - ts;
     }
@@ -721,6 +758,7 @@ StepReport TimeStepper::step() {
            << s_.max_retries << " step halvings (last h = " << h << " s";
       os << ", last |g| = " << (rep.residual_history.empty() ? 0.0 : rep.residual_history.back())
          << " N, force scale " << rep.force_scale << " N); state kept at the last converged step";
+      if (!rep.linear_failure.empty()) os << "; last linear-solver failure: " << rep.linear_failure;
       throw Error(os.str());
     }
     h *= 0.5;

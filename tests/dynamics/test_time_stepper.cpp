@@ -5,6 +5,7 @@
 
 #include "mass_sums.hpp"
 #include "tlfea/core/generators.hpp"
+#include "tlfea/core/host_device.hpp"
 #include "tlfea/solvers/time_stepper.hpp"
 
 namespace tlfea {
@@ -308,6 +309,63 @@ TEST(TimeStepper, Dp1CurvatureTermLeavesTheStepSolutionUnchanged) {
   }
   EXPECT_GT(moved, 1e-3);  // the bar swings down
   EXPECT_LT(diff, 1e-8);
+}
+
+// A linear solve that fails is a failed step, retried with half the step,
+// not an abort. A free Q27 cube of Saint Venant-Kirchhoff material is thrown
+// together along z (v_z = -c z): the first Newton matrix is assembled at
+// q + h v, a stretch lambda = 1 - c h = 0.4 along z, where SVK softens
+// (dP/dlambda = E (3 lambda^2 - 1) / 2 < 0 for lambda < 1/sqrt(3)) far beyond
+// what M / h^2 holds up, so the matrix is indefinite and CG breaks down.
+// At h / 2 (lambda = 0.7) it is positive definite again. The halved step is
+// then compared with the same two half steps by the direct solver (a
+// reference independent of the Krylov path): equal within what the Newton
+// tolerance |g| <= 1e-9 N allows (|M dv / h| ~ |g| gives dv ~ 1e-9 h / m,
+// m = 1000 kg: far below the 1e-9 m/s asserted).
+CoefViewHost thrown_together_velocities(const Model& model, Real c) {
+  auto q0 = tlfea::to_host(model.reference());
+  CoefViewHost v("v", q0.extent(0));
+  for (size_t k = 0; k < q0.extent(0); ++k) {
+    v(k, 0) = v(k, 1) = 0.0;
+    v(k, 2) = -c * q0(k, 2);
+  }
+  return v;
+}
+
+TEST(TimeStepper, KrylovFailureBecomesAHalvedStepWithAMessage) {
+  Model model;
+  const Mesh mesh = generate_box(ElementType::Q27, {1.0, 1.0, 1.0}, {1, 1, 1});
+  model.add_body(mesh, MaterialSpec::svk(1e7, 0.3), 1000.0);
+  model.finalize();
+  const Real c = 6.0, dt = 0.1;  // c dt = 0.6: lambda = 0.4 at the first iterate
+  const CoefViewHost vh = thrown_together_velocities(model, c);
+  CoefView v("v", vh.extent(0));
+  tlfea::copy_to_device(v, vh);
+  auto run = [&](const std::string& backend, Real h, int steps, StepReport& last) {
+    StepperSettings s;
+    s.dt = h;
+    s.residual_abs_tol = 1e-9;
+    s.residual_rel_tol = 0.0;
+    s.residual_force_tol = 0.0;
+    s.step_tol = 0.0;
+    s.position_tol = 0.0;
+    s.reuse_jacobian = false;
+    s.linear.backend = backend;
+    TimeStepper st(model, s);
+    st.set_velocities(v);
+    for (int n = 0; n < steps; ++n) last = st.step();
+    return tlfea::to_host(st.velocities());
+  };
+  StepReport krylov, direct;
+  const auto vk = run("kk-cg", dt, 1, krylov);
+  EXPECT_TRUE(krylov.converged);
+  EXPECT_GE(krylov.retries, 1);
+  EXPECT_NE(krylov.linear_failure.find("kk-cg"), std::string::npos) << krylov.linear_failure;
+  const auto vd = run("eigen-lu", dt / (1 << krylov.retries), 1 << krylov.retries, direct);
+  Real diff = 0.0;
+  for (size_t k = 0; k < vk.extent(0); ++k)
+    for (int a = 0; a < 3; ++a) diff = std::max(diff, std::fabs(vk(k, a) - vd(k, a)));
+  EXPECT_LT(diff, 1e-9);
 }
 
 // A step that cannot converge (here: no Newton iteration allowed) is retried
