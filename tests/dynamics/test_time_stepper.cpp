@@ -322,7 +322,7 @@ TEST(TimeStepper, Dp1CurvatureTermLeavesTheStepSolutionUnchanged) {
 // reference independent of the Krylov path): equal within what the Newton
 // tolerance |g| <= 1e-9 N allows (|M dv / h| ~ |g| gives dv ~ 1e-9 h / m,
 // m = 1000 kg: far below the 1e-9 m/s asserted).
-CoefViewHost thrown_together_velocities(const Model& model, Real c) {
+CoefViewHost thrown_together_velocities(Model& model, Real c) {
   auto q0 = tlfea::to_host(model.reference());
   CoefViewHost v("v", q0.extent(0));
   for (size_t k = 0; k < q0.extent(0); ++k) {
