@@ -13,7 +13,6 @@
 
 #include "tlfea/core/host_device.hpp"
 
-
 namespace {
 
 using tlfea::ExecSpace;
@@ -29,9 +28,9 @@ using tlfea::host_device_detail::SameArrangement;
 static_assert(!SameArrangement<Device2<Kokkos::LayoutLeft>,
                                Kokkos::View<Real**, Kokkos::LayoutRight, Kokkos::HostSpace>>::value,
               "a LayoutRight host array must not be copied to a LayoutLeft device view");
-static_assert(SameArrangement<Device2<Kokkos::LayoutLeft>,
-                              Device2<Kokkos::LayoutLeft>::HostMirror>::value,
-              "a device view's own mirror is copyable");
+static_assert(
+    SameArrangement<Device2<Kokkos::LayoutLeft>, Device2<Kokkos::LayoutLeft>::HostMirror>::value,
+    "a device view's own mirror is copyable");
 static_assert(SameArrangement<Kokkos::View<Real*, Kokkos::LayoutLeft, MemSpace>,
                               Kokkos::View<Real*, Kokkos::LayoutRight, Kokkos::HostSpace>>::value,
               "1-D arrays are laid out alike in either layout");

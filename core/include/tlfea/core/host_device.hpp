@@ -41,8 +41,8 @@ using ContiguousLayout = typename std::conditional<
 
 // A contiguous, managed view of V's data type in V's memory space.
 template <class V>
-using Contiguous = Kokkos::View<typename V::non_const_data_type, ContiguousLayout<V>,
-                                typename V::memory_space>;
+using Contiguous =
+    Kokkos::View<typename V::non_const_data_type, ContiguousLayout<V>, typename V::memory_space>;
 
 // True when two views can be copied between memory spaces: one data type and
 // one layout (a 1-D array is laid out alike in LayoutLeft and LayoutRight).
