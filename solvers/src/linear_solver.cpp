@@ -7,6 +7,10 @@
 #include <cstdlib>
 #include <mutex>
 
+#ifdef TLFEA_HAVE_MPI
+#include <mpi.h>
+#endif
+
 #include "backends.hpp"
 #include "tlfea/core/error.hpp"
 
@@ -110,6 +114,17 @@ std::string list_names() {
   return s;
 }
 
+bool mpi_running() {
+#ifdef TLFEA_HAVE_MPI
+  int initialized = 0, finalized = 0;
+  MPI_Initialized(&initialized);
+  MPI_Finalized(&finalized);
+  return initialized && !finalized;
+#else
+  return false;
+#endif
+}
+
 bool is_known_name(const std::string& n) {
   for (const char* k :
        {"default", "tacho", "eigen-ldlt", "eigen-lu", "klu2", "belos-gmres", "belos-cg",
@@ -127,7 +142,9 @@ std::unique_ptr<LinearSolver> make_linear_solver(const LinearSolverOptions& opti
 #if defined(TLFEA_HAVE_CUDSS)
     name = "cudss";
 #elif defined(TLFEA_HAVE_TRILINOS_SOLVERS)
-    name = options.symmetric ? "tacho" : "klu2";
+    // KLU2 runs on Tpetra, which needs MPI running; without it (a program
+    // that made no MpiSession) the nonsymmetric default is Eigen's LU.
+    name = options.symmetric ? "tacho" : mpi_running() ? "klu2" : "eigen-lu";
 #else
     name = options.symmetric ? "eigen-ldlt" : "eigen-lu";
 #endif

@@ -29,7 +29,8 @@ struct LinearSolverOptions {
   // belos-cg and belos-gmres select them and the others are refused; on one
   // rank the same as belos-cg / belos-gmres). "default" is
   // cuDSS in a CUDA build with cuDSS, Tacho in the Trilinos build and Eigen's
-  // LDL^T otherwise (KLU2 / Eigen's LU when symmetric is false; cuDSS
+  // LDL^T otherwise (KLU2 / Eigen's LU when symmetric is false, Eigen's LU
+  // also in the Trilinos build when MPI is not running; cuDSS
   // factorizes either). kk-cg and kk-gmres (Kokkos Kernels Krylov, every
   // build) keep every vector in the execution space's memory.
   std::string backend = "default";
