@@ -453,6 +453,9 @@ int cmd_run(Options o, const tlfea::MpiSession* mpi) {
     ++done;
     newton += r.newton_iterations;
     outer += r.outer_iterations;
+    if (root && r.retries > 0 && !r.linear_failure.empty())
+      std::fprintf(stderr, "%swarning: step %ld retried with %d halving(s) after: %s\n",
+                   tty ? "\n" : "", stepper.steps_taken(), r.retries, r.linear_failure.c_str());
     worst = std::max(worst, static_cast<double>(r.constraint_violation));
 #ifdef TLFEA_HAVE_IO
     if (writer) writer->record(r);

@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "tlfea/core/error.hpp"
+#include "tlfea/core/host_device.hpp"
 #include "tlfea/core/view_utils.hpp"
 
 namespace tlfea {
@@ -241,8 +242,8 @@ Real norm(const Vec3& v) { return std::sqrt(dot(v, v)); }
 // ---------------------------------------------------------------- building
 
 ConstraintSet::ConstraintSet(const CoefView& q0, bool row_weights) : row_weights_(row_weights) {
-  q0_ = Kokkos::create_mirror_view(q0);
-  Kokkos::deep_copy(q0_, q0);
+  q0_ = host_mirror(q0);
+  copy_to_host(q0_, q0);
 }
 
 Ordinal ConstraintSet::add_point(const MaterialPoint& p) {
@@ -484,14 +485,14 @@ void ConstraintSet::finalize() {
   d.slot_weight = DeviceView<Real** [4]>("tlfea::constraints::slot_weight", nr, K);
   d.points = upload_material_points("tlfea::constraints::point", points_);
 
-  auto type = Kokkos::create_mirror_view(d.type);
-  auto point = Kokkos::create_mirror_view(d.point);
-  auto direction = Kokkos::create_mirror_view(d.direction);
-  auto weight = Kokkos::create_mirror_view(d.weight);
-  auto ncoef = Kokkos::create_mirror_view(d.num_coefficients);
-  auto coefficient = Kokkos::create_mirror_view(d.coefficient);
-  auto slot_weight = Kokkos::create_mirror_view(d.slot_weight);
-  Kokkos::deep_copy(slot_weight, 0.0);
+  auto type = host_mirror(d.type);
+  auto point = host_mirror(d.point);
+  auto direction = host_mirror(d.direction);
+  auto weight = host_mirror(d.weight);
+  auto ncoef = host_mirror(d.num_coefficients);
+  auto coefficient = host_mirror(d.coefficient);
+  auto slot_weight = host_mirror(d.slot_weight);
+  fill(slot_weight, 0.0);
   for (Ordinal r = 0; r < nr; ++r) {
     const Row& row = rows_[r];
     type(r) = static_cast<int>(row.type);
@@ -512,14 +513,14 @@ void ConstraintSet::finalize() {
       }
     }
   }
-  Kokkos::deep_copy(d.type, type);
-  Kokkos::deep_copy(d.point, point);
-  Kokkos::deep_copy(d.direction, direction);
-  Kokkos::deep_copy(d.weight, weight);
-  Kokkos::deep_copy(d.num_coefficients, ncoef);
-  Kokkos::deep_copy(d.coefficient, coefficient);
-  Kokkos::deep_copy(d.slot_weight, slot_weight);
-  drive_host_ = Kokkos::create_mirror_view(d.drive);
+  copy_to_device(d.type, type);
+  copy_to_device(d.point, point);
+  copy_to_device(d.direction, direction);
+  copy_to_device(d.weight, weight);
+  copy_to_device(d.num_coefficients, ncoef);
+  copy_to_device(d.coefficient, coefficient);
+  copy_to_device(d.slot_weight, slot_weight);
+  drive_host_ = host_mirror(d.drive);
   drive_valid_ = false;
   finalized_ = true;
 }
@@ -533,7 +534,7 @@ void ConstraintSet::require_finalized(const char* what) const {
 void ConstraintSet::upload_drive(Real t) {
   if (drive_valid_ && t == drive_time_) return;
   for (Ordinal r = 0; r < num_rows(); ++r) drive_host_(r) = rows_[r].f(t);
-  Kokkos::deep_copy(data_.drive, drive_host_);
+  copy_to_device(data_.drive, drive_host_);
   drive_time_ = t;
   drive_valid_ = true;
 }
@@ -564,7 +565,7 @@ CliqueSet ConstraintSet::jacobian_cliques() const {
   require_finalized("jacobian_cliques");
   CliqueSet set;
   set.size = data_.max_coefficients;
-  auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), data_.coefficient);
+  auto h = to_host(data_.coefficient);
   set.ids.resize(static_cast<size_t>(num_rows()) * set.size);
   for (Ordinal r = 0; r < num_rows(); ++r)
     for (int l = 0; l < set.size; ++l) set.ids[static_cast<size_t>(r) * set.size + l] = h(r, l);

@@ -10,6 +10,7 @@
 #include <utility>
 
 #include "tlfea/core/error.hpp"
+#include "tlfea/core/host_device.hpp"
 
 namespace tlfea {
 
@@ -448,15 +449,15 @@ void ContactForces::set_point_mass(int body, Real mass, bool shared) {
 
 void ContactForces::upload_tables() {
   if (!dirty_) return;
-  auto lh = Kokkos::create_mirror_view(law_);
+  auto lh = host_mirror(law_);
   for (size_t i = 0; i < law_host_.size(); ++i) lh(i) = law_host_[i];
-  Kokkos::deep_copy(law_, lh);
-  auto mh = Kokkos::create_mirror_view(point_mass_);
+  copy_to_device(law_, lh);
+  auto mh = host_mirror(point_mass_);
   for (int b = 0; b < num_bodies_; ++b) mh(b) = point_mass_host_[b];
-  Kokkos::deep_copy(point_mass_, mh);
-  auto sh = Kokkos::create_mirror_view(point_mass_shared_);
+  copy_to_device(point_mass_, mh);
+  auto sh = host_mirror(point_mass_shared_);
   for (int b = 0; b < num_bodies_; ++b) sh(b) = point_mass_shared_host_[b];
-  Kokkos::deep_copy(point_mass_shared_, sh);
+  copy_to_device(point_mass_shared_, sh);
   any_shared_ = std::any_of(point_mass_shared_host_.begin(), point_mass_shared_host_.end(),
                             [](int s) { return s != 0; });
   any_patch_ = std::any_of(law_host_.begin(), law_host_.end(),
@@ -511,26 +512,26 @@ void ContactForces::evaluate(const ContactPoints& points, const CoefView& /*q*/,
   // step (same t) starts again from the history that call started from.
   if (new_step) std::swap(base_, result_);
   result_.clear();
-  Kokkos::deep_copy(counters_, Ordinal(0));
+  fill(counters_, Ordinal(0));
   const ContactKernelBase base{points,        v,    num_bodies_, num_bodies_ + num_obstacles_,
                                lumped_mass_,  law_, point_mass_, point_mass_shared_,
                                pair_contacts_};
   if (points.capacity == 0) return;
   const Kokkos::RangePolicy<ExecSpace> range(0, points.capacity);
   if (any_shared_) {
-    Kokkos::deep_copy(pair_contacts_, Ordinal(0));
+    fill(pair_contacts_, Ordinal(0));
     Kokkos::parallel_for("tlfea::contact::pair_contacts", range, PairCountKernel{base});
   }
   if (any_patch_) {
-    Kokkos::deep_copy(patch_delta_, 0.0);
-    Kokkos::deep_copy(patch_radius_, 0.0);
-    Kokkos::deep_copy(patch_w_, 0.0);
-    Kokkos::deep_copy(patch_wvn_, 0.0);
-    Kokkos::deep_copy(patch_mass_, 0.0);
-    Kokkos::deep_copy(patch_s_, 0.0);
+    fill(patch_delta_, 0.0);
+    fill(patch_radius_, 0.0);
+    fill(patch_w_, 0.0);
+    fill(patch_wvn_, 0.0);
+    fill(patch_mass_, 0.0);
+    fill(patch_s_, 0.0);
     Kokkos::parallel_for("tlfea::contact::patch_extent", range,
                          PatchExtentKernel{base, patch_delta_, patch_radius_});
-    Kokkos::deep_copy(patch_ratio_, std::numeric_limits<Real>::max());
+    fill(patch_ratio_, std::numeric_limits<Real>::max());
     PatchWeightKernel wk{base,    patch_delta_, patch_w_,    patch_wvn_,
                          weight_, patch_ratio_, patch_mass_, patch_s_};
     Kokkos::parallel_for("tlfea::contact::patch_weights", range, wk);
@@ -560,9 +561,9 @@ void ContactForces::save_history(std::vector<unsigned long long>& keys,
   Kokkos::parallel_for("tlfea::contact::save_history",
                        Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<uint32_t>>(0, cap),
                        ExtractHistory{result_, k, v, valid});
-  auto kh = Kokkos::create_mirror_view_and_copy(HostSpace(), k);
-  auto vh = Kokkos::create_mirror_view_and_copy(HostSpace(), v);
-  auto ch = Kokkos::create_mirror_view_and_copy(HostSpace(), valid);
+  auto kh = to_host(k);
+  auto vh = to_host(v);
+  auto ch = to_host(valid);
   std::vector<uint32_t> slots;
   for (uint32_t i = 0; i < cap; ++i)
     if (ch(i)) slots.push_back(i);
@@ -594,42 +595,42 @@ void ContactForces::restore_history(const std::vector<unsigned long long>& keys,
   if (n > 0) {
     DeviceView<unsigned long long*> k("tlfea::contact::restore_keys", n);
     DeviceView<ContactHistory*> v("tlfea::contact::restore_values", n);
-    auto kh = Kokkos::create_mirror_view(k);
-    auto vh = Kokkos::create_mirror_view(v);
+    auto kh = host_mirror(k);
+    auto vh = host_mirror(v);
     for (Ordinal i = 0; i < n; ++i) {
       kh(i) = keys[i];
       vh(i) = values[i];
     }
-    Kokkos::deep_copy(k, kh);
-    Kokkos::deep_copy(v, vh);
+    copy_to_device(k, kh);
+    copy_to_device(v, vh);
     Kokkos::parallel_for("tlfea::contact::restore_history", Kokkos::RangePolicy<ExecSpace>(0, n),
                          InsertHistory{result_, k, v});
   }
   have_time_ = true;
   last_time_ = t_last;
   if (counters_.is_allocated()) {
-    auto ch = Kokkos::create_mirror_view(counters_);
+    auto ch = host_mirror(counters_);
     ch(0) = ch(1) = 0;
     ch(2) = n;
-    Kokkos::deep_copy(counters_, ch);
+    copy_to_device(counters_, ch);
   }
 }
 
 Ordinal ContactForces::active_contacts() const {
   if (!counters_.is_allocated()) return 0;
-  auto h = Kokkos::create_mirror_view_and_copy(HostSpace(), counters_);
+  auto h = to_host(counters_);
   return h(0);
 }
 
 Ordinal ContactForces::sliding_contacts() const {
   if (!counters_.is_allocated()) return 0;
-  auto h = Kokkos::create_mirror_view_and_copy(HostSpace(), counters_);
+  auto h = to_host(counters_);
   return h(1);
 }
 
 Ordinal ContactForces::history_size() const {
   if (!counters_.is_allocated()) return 0;
-  auto h = Kokkos::create_mirror_view_and_copy(HostSpace(), counters_);
+  auto h = to_host(counters_);
   return h(2);
 }
 

@@ -9,6 +9,7 @@
 #include "hash_grid.hpp"
 #include "narrow_phase.hpp"
 #include "tlfea/core/error.hpp"
+#include "tlfea/core/host_device.hpp"
 #include "tlfea/core/view_utils.hpp"
 
 namespace tlfea {
@@ -149,10 +150,10 @@ void ContactDetection::setup() {
   vertex_reference_ = DeviceView<Real* [3]>("tlfea::contact::vertex_reference",
                                             any_self ? std::max<Ordinal>(nv, 1) : 1);
   if (any_self) {
-    auto h = Kokkos::create_mirror_view(vertex_reference_);
+    auto h = host_mirror(vertex_reference_);
     for (Ordinal v = 0; v < nv; ++v)
       for (int k = 0; k < 3; ++k) h(v, k) = host_.vertex_reference[v][k];
-    Kokkos::deep_copy(vertex_reference_, h);
+    copy_to_device(vertex_reference_, h);
   }
 
   // Joint filter: per vertex, the partner bodies it is not tested against.
@@ -210,7 +211,7 @@ void ContactDetection::setup() {
   vertex_offset_ = DeviceView<Ordinal*>("tlfea::contact::vertex_offset", nv);
 
   obstacle_state_ = DeviceView<ObstacleState*>("tlfea::contact::obstacles", nobs);
-  obstacle_state_host_ = Kokkos::create_mirror_view(obstacle_state_);
+  obstacle_state_host_ = host_mirror(obstacle_state_);
 
   Ordinal cap = settings_.capacity;
   if (cap <= 0) cap = std::max<Ordinal>(64, nv);
@@ -230,7 +231,7 @@ Ordinal ContactDetection::detect(const CoefView& q, Real t) {
     st = evaluate_obstacle(obstacles_[k], t < 0.0 ? 0.0 : t);
     if (t < 0.0) st.velocity = st.angular_velocity = Vec3{{0.0, 0.0, 0.0}};
   }
-  if (nobs > 0) Kokkos::deep_copy(obstacle_state_, obstacle_state_host_);
+  if (nobs > 0) copy_to_device(obstacle_state_, obstacle_state_host_);
 
   // Broad phase: bin triangles by the hashed cell of their bounding-box centre.
   Real inv_h = 1.0;
@@ -277,7 +278,7 @@ Ordinal ContactDetection::detect(const CoefView& q, Real t) {
                             points_};
     total = find_contacts(d, nv);
   }
-  Kokkos::deep_copy(points_.count, std::min(total, points_.capacity));
+  fill(points_.count, std::min(total, points_.capacity));
   if (total > points_.capacity)
     throw_error("contact detection: ", total, " contacts exceed the capacity ", points_.capacity,
                 " (DetectionSettings::capacity)");

@@ -6,6 +6,7 @@
 #include <cmath>
 
 #include "tlfea/core/error.hpp"
+#include "tlfea/core/host_device.hpp"
 
 namespace tlfea::hash_grid {
 
@@ -108,8 +109,8 @@ Real bin_triangles(const Surface& surface, Real max_depth, const TriangleGrid& g
     h = 1.0;
   }
   const Real inv_h = 1.0 / h;
-  Kokkos::deep_copy(g.bucket_start, Ordinal(0));
-  Kokkos::deep_copy(g.bucket_cursor, Ordinal(0));
+  fill(g.bucket_start, Ordinal(0));
+  fill(g.bucket_cursor, Ordinal(0));
   Kokkos::parallel_for(
       "tlfea::contact::bin_count", Kokkos::RangePolicy<ExecSpace>(0, nt),
       BinCount{surface.x, surface.triangle, g.triangle_bucket, g.bucket_start, inv_h, mask});

@@ -9,6 +9,7 @@
 
 #include "tlfea/contact/contact_points.hpp"
 #include "tlfea/core/error.hpp"
+#include "tlfea/core/host_device.hpp"
 #include "tlfea/core/view_utils.hpp"
 #include "tlfea/elements/element_types.hpp"
 
@@ -361,14 +362,14 @@ Surface::Surface(const SurfaceHost& host)
   triangle_body = upload_to_device("tlfea::contact::triangle_body", host.triangle_body);
   x = DeviceView<Real* [3]>("tlfea::contact::vertex_x", num_vertices_);
   triangle = DeviceView<Ordinal* [3]>("tlfea::contact::triangle", num_triangles_);
-  auto th = Kokkos::create_mirror_view(triangle);
-  auto xh = Kokkos::create_mirror_view(x);
+  auto th = host_mirror(triangle);
+  auto xh = host_mirror(x);
   for (Ordinal t = 0; t < num_triangles_; ++t)
     for (int k = 0; k < 3; ++k) th(t, k) = host.triangles[t][k];
   for (Ordinal v = 0; v < num_vertices_; ++v)
     for (int a = 0; a < 3; ++a) xh(v, a) = host.vertex_reference[v][a];
-  Kokkos::deep_copy(triangle, th);
-  Kokkos::deep_copy(x, xh);
+  copy_to_device(triangle, th);
+  copy_to_device(x, xh);
   // Vertex -> triangles (in increasing triangle id).
   std::vector<Ordinal> ptr(num_vertices_ + 1, 0), adj;
   for (const auto& t : host.triangles)

@@ -4,6 +4,7 @@
 #include <limits>
 
 #include "tlfea/core/error.hpp"
+#include "tlfea/core/host_device.hpp"
 
 namespace tlfea {
 
@@ -41,9 +42,9 @@ CrsPattern build_crs_pattern(Ordinal num_coefficients, const std::vector<CliqueS
   p.row_map = DeviceView<Offset*>("tlfea::core::row_map", 3 * static_cast<size_t>(nb) + 1);
   p.entries = DeviceView<Ordinal*>("tlfea::core::entries", total);
   p.block_row_length = DeviceView<Offset*>("tlfea::core::block_row_length", nb);
-  auto row_map = Kokkos::create_mirror_view(p.row_map);
-  auto entries = Kokkos::create_mirror_view(p.entries);
-  auto brl = Kokkos::create_mirror_view(p.block_row_length);
+  auto row_map = host_mirror(p.row_map);
+  auto entries = host_mirror(p.entries);
+  auto brl = host_mirror(p.block_row_length);
   std::vector<Offset> block_start(nb);
   Offset pos = 0;
   row_map(0) = 0;
@@ -63,7 +64,7 @@ CrsPattern build_crs_pattern(Ordinal num_coefficients, const std::vector<CliqueS
   for (const auto& set : cliques) {
     const int k = set.size;
     DeviceView<Offset***> off("tlfea::core::clique_offsets", set.count(), k, k);
-    auto h = Kokkos::create_mirror_view(off);
+    auto h = host_mirror(off);
     for (Ordinal c = 0; c < set.count(); ++c) {
       const Ordinal* ids = set.ids.data() + static_cast<size_t>(c) * k;
       for (int i = 0; i < k; ++i)
@@ -77,21 +78,21 @@ CrsPattern build_crs_pattern(Ordinal num_coefficients, const std::vector<CliqueS
           h(c, i, j) = block_start[ids[i]] + static_cast<Offset>(3 * b);
         }
     }
-    Kokkos::deep_copy(off, h);
+    copy_to_device(off, h);
     offsets.push_back(off);
   }
-  Kokkos::deep_copy(p.row_map, row_map);
-  Kokkos::deep_copy(p.entries, entries);
-  Kokkos::deep_copy(p.block_row_length, brl);
+  copy_to_device(p.row_map, row_map);
+  copy_to_device(p.entries, entries);
+  copy_to_device(p.block_row_length, brl);
   return p;
 }
 
 RowLayout make_row_layout(const CrsPattern& pattern, const std::vector<Ordinal>& rows) {
-  auto rm = Kokkos::create_mirror_view_and_copy(HostSpace(), pattern.row_map);
+  auto rm = to_host(pattern.row_map);
   RowLayout layout;
   layout.shift = DeviceView<Offset*>("tlfea::core::row_layout_shift", pattern.num_rows());
-  auto h = Kokkos::create_mirror_view(layout.shift);
-  Kokkos::deep_copy(h, RowLayout::kAbsent);
+  auto h = host_mirror(layout.shift);
+  fill(h, RowLayout::kAbsent);
   Offset at = 0;
   Ordinal last = -1;
   for (Ordinal r : rows) {
@@ -102,7 +103,7 @@ RowLayout make_row_layout(const CrsPattern& pattern, const std::vector<Ordinal>&
     h(r) = at - rm(r);
     at += rm(r + 1) - rm(r);
   }
-  Kokkos::deep_copy(layout.shift, h);
+  copy_to_device(layout.shift, h);
   layout.nnz = at;
   return layout;
 }
@@ -116,11 +117,11 @@ void convert_offsets(const CrsPattern& pattern, const CliqueSet& cl, const RowLa
     throw_error("convert_offsets: offsets of ", offsets.extent(0), "x", offsets.extent(1), "x",
                 offsets.extent(2), " for ", n, " cliques of ", k);
   if (n == 0) return;
-  auto rm = Kokkos::create_mirror_view_and_copy(HostSpace(), pattern.row_map);
-  auto en = Kokkos::create_mirror_view_and_copy(HostSpace(), pattern.entries);
-  auto fs = Kokkos::create_mirror_view_and_copy(HostSpace(), from.shift);
-  auto ts = Kokkos::create_mirror_view_and_copy(HostSpace(), to.shift);
-  auto h = Kokkos::create_mirror_view_and_copy(HostSpace(), offsets);
+  auto rm = to_host(pattern.row_map);
+  auto en = to_host(pattern.entries);
+  auto fs = to_host(from.shift);
+  auto ts = to_host(to.shift);
+  auto h = to_host(offsets);
   for (Ordinal c = 0; c < n; ++c)
     for (int i = 0; i < k; ++i) {
       const Ordinal a = cl.ids[static_cast<size_t>(c) * k + i];
@@ -146,7 +147,7 @@ void convert_offsets(const CrsPattern& pattern, const CliqueSet& cl, const RowLa
         h(c, i, j) = to.whole() ? g : ts(r) == RowLayout::kAbsent ? -1 : g + ts(r);
       }
     }
-  Kokkos::deep_copy(offsets, h);
+  copy_to_device(offsets, h);
 }
 
 }  // namespace tlfea

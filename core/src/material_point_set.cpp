@@ -3,6 +3,7 @@
 #include "tlfea/core/material_point_set.hpp"
 
 #include "tlfea/core/error.hpp"
+#include "tlfea/core/host_device.hpp"
 #include "tlfea/core/view_utils.hpp"
 
 namespace tlfea {
@@ -66,19 +67,19 @@ MaterialPointSet upload_material_points(const std::string& label, const Material
   d.id = upload_to_device(label + "_id", h.id);
   d.weight = upload_to_device(label + "_weight", h.weight);
   d.offset = DeviceView<Real* [3]>(label + "_offset", h.offset.size());
-  auto o = Kokkos::create_mirror_view(d.offset);
+  auto o = host_mirror(d.offset);
   for (size_t k = 0; k < h.offset.size(); ++k)
     for (int a = 0; a < 3; ++a) o(k, a) = h.offset[k][a];
-  Kokkos::deep_copy(d.offset, o);
+  copy_to_device(d.offset, o);
   return d;
 }
 
 MaterialPointSetHost download_material_points(const MaterialPointSet& d) {
   MaterialPointSetHost h;
-  auto ptr = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), d.ptr);
-  auto id = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), d.id);
-  auto w = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), d.weight);
-  auto o = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), d.offset);
+  auto ptr = to_host(d.ptr);
+  auto id = to_host(d.id);
+  auto w = to_host(d.weight);
+  auto o = to_host(d.offset);
   h.ptr.assign(ptr.data(), ptr.data() + ptr.extent(0));
   if (h.ptr.empty()) h.ptr.push_back(0);
   h.id.assign(id.data(), id.data() + id.extent(0));

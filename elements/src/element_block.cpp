@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "tlfea/core/error.hpp"
+#include "tlfea/core/host_device.hpp"
 
 namespace tlfea {
 
@@ -77,10 +78,10 @@ ElementColouring colour_elements(const std::vector<Ordinal>& ids, int per_elemen
   for (Ordinal e = 0; e < num_elements; ++e) ++out.offsets[colour[e] + 1];
   for (int c = 0; c < ncol; ++c) out.offsets[c + 1] += out.offsets[c];
   out.elements = DeviceView<Ordinal*>("tlfea::elements::colour_elements", num_elements);
-  auto h = Kokkos::create_mirror_view(out.elements);
+  auto h = host_mirror(out.elements);
   std::vector<Ordinal> fill(out.offsets.begin(), out.offsets.end() - 1);
   for (Ordinal e = 0; e < num_elements; ++e) h(fill[colour[e]]++) = e;
-  Kokkos::deep_copy(out.elements, h);
+  copy_to_device(out.elements, h);
   return out;
 }
 
@@ -88,14 +89,14 @@ FaceList make_face_list(const std::vector<FaceRef>& faces) {
   FaceList l;
   l.element = DeviceView<Ordinal*>("tlfea::elements::face_element", faces.size());
   l.face = DeviceView<int*>("tlfea::elements::face_index", faces.size());
-  auto he = Kokkos::create_mirror_view(l.element);
-  auto hf = Kokkos::create_mirror_view(l.face);
+  auto he = host_mirror(l.element);
+  auto hf = host_mirror(l.face);
   for (size_t k = 0; k < faces.size(); ++k) {
     he(k) = faces[k].element;
     hf(k) = faces[k].face;
   }
-  Kokkos::deep_copy(l.element, he);
-  Kokkos::deep_copy(l.face, hf);
+  copy_to_device(l.element, he);
+  copy_to_device(l.face, hf);
   return l;
 }
 
@@ -104,11 +105,11 @@ void copy_reference_coefficients(const Mesh& mesh, Ordinal offset, const CoefVie
   if (offset < 0 || static_cast<size_t>(offset + n) > q0.extent(0))
     throw_error(mesh.source, ": coefficients [", offset, ", ", offset + n,
                 ") do not fit a vector of ", q0.extent(0));
-  auto h = Kokkos::create_mirror_view(q0);
-  Kokkos::deep_copy(h, q0);
+  auto h = host_mirror(q0);
+  copy_to_host(h, q0);
   for (Ordinal c = 0; c < n; ++c)
     for (int a = 0; a < 3; ++a) h(offset + c, a) = mesh.coefficients[c][a];
-  Kokkos::deep_copy(q0, h);
+  copy_to_device(q0, h);
 }
 
 }  // namespace tlfea

@@ -5,6 +5,7 @@
 #include "h5util.hpp"
 #include "output_impl.hpp"
 #include "stress.hpp"
+#include "tlfea/core/host_device.hpp"
 
 namespace tlfea::io {
 
@@ -57,8 +58,8 @@ void OutputWriter::Impl::write_step() {
   h5::write_scalar<long long>(grp, "step", step, h5path);
   const CoefView& q = stepper.positions();
   const CoefView& v = stepper.velocities();
-  auto qh = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), q);
-  auto vh = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), v);
+  auto qh = to_host(q);
+  auto vh = to_host(v);
   for (size_t b = 0; b < bodies.size(); ++b) {
     const BodyOut& o = bodies[b];
     const std::string bg = "body" + std::to_string(b) + "/";
@@ -133,12 +134,12 @@ void OutputWriter::Impl::write_step() {
     entry.joints = static_cast<Ordinal>(groups.size());
   }
   if (s.contact && cforces && cpoints && cpoints->capacity > 0) {
-    auto cnt = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), cpoints->count);
+    auto cnt = to_host(cpoints->count);
     const Ordinal n = std::min<Ordinal>(cnt(0), cpoints->capacity);
-    auto xc = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), cpoints->x);
-    auto nc = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), cpoints->normal);
-    auto fn = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), cforces->normal_force());
-    auto ft = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), cforces->tangential_force());
+    auto xc = to_host(cpoints->x);
+    auto nc = to_host(cpoints->normal);
+    auto fn = to_host(cforces->normal_force());
+    auto ft = to_host(cforces->tangential_force());
     std::vector<Real> x(3 * n), nn(3 * n), fnv(n), ftv(3 * n), fv(3 * n);
     std::vector<int> conn(n);
     for (Ordinal k = 0; k < n; ++k) {

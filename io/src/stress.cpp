@@ -1,6 +1,7 @@
 #include "stress.hpp"
 
 #include "tlfea/core/error.hpp"
+#include "tlfea/core/host_device.hpp"
 #include "tlfea/core/tensor.hpp"
 #include "tlfea/materials/materials.hpp"
 
@@ -70,7 +71,7 @@ HostView<Real* [7]> element_cauchy_stress(const ElementBlockBase& block, const M
       run(F, out, NeoHookean{spec.mu10, spec.kappa});
       break;
   }
-  return Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), out);
+  return to_host(out);
 }
 
 }  // namespace tlfea::io

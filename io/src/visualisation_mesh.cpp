@@ -7,6 +7,7 @@
 #include <cmath>
 
 #include "output_impl.hpp"
+#include "tlfea/core/host_device.hpp"
 #include "tlfea/solvers/rigid_body.hpp"
 
 namespace tlfea::io {
@@ -28,7 +29,7 @@ constexpr int kHex8[8][3] = {{0, 0, 0}, {1, 0, 0}, {1, 1, 0}, {0, 1, 0},
 
 void OutputWriter::Impl::build_bodies() {
   const CoefView& q0 = model.reference();
-  auto q0h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), q0);
+  auto q0h = to_host(q0);
   for (int b = 0; b < model.num_bodies(); ++b) {
     const Mesh& mesh = model.mesh(b);
     const ElementBlockBase& blk = model.block(b);

@@ -2,6 +2,7 @@
 // runs with output, state arrays, checkpoints.
 
 #include "py_bindings.hpp"
+#include "tlfea/core/host_device.hpp"
 
 namespace tlfea_py {
 
@@ -121,7 +122,7 @@ void bind_stepper(py::module_& m) {
             const tlfea::TimeStepper& st = s.get();
             const tlfea::Model& mo = st.model();
             check_body(mo, b);
-            const auto q = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), st.positions());
+            const auto q = tlfea::to_host(st.positions());
             const tlfea::Mesh& mesh = mo.mesh(b);
             const Ordinal off = mo.coefficient_offset(b), cpn = mesh.coefficients_per_node();
             py::array_t<double> a({static_cast<py::ssize_t>(mesh.num_nodes()), py::ssize_t(3)});

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "py_runtime.hpp"
+#include "tlfea/core/host_device.hpp"
 #include "tlfea/core/mesh.hpp"
 #include "tlfea/core/tensor.hpp"
 #include "tlfea/solvers/model.hpp"
@@ -150,7 +151,7 @@ inline py::array_t<double> coef_to_numpy(const tlfea::CoefView& v) {
   py::array_t<double> a({n, py::ssize_t(3)});
   if (n > 0) {
     HostCoef h(a.mutable_data(), static_cast<size_t>(n));
-    Kokkos::deep_copy(h, v);
+    tlfea::copy_to_host(h, v);
   }
   return a;
 }
@@ -160,7 +161,7 @@ inline py::array_t<double> vec_to_numpy(const tlfea::DeviceView<Real*>& v) {
   py::array_t<double> a(n);
   if (n > 0) {
     HostVec h(a.mutable_data(), static_cast<size_t>(n));
-    Kokkos::deep_copy(h, v);
+    tlfea::copy_to_host(h, v);
   }
   return a;
 }
@@ -183,7 +184,7 @@ inline tlfea::CoefView numpy_to_coef(const CArray& a, Ordinal n, const std::stri
     Kokkos::View<const Real* [3], Kokkos::LayoutRight, Kokkos::HostSpace,
                  Kokkos::MemoryTraits<Kokkos::Unmanaged>>
         h(p, static_cast<size_t>(n));
-    Kokkos::deep_copy(v, h);
+    tlfea::copy_to_device(v, h);
   }
   return v;
 }

@@ -12,6 +12,7 @@
 #include "tlfea/solvers/model.hpp"
 #include "tlfea/solvers/time_stepper.hpp"
 #ifdef TLFEA_HAVE_IO
+#include "tlfea/core/host_device.hpp"
 #include "tlfea/io/output.hpp"
 #endif
 
@@ -27,9 +28,7 @@ struct ModelHandle {
   std::shared_ptr<tlfea::scene::Scene> scene;  // null for models built in code
 };
 
-inline tlfea::CoefViewHost host_reference(tlfea::Model& m) {
-  return Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), m.reference());
-}
+inline tlfea::CoefViewHost host_reference(tlfea::Model& m) { return tlfea::to_host(m.reference()); }
 
 inline void check_body(const tlfea::Model& m, int body) {
   if (body < 0 || body >= m.num_bodies())

@@ -11,6 +11,7 @@
 #include <sstream>
 
 #include "builder.hpp"
+#include "tlfea/core/host_device.hpp"
 
 namespace tlfea::scene {
 namespace detail {
@@ -28,10 +29,8 @@ constexpr Real kAutoSettle = 0.3;
 // a body set down at zero penetration has delta = 0 and is found only so).
 bool Builder::touch_under_gravity(const Vec3& d) {
   Model& model = *s_.model;
-  // A copy of the reference (a mirror of a host view would be the view itself).
-  CoefView qd("tlfea::scene::touch_test", model.num_coefficients());
-  Kokkos::deep_copy(qd, model.reference());
-  auto q = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), qd);
+  // A copy of the reference (to_host always makes a new array).
+  auto q = to_host(model.reference());
   Vec3 lo{{1e300, 1e300, 1e300}}, hi{{-1e300, -1e300, -1e300}};
   for (Ordinal k = 0; k < static_cast<Ordinal>(q.extent(0)); ++k)
     for (int a = 0; a < 3; ++a) {
@@ -47,7 +46,8 @@ bool Builder::touch_under_gravity(const Vec3& d) {
     for (Ordinal k = 0; k < nc; k += cpn)
       for (int a = 0; a < 3; ++a) q(off + k, a) += eps * d[a];
   }
-  Kokkos::deep_copy(qd, q);
+  CoefView qd("tlfea::scene::touch_test", model.num_coefficients());
+  copy_to_device(qd, q);
   return s_.detection->detect(qd, 0.0) > 0;
 }
 
@@ -93,7 +93,7 @@ void Builder::build(const YAML::Node& root) {
     add_body(*body_maps.back(), static_cast<int>(i));
   }
   s_.model->set_gravity(gravity, gravity_amplitude);
-  q0_ = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), s_.model->reference());
+  q0_ = to_host(s_.model->reference());
   for (size_t i = 0; i < bodies.size(); ++i) body_conditions(*body_maps[i], static_cast<int>(i));
   for (auto& m : body_maps) m->done();
   if (top.has("joints")) {
@@ -268,10 +268,10 @@ Ordinal Scene::constraint_rows() const {
 void Scene::apply_initial_state(TimeStepper& stepper) const {
   if (initial_velocity.empty()) return;
   CoefView v("scene_v0", model->num_coefficients());
-  auto h = Kokkos::create_mirror_view(v);
+  auto h = host_mirror(v);
   for (Ordinal k = 0; k < model->num_coefficients(); ++k)
     for (int a = 0; a < 3; ++a) h(k, a) = initial_velocity[k][a];
-  Kokkos::deep_copy(v, h);
+  copy_to_device(v, h);
   stepper.set_velocities(v);
 }
 

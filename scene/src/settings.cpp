@@ -114,8 +114,10 @@ void Builder::parse_solver(Map& top) {
     st.linear.backend = name;
   }
   st.linear.tolerance = m.positive("linear_tolerance", st.linear.tolerance);
-  st.linear.max_iterations =
-      static_cast<int>(m.positive_int("linear_max_iterations", st.linear.max_iterations));
+  // Absent: 0, the automatic limit (LinearSolverOptions::max_iterations).
+  if (m.has("linear_max_iterations"))
+    st.linear.max_iterations =
+        static_cast<int>(m.positive_int("linear_max_iterations", st.linear.max_iterations));
   st.linear.preconditioner =
       m.choice("preconditioner", {"default", "none", "jacobi", "block-jacobi", "ilu", "muelu"},
                st.linear.preconditioner);

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "tlfea/core/host_device.hpp"
 #include "tlfea/core/types.hpp"
 #include "tlfea/solvers/time_stepper.hpp"
 
@@ -32,8 +33,8 @@ struct AdamWUpdate {
 }  // namespace
 
 bool TimeStepper::inner_adamw(Real h, Real t1, StepReport& rep) {
-  Kokkos::deep_copy(adam_m_, 0.0);
-  Kokkos::deep_copy(adam_s_, 0.0);
+  fill(adam_m_, 0.0);
+  fill(adam_s_, 0.0);
   Real r = residual(h, t1);
   const Real r0 = r;
   Real lr = s_.adamw_learning_rate, p1 = 1.0, p2 = 1.0;

@@ -19,6 +19,7 @@
 
 #include "rigid_body_modes.hpp"
 #include "tlfea/core/error.hpp"
+#include "tlfea/core/host_device.hpp"
 #include "tlfea/solvers/linear_solver.hpp"
 #include "tpetra_system.hpp"
 
@@ -54,7 +55,9 @@ inline void check_belos_options(LinearSolverOptions& options, const std::string&
     throw_error(backend, ": unknown preconditioner \"", p,
                 "\"; available: default (ilu), none, jacobi, ilu, muelu");
   if (options.ilu_level < 0) throw_error(backend, ": ilu_level must be >= 0");
-  if (options.max_iterations < 1) throw_error(backend, ": max_iterations must be >= 1");
+  if (options.max_iterations < 0)
+    throw_error(backend, ": max_iterations must be >= 0 (0: automatic)");
+  if (options.max_iterations == 0) options.max_iterations = 500;  // automatic
   if (!(options.tolerance > 0)) throw_error(backend, ": tolerance must be > 0");
   if (kind != "GMRES" && !options.symmetric)
     throw_error(backend, " needs a symmetric matrix (options.symmetric = false); use ", gmres);
@@ -161,7 +164,7 @@ struct BelosParts {
     modes_rows_ = rows;
     nullspace_ = Teuchos::rcp(new TpetraVector(map, 6));
     // The node map: one entry per 3-row block (global id row / 3).
-    auto h = Kokkos::create_mirror_view_and_copy(HostSpace(), rows);
+    auto h = to_host(rows);
     if (h.extent(0) % 3 != 0) throw_error(name_, ": ", h.extent(0), " rows, not 3 per coefficient");
     std::vector<TpetraMap::global_ordinal_type> nodes(h.extent(0) / 3);
     for (size_t i = 0; i < nodes.size(); ++i) {

@@ -5,6 +5,7 @@
 #include <KokkosBlas1_dot.hpp>
 
 #include "tlfea/core/error.hpp"
+#include "tlfea/core/host_device.hpp"
 
 namespace tlfea {
 namespace {
@@ -63,7 +64,7 @@ StateMeasures::StateMeasures(Model& model) : model_(model) {
   for (int b = 0; b < model.num_bodies(); ++b)
     model.block(b).body_force(model.reference(), model.gravity(), fg);
   gravity_load_ = DeviceView<Real*>("tlfea::solvers::gravity_load_flat", 3 * fg.extent(0));
-  Kokkos::deep_copy(gravity_load_, DeviceView<Real*>(fg.data(), 3 * fg.extent(0)));
+  device_copy(gravity_load_, DeviceView<Real*>(fg.data(), 3 * fg.extent(0)));
 }
 
 Energies StateMeasures::energies(const CoefView& q, const CoefView& v, Real t) const {

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "tlfea/core/error.hpp"
+#include "tlfea/core/host_device.hpp"
 #include "tlfea/core/view_utils.hpp"
 
 #ifdef TLFEA_HAVE_MPI
@@ -297,8 +298,7 @@ std::unique_ptr<Distribution> Distribution::make(Model& model, const std::string
   d->size_ = size;
   const CrsPattern& p = model.pattern();
   d->pattern_ = &p;
-  OffsetFinder find{Kokkos::create_mirror_view_and_copy(HostSpace(), p.row_map),
-                    Kokkos::create_mirror_view_and_copy(HostSpace(), p.entries)};
+  OffsetFinder find{to_host(p.row_map), to_host(p.entries)};
   const Ordinal nc = model.num_coefficients();
   std::vector<int> toucher(nc, size);  // lowest rank touching each coefficient
   std::vector<char> touched(nc, 0);    // by this rank's elements
@@ -356,14 +356,14 @@ std::unique_ptr<Distribution> Distribution::make(Model& model, const std::string
     const CliqueSet c = sub->cliques();
     const int k = c.size;
     DeviceView<Offset***> offsets("tlfea::solvers::distribution::offsets", ns, k, k);
-    auto h = Kokkos::create_mirror_view(offsets);
+    auto h = host_mirror(offsets);
     for (Ordinal e = 0; e < ns; ++e)
       for (int i = 0; i < k; ++i) {
         const Ordinal a = c.ids[static_cast<size_t>(e) * k + i];
         if (a >= 0) touched[a] = 1;
         for (int j = 0; j < k; ++j) h(e, i, j) = find(a, c.ids[static_cast<size_t>(e) * k + j]);
       }
-    Kokkos::deep_copy(offsets, h);
+    copy_to_device(offsets, h);
     sub->set_matrix_offsets(p, offsets);
     sub_offsets.push_back(offsets);
     d->blocks_.push_back(sub.get());
@@ -444,14 +444,14 @@ void Distribution::sum(const DeviceView<Real*>& x) const {
   if (host_.size() != x.extent(0)) host_.resize(x.extent(0));
   Kokkos::View<Real*, HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>> h(host_.data(),
                                                                             host_.size());
-  Kokkos::deep_copy(h, x);
+  copy_to_host(h, x);
   const int n = static_cast<int>(h.extent(0));
   if (rank_ == 0)
     MPI_Reduce(MPI_IN_PLACE, h.data(), n, MPI_DOUBLE, MPI_SUM, 0, MPI_COMM_WORLD);
   else
     MPI_Reduce(h.data(), nullptr, n, MPI_DOUBLE, MPI_SUM, 0, MPI_COMM_WORLD);
   MPI_Bcast(h.data(), n, MPI_DOUBLE, 0, MPI_COMM_WORLD);
-  Kokkos::deep_copy(x, h);
+  copy_to_device(x, h);
 #else
   (void)x;
 #endif

@@ -2,9 +2,14 @@
 
 #include <dlfcn.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <mutex>
+
+#ifdef TLFEA_HAVE_MPI
+#include <mpi.h>
+#endif
 
 #include "backends.hpp"
 #include "tlfea/core/error.hpp"
@@ -72,6 +77,15 @@ LinearSolver::~LinearSolver() = default;
 // Backends without a near-nullspace preconditioner have no use for them.
 void LinearSolver::set_rigid_body_layout(const RigidBodyLayout&) {}
 void LinearSolver::set_coefficients(const CoefView&) {}
+// Direct backends solve to round-off whatever Newton needs.
+void LinearSolver::set_forcing_term(double) {}
+
+int krylov_iteration_limit(int configured, Ordinal n) {
+  if (configured > 0) return configured;
+  const double grown =
+      std::ceil(50.0 * std::cbrt(static_cast<double>(std::max<Ordinal>(n, 0))) - 1e-6);
+  return std::max(500, static_cast<int>(std::min(grown, 1e9)));
+}
 
 SolverStats LinearSolver::stats() const {
   SolverStats s = stats_;
@@ -100,6 +114,17 @@ std::string list_names() {
   return s;
 }
 
+bool mpi_running() {
+#ifdef TLFEA_HAVE_MPI
+  int initialized = 0, finalized = 0;
+  MPI_Initialized(&initialized);
+  MPI_Finalized(&finalized);
+  return initialized && !finalized;
+#else
+  return false;
+#endif
+}
+
 bool is_known_name(const std::string& n) {
   for (const char* k :
        {"default", "tacho", "eigen-ldlt", "eigen-lu", "klu2", "belos-gmres", "belos-cg",
@@ -117,7 +142,9 @@ std::unique_ptr<LinearSolver> make_linear_solver(const LinearSolverOptions& opti
 #if defined(TLFEA_HAVE_CUDSS)
     name = "cudss";
 #elif defined(TLFEA_HAVE_TRILINOS_SOLVERS)
-    name = options.symmetric ? "tacho" : "klu2";
+    // KLU2 runs on Tpetra, which needs MPI running; without it (a program
+    // that made no MpiSession) the nonsymmetric default is Eigen's LU.
+    name = options.symmetric ? "tacho" : mpi_running() ? "klu2" : "eigen-lu";
 #else
     name = options.symmetric ? "eigen-ldlt" : "eigen-lu";
 #endif

@@ -17,6 +17,7 @@
 
 #include "backends.hpp"
 #include "tlfea/core/error.hpp"
+#include "tlfea/core/host_device.hpp"
 
 namespace tlfea::detail {
 namespace {
@@ -109,7 +110,7 @@ class CudssSolver final : public LinearSolver {
     check_length("cudss", "values", values.extent(0), static_cast<size_t>(pattern_.nnz()));
     const Stopwatch clock;
     factored_ = false;
-    Kokkos::deep_copy(values_, values);
+    device_copy(values_, values);
     check(cudssExecute(handle_, CUDSS_PHASE_FACTORIZATION, config_, data_, a_, x_mat_, b_mat_),
           "factorization");
     int info = 0;

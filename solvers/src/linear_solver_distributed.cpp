@@ -41,6 +41,7 @@
 #include "belos_common.hpp"
 #include "muelu_preconditioner.hpp"
 #include "tlfea/core/error.hpp"
+#include "tlfea/core/host_device.hpp"
 #include "tlfea/core/view_utils.hpp"
 #include "tpetra_system.hpp"
 
@@ -136,8 +137,8 @@ Teuchos::RCP<TpetraGraph> cut_graph(const Teuchos::RCP<const Teuchos::Comm<int>>
   for (Ordinal r : rows) entries += static_cast<size_t>(rm(r + 1) - rm(r));
   typename local_graph::entries_type::non_const_type col_ind("tlfea::solvers::dist::col_ind",
                                                              entries);
-  auto h_ptr = Kokkos::create_mirror_view(row_ptr);
-  auto h_ind = Kokkos::create_mirror_view(col_ind);
+  auto h_ptr = host_mirror(row_ptr);
+  auto h_ind = host_mirror(col_ind);
   size_t n = 0;
   h_ptr(0) = 0;
   for (size_t i = 0; i < rows.size(); ++i) {
@@ -146,8 +147,8 @@ Teuchos::RCP<TpetraGraph> cut_graph(const Teuchos::RCP<const Teuchos::Comm<int>>
     std::sort(h_ind.data() + begin, h_ind.data() + n);
     h_ptr(i + 1) = n;
   }
-  Kokkos::deep_copy(row_ptr, h_ptr);
-  Kokkos::deep_copy(col_ind, h_ind);
+  copy_to_device(row_ptr, h_ptr);
+  copy_to_device(col_ind, h_ind);
   return Teuchos::rcp(new TpetraGraph(row_map, col_map, row_ptr, col_ind));
 }
 
@@ -282,9 +283,9 @@ class DistributedSolver final : public LinearSolver, BelosParts {
       MPI_Allgatherv(mine.data(), static_cast<int>(mine.size()), MPI_DOUBLE, gathered_.data(),
                      counts_.data(), displs_.data(), MPI_DOUBLE, MPI_COMM_WORLD);
     }
-    auto h = Kokkos::create_mirror_view(x);
+    auto h = host_mirror(x);
     for (size_t k = 0; k < gathered_.size(); ++k) h(all_rows_[k]) = gathered_[k];
-    Kokkos::deep_copy(x, h);
+    copy_to_device(x, h);
     check_solution_device(name_.c_str(), x);  // the same x on every rank: the same verdict
     stats_.solve_seconds += t.seconds();
   }
@@ -323,8 +324,8 @@ class DistributedSolver final : public LinearSolver, BelosParts {
       for (Ordinal r = 0; r < n_; ++r) rows_.owned.push_back(r);
       rows_.touched = rows_.owned;
     }
-    auto rm = Kokkos::create_mirror_view_and_copy(HostSpace(), pattern.row_map);
-    auto en = Kokkos::create_mirror_view_and_copy(HostSpace(), pattern.entries);
+    auto rm = to_host(pattern.row_map);
+    auto en = to_host(pattern.entries);
     const auto invalid = Teuchos::OrdinalTraits<Tpetra::global_size_t>::invalid();
     auto make_map = [&](const std::vector<Ordinal>& rows) {
       std::vector<GO> g(rows.begin(), rows.end());

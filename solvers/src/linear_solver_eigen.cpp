@@ -9,6 +9,7 @@
 
 #include "backends.hpp"
 #include "tlfea/core/error.hpp"
+#include "tlfea/core/host_device.hpp"
 
 namespace tlfea::detail {
 namespace {
@@ -22,8 +23,8 @@ class EigenCopy {
   void analyze(const char* backend, const CrsPattern& pattern) {
     n_ = pattern.num_rows();
     nnz_ = pattern.nnz();
-    auto row_map = Kokkos::create_mirror_view_and_copy(HostSpace(), pattern.row_map);
-    auto entries = Kokkos::create_mirror_view_and_copy(HostSpace(), pattern.entries);
+    auto row_map = to_host(pattern.row_map);
+    auto entries = to_host(pattern.entries);
     check_length(backend, "pattern row map", row_map.extent(0), static_cast<size_t>(n_) + 1);
     std::vector<Eigen::Triplet<Real, int>> triplets;
     triplets.reserve(nnz_);
@@ -49,7 +50,7 @@ class EigenCopy {
   void load(const char* backend, const DeviceView<Real*>& values) {
     if (n_ == 0 && nnz_ == 0) throw_error(backend, ": factorize() before analyze()");
     check_length(backend, "values", values.extent(0), static_cast<size_t>(nnz_));
-    Kokkos::deep_copy(h_values_, values);
+    copy_to_host(h_values_, values);
     Real* v = matrix_.valuePtr();
     for (Offset k = 0; k < nnz_; ++k) v[csr_to_csc_[k]] = h_values_(k);
   }
@@ -59,12 +60,12 @@ class EigenCopy {
              const DeviceView<Real*>& x) {
     check_length(backend, "right-hand side", b.extent(0), static_cast<size_t>(n_));
     check_length(backend, "solution", x.extent(0), static_cast<size_t>(n_));
-    Kokkos::deep_copy(h_b_, b);
+    copy_to_host(h_b_, b);
     Eigen::Map<const Eigen::VectorXd> eb(h_b_.data(), n_);
     Eigen::Map<Eigen::VectorXd> ex(h_x_.data(), n_);
     ex = f.solve(eb);
     check_solution(backend, h_x_, n_);
-    Kokkos::deep_copy(x, h_x_);
+    copy_to_device(x, h_x_);
   }
 
   const EigenMatrix& matrix() const { return matrix_; }

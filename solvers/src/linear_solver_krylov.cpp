@@ -38,6 +38,7 @@
 
 #include "backends.hpp"
 #include "tlfea/core/error.hpp"
+#include "tlfea/core/host_device.hpp"
 #include "tlfea/core/sparse_matrix.hpp"
 
 namespace tlfea::detail {
@@ -179,16 +180,20 @@ class KrylovSolver final : public LinearSolver {
       throw_error(name_, ": CG needs a symmetric matrix (symmetric: false given); use kk-gmres");
     if (!(options.tolerance > 0.0 && options.tolerance < 1.0))
       throw_error(name_, ": tolerance must lie in (0, 1), got ", options.tolerance);
-    if (options.max_iterations < 1)
-      throw_error(name_, ": max_iterations must be at least 1, got ", options.max_iterations);
+    if (options.max_iterations < 0)
+      throw_error(name_, ": max_iterations must be >= 0 (0: automatic), got ",
+                  options.max_iterations);
   }
 
   std::string name() const override { return name_; }
+
+  void set_forcing_term(double eta) override { forcing_ = eta > 0.0 && eta < 1.0 ? eta : 0.0; }
 
   void analyze(const CrsPattern& pattern) override {
     const Stopwatch clock;
     pattern_ = pattern;
     n_ = pattern.num_rows();
+    limit_ = krylov_iteration_limit(options_.max_iterations, n_);
     check_length(name_.c_str(), "pattern row map", pattern.row_map.extent(0),
                  static_cast<size_t>(n_) + 1);
     diag_ = DeviceView<Offset*>("tlfea::solvers::krylov::diagonal", n_);
@@ -205,10 +210,10 @@ class KrylovSolver final : public LinearSolver {
     p_ = Vector("tlfea::solvers::krylov::p", n_);
     w_ = Vector("tlfea::solvers::krylov::w", n_);
     if (method_ == Method::GMRES) {
-      restart_ = std::max(1, std::min(options_.max_iterations, kRestart));
+      restart_ = std::max(1, std::min(limit_, kRestart));
       basis_ = Basis("tlfea::solvers::krylov::basis", n_, restart_ + 1);
       h_ = Vector("tlfea::solvers::krylov::h", restart_ + 1);
-      h_host_ = Kokkos::create_mirror_view(h_);
+      h_host_ = host_mirror(h_);
       hess_.assign((restart_ + 1) * restart_, 0.0);
       cs_.assign(restart_, 0.0);
       sn_.assign(restart_, 0.0);
@@ -225,7 +230,7 @@ class KrylovSolver final : public LinearSolver {
     check_length(name_.c_str(), "values", values.extent(0), static_cast<size_t>(pattern_.nnz()));
     const Stopwatch clock;
     factored_ = false;
-    Kokkos::deep_copy(values_, values);
+    device_copy(values_, values);
     Ordinal bad = 0;
     if (prec_ == Preconditioner::BlockJacobi) {
       Kokkos::parallel_reduce("tlfea::solvers::krylov::invert_blocks", Range(0, n_ / 3),
@@ -256,7 +261,10 @@ class KrylovSolver final : public LinearSolver {
     const Stopwatch clock;
     const Real bnorm = KokkosBlas::nrm2(b);
     if (!std::isfinite(bnorm)) throw_error(name_, ": right-hand side is not finite");
-    Kokkos::deep_copy(x, 0.0);
+    fill(x, 0.0);
+    // The tolerance of this solve: the configured one, or the Newton
+    // iteration's forcing term when that is looser (set_forcing_term).
+    tol_ = std::max(options_.tolerance, forcing_);
     int iterations = 0;
     Real rel = 0.0;
     bool converged = false;
@@ -269,18 +277,16 @@ class KrylovSolver final : public LinearSolver {
       while (true) {
         int it = 0;
         if (method_ == Method::CG)
-          cg(b, x, bnorm, options_.max_iterations - iterations, it);
+          cg(b, x, bnorm, limit_ - iterations, it);
         else
-          gmres(b, x, bnorm, options_.max_iterations - iterations, it);
+          gmres(b, x, bnorm, limit_ - iterations, it);
         iterations += it;
         residual(b, x);
         rel = KokkosBlas::nrm2(r_) / bnorm;
         if (!std::isfinite(rel)) break;
         const Real eta = KokkosBlas::nrminf(r_) / (anorm_ * KokkosBlas::nrminf(x) + binf);
-        converged = !(rel > options_.tolerance) || !(eta > kBackwardErrorFloor);
-        if (converged || iterations >= options_.max_iterations || it == 0 ||
-            !(rel < 0.5 * previous))
-          break;
+        converged = !(rel > tol_) || !(eta > kBackwardErrorFloor);
+        if (converged || iterations >= limit_ || it == 0 || !(rel < 0.5 * previous)) break;
         previous = rel;
       }
     } else {
@@ -295,8 +301,7 @@ class KrylovSolver final : public LinearSolver {
       throw_error(name_, ": solution is not finite (singular or badly conditioned matrix)");
     if (!converged)
       throw_error(name_, ": no convergence in ", iterations, " iterations (relative residual ", rel,
-                  ", tolerance ", options_.tolerance, "; preconditioner ", options_.preconditioner,
-                  ")");
+                  ", tolerance ", tol_, "; preconditioner ", options_.preconditioner, ")");
   }
 
  private:
@@ -305,7 +310,7 @@ class KrylovSolver final : public LinearSolver {
 
   // r = b - A x
   void residual(const Vector& b, const Vector& x) {
-    Kokkos::deep_copy(r_, b);
+    device_copy(r_, b);
     KokkosSparse::spmv("N", -1.0, matrix_, x, 1.0, r_);
   }
 
@@ -321,7 +326,7 @@ class KrylovSolver final : public LinearSolver {
                              ApplyDiagonal{diag_inv_, x, y});
         break;
       case Preconditioner::None:
-        Kokkos::deep_copy(y, x);
+        device_copy(y, x);
         break;
     }
   }
@@ -331,7 +336,7 @@ class KrylovSolver final : public LinearSolver {
   void cg(const Vector& b, const Vector& x, Real bnorm, int max_it, int& it) {
     residual(b, x);
     precondition(r_, z_);
-    Kokkos::deep_copy(p_, z_);
+    device_copy(p_, z_);
     Real rz = KokkosBlas::dot(r_, z_);
     for (it = 0; it < max_it;) {
       KokkosSparse::spmv("N", 1.0, matrix_, p_, 0.0, w_);
@@ -343,7 +348,7 @@ class KrylovSolver final : public LinearSolver {
       KokkosBlas::axpby(alpha, p_, 1.0, x);
       KokkosBlas::axpby(-alpha, w_, 1.0, r_);
       ++it;
-      if (!(KokkosBlas::nrm2(r_) > options_.tolerance * bnorm)) break;
+      if (!(KokkosBlas::nrm2(r_) > tol_ * bnorm)) break;
       precondition(r_, z_);
       const Real rz_new = KokkosBlas::dot(r_, z_);
       KokkosBlas::axpby(1.0, z_, rz_new / rz, p_);
@@ -364,7 +369,7 @@ class KrylovSolver final : public LinearSolver {
       residual(b, x);
       const Real beta = KokkosBlas::nrm2(r_);
       rel = beta / bnorm;
-      if (!(rel > options_.tolerance)) break;
+      if (!(rel > tol_)) break;
       auto v0 = Kokkos::subview(basis_, Kokkos::ALL(), 0);
       KokkosBlas::axpby(1.0 / beta, r_, 0.0, v0);
       std::fill(g.begin(), g.end(), 0.0);
@@ -381,7 +386,7 @@ class KrylovSolver final : public LinearSolver {
         for (int pass = 0; pass < 2; ++pass) {
           KokkosBlas::gemv("T", 1.0, V, w_, 0.0, hj);
           KokkosBlas::gemv("N", -1.0, V, hj, 1.0, w_);
-          Kokkos::deep_copy(h_host_, h_);
+          copy_to_host(h_host_, h_);
           for (int i = 0; i <= j; ++i) Hij(i, j) += h_host_(i);
         }
         const Real hnext = KokkosBlas::nrm2(w_);
@@ -403,7 +408,7 @@ class KrylovSolver final : public LinearSolver {
         g[j + 1] = -sn[j] * g[j];
         g[j] = cs[j] * g[j];
         rel = std::fabs(g[j + 1]) / bnorm;
-        if (!(rel > options_.tolerance) || !(hnext > 0.0)) {
+        if (!(rel > tol_) || !(hnext > 0.0)) {
           ++j;
           break;
         }
@@ -415,12 +420,12 @@ class KrylovSolver final : public LinearSolver {
         y[i] = s / Hij(i, i);
       }
       for (int i = 0; i < j; ++i) h_host_(i) = y[i];
-      Kokkos::deep_copy(h_, h_host_);
+      copy_to_device(h_, h_host_);
       KokkosBlas::gemv("N", 1.0, Kokkos::subview(basis_, Kokkos::ALL(), Kokkos::make_pair(0, j)),
                        Kokkos::subview(h_, Kokkos::make_pair(0, j)), 0.0, w_);
       precondition(w_, z_);
       KokkosBlas::axpby(1.0, z_, 1.0, x);
-      if (!(rel > options_.tolerance)) break;
+      if (!(rel > tol_)) break;
     }
   }
 
@@ -431,7 +436,10 @@ class KrylovSolver final : public LinearSolver {
   CrsPattern pattern_;
   Ordinal n_ = 0;
   int restart_ = 0;
-  Real anorm_ = 0.0;  // ||A||_inf of the factorized matrix
+  int limit_ = 0;         // iterations per solve: krylov_iteration_limit
+  double forcing_ = 0.0;  // the Newton forcing term (0: none)
+  Real tol_ = 0.0;        // the tolerance of the current solve
+  Real anorm_ = 0.0;      // ||A||_inf of the factorized matrix
   // GMRES: Hessenberg matrix, Givens rotations, rhs and coefficients (host).
   std::vector<Real> hess_, cs_, sn_, g_, y_;
   bool analyzed_ = false, factored_ = false;

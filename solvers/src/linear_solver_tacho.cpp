@@ -30,6 +30,7 @@
 
 #include "backends.hpp"
 #include "tlfea/core/error.hpp"
+#include "tlfea/core/host_device.hpp"
 
 namespace tlfea::detail {
 namespace {
@@ -166,16 +167,16 @@ class TachoSolver final : public LinearSolver {
     check_length("tacho", "pattern row map", pattern.row_map.extent(0),
                  static_cast<size_t>(n_) + 1);
     // Tacho's index types (size_t row pointers) differ from the pattern's.
-    auto h_row_map = Kokkos::create_mirror_view_and_copy(HostSpace(), pattern.row_map);
-    auto h_entries = Kokkos::create_mirror_view_and_copy(HostSpace(), pattern.entries);
+    auto h_row_map = to_host(pattern.row_map);
+    auto h_entries = to_host(pattern.entries);
     ap_ = size_array("tlfea::solvers::tacho::ap", n_ + 1);
     aj_ = ordinal_array("tlfea::solvers::tacho::aj", nnz_);
-    auto h_ap = Kokkos::create_mirror_view(ap_);
-    auto h_aj = Kokkos::create_mirror_view(aj_);
+    auto h_ap = host_mirror(ap_);
+    auto h_aj = host_mirror(aj_);
     for (Ordinal i = 0; i <= n_; ++i) h_ap(i) = static_cast<Tacho::size_type>(h_row_map(i));
     for (Offset k = 0; k < nnz_; ++k) h_aj(k) = h_entries(k);
-    Kokkos::deep_copy(ap_, h_ap);
-    Kokkos::deep_copy(aj_, h_aj);
+    copy_to_device(ap_, h_ap);
+    copy_to_device(aj_, h_aj);
     ax_ = value_array("tlfea::solvers::tacho::ax", nnz_);
     b_ = value_matrix("tlfea::solvers::tacho::b", n_, 1);
     x_ = value_matrix("tlfea::solvers::tacho::x", n_, 1);
@@ -197,15 +198,15 @@ class TachoSolver final : public LinearSolver {
       order = node_order(ordering_, xadj, adjncy);
     }
     ordinal_array perm("tlfea::solvers::tacho::perm", n_), peri("tlfea::solvers::tacho::peri", n_);
-    auto h_perm = Kokkos::create_mirror_view(perm);
-    auto h_peri = Kokkos::create_mirror_view(peri);
+    auto h_perm = host_mirror(perm);
+    auto h_peri = host_mirror(peri);
     for (Ordinal b = 0; b < nb; ++b)
       for (int a = 0; a < 3; ++a) {
         h_perm(3 * b + a) = 3 * order[b] + a;  // b: new node, order[b]: old node
         h_peri(3 * order[b] + a) = 3 * b + a;
       }
-    Kokkos::deep_copy(perm, h_perm);
-    Kokkos::deep_copy(peri, h_peri);
+    copy_to_device(perm, h_perm);
+    copy_to_device(peri, h_peri);
     run("analysis", [&] {
       solver_.analyze(n_, ap_, aj_, perm, peri);
       solver_.initialize();
@@ -220,7 +221,7 @@ class TachoSolver final : public LinearSolver {
     check_length("tacho", "values", values.extent(0), static_cast<size_t>(nnz_));
     Stopwatch t;
     factorized_ = false;
-    Kokkos::deep_copy(ax_, values);
+    device_copy(ax_, values);
     run("numeric factorization", [&] { solver_.factorize(ax_); });
     factorized_ = true;
     stats_.factorizations++;
@@ -232,11 +233,11 @@ class TachoSolver final : public LinearSolver {
     check_length("tacho", "right-hand side", b.extent(0), static_cast<size_t>(n_));
     check_length("tacho", "solution", x.extent(0), static_cast<size_t>(n_));
     Stopwatch t;
-    Kokkos::deep_copy(Kokkos::subview(b_, Kokkos::ALL(), 0), b);
+    device_copy(Kokkos::subview(b_, Kokkos::ALL(), 0), b);
     run("solve", [&] { solver_.solve(x_, b_, work_); });
     // x stays in the execution space's memory: copied there and checked by a
     // device reduction.
-    Kokkos::deep_copy(x, Kokkos::subview(x_, Kokkos::ALL(), 0));
+    device_copy(x, Kokkos::subview(x_, Kokkos::ALL(), 0));
     check_solution_device("tacho", x);
     stats_.solves++;
     stats_.solve_seconds += t.seconds();

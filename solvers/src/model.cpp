@@ -6,6 +6,7 @@
 
 #include "rigid_block.hpp"
 #include "tlfea/core/error.hpp"
+#include "tlfea/core/host_device.hpp"
 
 namespace tlfea {
 
@@ -381,7 +382,7 @@ struct BodyMotionSums {
 }  // namespace
 
 void Model::external_load(Real t, const CoefView& q, const CoefView& f) const {
-  Kokkos::deep_copy(f, load_);
+  device_copy(f, load_);
   for (const TimedLoad& l : timed_)
     Kokkos::parallel_for("tlfea::solvers::timed_load",
                          Kokkos::RangePolicy<ExecSpace>(0, num_coefficients_),
@@ -657,9 +658,9 @@ void Model::finalize() {
   }
   for (const NodalForce& nf : nodal_forces_) {
     CoefView f = target(nf.amplitude);
-    auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), f);
+    auto h = to_host(f);
     for (int a = 0; a < 3; ++a) h(nf.coefficient, a) += nf.force[a];
-    Kokkos::deep_copy(f, h);
+    copy_to_device(f, h);
   }
   // Point forces (§3.7): one set of their material points, each force
   // scattered into its target by MaterialPointSet::add_force (one launch per

@@ -7,6 +7,7 @@
 #include "rigid_block.hpp"
 #include "tlfea/core/crs_pattern.hpp"
 #include "tlfea/core/error.hpp"
+#include "tlfea/core/host_device.hpp"
 
 namespace tlfea {
 
@@ -112,9 +113,9 @@ RigidBodySpec rigid_body_from_mesh(const Mesh& mesh, Real density) {
   CoefView q0("tlfea::solvers::rigid_mesh_q0", n);
   copy_reference_coefficients(mesh, 0, q0);
   block->mass(q0, 1.0, values);
-  auto rm = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), pat.row_map);
-  auto en = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), pat.entries);
-  auto mv = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), values);
+  auto rm = to_host(pat.row_map);
+  auto en = to_host(pat.entries);
+  auto mv = to_host(values);
   // Scalar rows 3i (x-rows) hold M_ij at columns 3j.
   Real m = 0.0, mx[3] = {0, 0, 0}, xx[3][3] = {};
   for (Ordinal i = 0; i < n; ++i)

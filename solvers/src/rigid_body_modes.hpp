@@ -20,6 +20,7 @@
 // every column.
 #pragma once
 
+#include "tlfea/core/host_device.hpp"
 #include "tlfea/core/types.hpp"
 #include "tlfea/solvers/linear_solver.hpp"
 #include "tlfea/solvers/model.hpp"
@@ -36,7 +37,7 @@ inline RigidBodyLayout rigid_body_layout(const Model& model,
   RigidBodyLayout layout;
   layout.free_rows = free_rows;
   layout.position = DeviceView<unsigned char*>("tlfea::solvers::position_coefficients", n);
-  auto h = Kokkos::create_mirror_view(layout.position);
+  auto h = host_mirror(layout.position);
   for (Ordinal c = 0; c < n; ++c) h(c) = 1;
   for (int b = 0; b < model.num_bodies(); ++b) {
     const Ordinal off = model.coefficient_offset(b);
@@ -44,7 +45,7 @@ inline RigidBodyLayout rigid_body_layout(const Model& model,
     const int cpn = model.mesh(b).coefficients_per_node();
     for (Ordinal i = 0; i < nb; ++i) h(off + i) = i % cpn == 0 ? 1 : 0;
   }
-  Kokkos::deep_copy(layout.position, h);
+  copy_to_device(layout.position, h);
   return layout;
 }
 

@@ -21,6 +21,7 @@
 // factors.
 #include <vector>
 
+#include "tlfea/core/host_device.hpp"
 #include "tlfea/core/view_utils.hpp"
 #include "tlfea/solvers/time_stepper.hpp"
 
@@ -61,9 +62,9 @@ void TimeStepper::init_rigid_reuse() {
   // M_kk: the diagonal of the scalar block mass (block row c starts at
   // row_map(3 c) / 9 in Model::block_mass).
   const CrsPattern& p = model_.pattern();
-  auto rm = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), p.row_map);
-  auto en = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), p.entries);
-  auto mv = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), model_.block_mass());
+  auto rm = to_host(p.row_map);
+  auto en = to_host(p.entries);
+  auto mv = to_host(model_.block_mass());
   std::vector<Real> inv(dirs.size(), 0.0);
   for (size_t i = 0; i < dirs.size(); ++i) {
     const Ordinal c = dirs[i];

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "tlfea/core/error.hpp"
+#include "tlfea/core/host_device.hpp"
 
 namespace tlfea {
 
@@ -192,7 +193,7 @@ int RotationalSpringDampers::add(const MaterialPoint& u, const MaterialPoint& a,
 void RotationalSpringDampers::finalize() {
   vectors_ = upload_material_points("tlfea::solvers::rsda_vectors", vectors_host_);
   params_ = DeviceView<Real* [3]>("tlfea::solvers::rsda_params", size());
-  auto p = Kokkos::create_mirror_view(params_);
+  auto p = host_mirror(params_);
   clique_size_ = 0;
   for (int e = 0; e < size(); ++e) {
     p(e, 0) = specs_[e].stiffness;
@@ -201,7 +202,7 @@ void RotationalSpringDampers::finalize() {
     clique_size_ =
         std::max<int>(clique_size_, vectors_host_.ptr[3 * e + 3] - vectors_host_.ptr[3 * e]);
   }
-  Kokkos::deep_copy(params_, p);
+  copy_to_device(params_, p);
 }
 
 CliqueSet RotationalSpringDampers::cliques() const {

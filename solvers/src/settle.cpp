@@ -25,6 +25,7 @@
 #include <string>
 
 #include "tlfea/core/error.hpp"
+#include "tlfea/core/host_device.hpp"
 #include "tlfea/solvers/time_stepper.hpp"
 
 namespace tlfea {
@@ -61,8 +62,8 @@ SettleReport TimeStepper::settle(const SettleSettings& ss) {
   SettleReport rep;
   const StepperState initial = state();  // restored when a settle step fails
   CoefView v_given("tlfea::solvers::settle_v0", v_.extent(0));
-  Kokkos::deep_copy(v_given, v_);  // the velocities set before the settle, given back at t = 0
-  Kokkos::deep_copy(v_, 0.0);
+  device_copy(v_given, v_);  // the velocities set before the settle, given back at t = 0
+  fill(v_, 0.0);
   settling_ = true;
   t_ = -static_cast<Real>(n) * s_.dt;
   Real previous = 0.0;
@@ -79,7 +80,7 @@ SettleReport TimeStepper::settle(const SettleSettings& ss) {
       rep.kinetic_energy_peak = std::max(rep.kinetic_energy_peak, T);
       rep.kinetic_energy_final = T;
       if (ss.kinetic_damping && T < previous && k < damped) {
-        Kokkos::deep_copy(v_, 0.0);
+        fill(v_, 0.0);
         ++rep.velocity_resets;
         previous = 0.0;
       } else {
@@ -98,7 +99,7 @@ SettleReport TimeStepper::settle(const SettleSettings& ss) {
   load_scale_ = 1.0;
   t_ = 0.0;  // the pseudo-times -n dt + k dt carry round-off; t = 0 is exact
   steps_ = 0;
-  Kokkos::deep_copy(v_, v_given);
+  device_copy(v_, v_given);
   // The factors were assembled with loads held at t = 0 and scaled by the
   // ramp, which a restart's reassembly at factor_t_ (< 0) could not
   // reproduce: the run's first step factors afresh.

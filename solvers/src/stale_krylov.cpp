@@ -28,6 +28,7 @@
 #include <chrono>
 #include <cmath>
 
+#include "tlfea/core/host_device.hpp"
 #include "tlfea/core/view_utils.hpp"
 #include "tlfea/solvers/time_stepper.hpp"
 
@@ -65,7 +66,7 @@ double now() {
 bool TimeStepper::krylov_correction(Real h, Real t1, Real tol, StepReport& rep) {
   // On entry g_ = -g(v_base_) (the right-hand side), gt_ = g(v_base_), vt_ = v_base_.
   const int m = static_cast<int>(krylov_z_.size());
-  Kokkos::deep_copy(krylov_g_, gt_);
+  device_copy(krylov_g_, gt_);
   const Real beta = std::sqrt(dot(g_, g_));
   if (!(beta > 0) || !std::isfinite(beta)) return false;
   // qt_ = q_n + h v_base_ (the last residual() call was at v_base_).
@@ -124,8 +125,8 @@ bool TimeStepper::krylov_correction(Real h, Real t1, Real tol, StepReport& rep) 
     lincomb(krylov_v_[j + 1], 1.0 / hn, krylov_w_, 0.0, krylov_w_);
   }
   // Back to the base point (residual() at the update recomputes g there).
-  Kokkos::deep_copy(vt_, v_base_);
-  Kokkos::deep_copy(gt_, krylov_g_);
+  device_copy(vt_, v_base_);
+  device_copy(gt_, krylov_g_);
   if (!ok || k == 0) return false;
   // y = R^-1 e (R: the rotated Hessenberg's upper triangle); dv = sum y_i z_i.
   Real y[kMax] = {};
@@ -134,7 +135,7 @@ bool TimeStepper::krylov_correction(Real h, Real t1, Real tol, StepReport& rep) 
     for (int l = i + 1; l < k; ++l) s -= H[i][l] * y[l];
     y[i] = s / H[i][i];
   }
-  Kokkos::deep_copy(dv_, 0.0);
+  fill(dv_, 0.0);
   for (int i = 0; i < k; ++i) lincomb(dv_, 1.0, dv_, y[i], krylov_z_[i]);
   return true;
 }

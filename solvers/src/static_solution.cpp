@@ -1,6 +1,7 @@
 // TLFEA: static equilibrium by load increments (solve_static, docs/theory.md
 // §6.10): a TimeStepper with analysis = "static" stepping pseudo-time 0 -> 1.
 #include "tlfea/core/error.hpp"
+#include "tlfea/core/host_device.hpp"
 #include "tlfea/solvers/time_stepper.hpp"
 
 namespace tlfea {
@@ -17,7 +18,7 @@ StaticSolution solve_static(Model& model, int increments, StepperSettings settin
     out.factorizations += r.factorizations;
     out.cuts += r.retries;
   }
-  out.q = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), stepper.positions());
+  out.q = to_host(stepper.positions());
   return out;
 }
 

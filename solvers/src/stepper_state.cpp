@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "tlfea/core/error.hpp"
+#include "tlfea/core/host_device.hpp"
 #include "tlfea/solvers/time_stepper.hpp"
 
 namespace tlfea {
@@ -11,7 +12,7 @@ namespace tlfea {
 namespace {
 template <class View>
 std::vector<Real> to_host_vector(const View& x) {
-  auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), x);
+  auto h = to_host(x);
   return std::vector<Real>(h.data(), h.data() + h.size());
 }
 template <class View>
@@ -19,9 +20,9 @@ void from_host_vector(const std::vector<Real>& src, const View& x, const char* w
   if (src.size() != x.size())
     throw_error("TimeStepper::restore: ", what, " has ", src.size(), " values, this model needs ",
                 x.size());
-  auto h = Kokkos::create_mirror_view(x);
+  auto h = host_mirror(x);
   for (size_t i = 0; i < src.size(); ++i) h.data()[i] = src[i];
-  Kokkos::deep_copy(x, h);
+  copy_to_device(x, h);
 }
 }  // namespace
 
@@ -90,9 +91,9 @@ void TimeStepper::restore(const StepperState& st) {
     from_host_vector(st.factor_q, qt_, "factor_q");
     from_host_vector(st.factor_v, vt_, "factor_v");
     from_host_vector(st.factor_lambda, lambda_t_, "factor_lambda");
-    Kokkos::deep_copy(factor_q_, qt_);
-    Kokkos::deep_copy(factor_v_, vt_);
-    if (m_ > 0) Kokkos::deep_copy(factor_lambda_, lambda_t_);
+    device_copy(factor_q_, qt_);
+    device_copy(factor_v_, vt_);
+    if (m_ > 0) device_copy(factor_lambda_, lambda_t_);
     assemble_matrix(factor_h_, factor_t_);
     solver_->set_coefficients(qt_);  // the rigid-body modes' lever arms (muelu)
     solver_->factorize(values_);

@@ -13,6 +13,7 @@
 #include "distribution.hpp"
 #include "rigid_body_modes.hpp"
 #include "tlfea/core/error.hpp"
+#include "tlfea/core/host_device.hpp"
 #include "tlfea/core/view_utils.hpp"
 
 namespace tlfea {
@@ -250,7 +251,7 @@ TimeStepper::TimeStepper(Model& model, const StepperSettings& settings)
   fstep_ = CoefView("tlfea::solvers::step_force", n);
   factor_q_ = CoefView("tlfea::solvers::factor_q", n);
   factor_v_ = CoefView("tlfea::solvers::factor_v", n);
-  Kokkos::deep_copy(q_, model_.reference());
+  device_copy(q_, model_.reference());
   // Several ranks: only this rank's rows (Model::row_layout, set by dist_).
   values_ = DeviceView<Real*>("tlfea::solvers::newton_values", model_.row_layout().size(p));
   m_ = model_.has_constraints() ? model_.constraints().num_rows() : 0;
@@ -310,9 +311,9 @@ TimeStepper::TimeStepper(Model& model, const StepperSettings& settings)
     throw_error("StepperSettings: convergence tolerances must be >= 0");
 
   // Penalty: rho = penalty_scale * max diag(M) / h^3 unless given.
-  auto rm = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), p.row_map);
-  auto en = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), p.entries);
-  auto mv = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), model_.block_mass());
+  auto rm = to_host(p.row_map);
+  auto en = to_host(p.entries);
+  auto mv = to_host(model_.block_mass());
   Real mmax = 0.0;
   for (Ordinal b = 0; b < p.num_block_rows; ++b)
     for (Offset k = rm(3 * b), i = rm(3 * b) / 9; k < rm(3 * b + 1); k += 3, ++i)
@@ -332,12 +333,12 @@ TimeStepper::TimeStepper(Model& model, const StepperSettings& settings)
     mass_row_map_ = DeviceView<Offset*>("tlfea::solvers::mass_row_map", nb + 1);
     mass_cols_ = DeviceView<Ordinal*>("tlfea::solvers::mass_cols", bcols.size());
     mass_block_ = model_.block_mass();
-    auto h1 = Kokkos::create_mirror_view(mass_row_map_);
-    auto h2 = Kokkos::create_mirror_view(mass_cols_);
+    auto h1 = host_mirror(mass_row_map_);
+    auto h2 = host_mirror(mass_cols_);
     for (Ordinal b = 0; b <= nb; ++b) h1(b) = brm[b];
     for (size_t k = 0; k < bcols.size(); ++k) h2(k) = bcols[k];
-    Kokkos::deep_copy(mass_row_map_, h1);
-    Kokkos::deep_copy(mass_cols_, h2);
+    copy_to_device(mass_row_map_, h1);
+    copy_to_device(mass_cols_, h2);
   }
 
   // Clamped coefficients: their rows and columns are removed from the system
@@ -363,16 +364,16 @@ TimeStepper::TimeStepper(Model& model, const StepperSettings& settings)
   for (Ordinal d : dofs) fixed[d] = 1;
   {
     free_ = DeviceView<unsigned char*>("tlfea::solvers::free_dofs", p.num_rows());
-    auto h = Kokkos::create_mirror_view(free_);
+    auto h = host_mirror(free_);
     for (Ordinal r = 0; r < p.num_rows(); ++r) h(r) = fixed[r] ? 0 : 1;
-    Kokkos::deep_copy(free_, h);
+    copy_to_device(free_, h);
   }
   // Offsets in the values' layout; several ranks: the rows this rank holds,
   // and the unit diagonal added by the rank owning the row.
   std::vector<Offset> zero, diag;
   {
     const RowLayout& layout = model_.row_layout();
-    auto shift = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), layout.shift);
+    auto shift = to_host(layout.shift);
     for (Ordinal r = 0; r < p.num_rows(); ++r) {
       const Offset sh = layout.whole() ? 0 : shift(r);
       if (sh == RowLayout::kAbsent) continue;
@@ -390,7 +391,7 @@ TimeStepper::TimeStepper(Model& model, const StepperSettings& settings)
   fixed_diag_ = upload_to_device<Offset>("tlfea::solvers::fixed_diag", diag);
   presc_dofs_ = upload_to_device<Ordinal>("tlfea::solvers::prescribed_dofs", presc);
   presc_vel_ = DeviceView<Real*>("tlfea::solvers::prescribed_velocity", presc.size());
-  presc_vel_host_ = Kokkos::create_mirror_view(presc_vel_);
+  presc_vel_host_ = host_mirror(presc_vel_);
 
   if (s_.inner_solver == "adamw") {
     adam_m_ = CoefView("tlfea::solvers::adam_m", n);
@@ -400,6 +401,13 @@ TimeStepper::TimeStepper(Model& model, const StepperSettings& settings)
   }
   LinearSolverOptions lo = s_.linear;
   if (s_.dp1_curvature) lo.positive_definite = false;
+  // Follower loads (pressure on the deformed faces, torques on rigid bodies)
+  // add a load stiffness without symmetry to the Newton matrix, so every
+  // backend is told the matrix is not symmetric whatever the settings say:
+  // the default backend is then an LU (klu2, eigen-lu, cuDSS's general
+  // type), and one that needs symmetry (tacho, eigen-ldlt, CG) is refused
+  // with its message instead of factoring one triangle of the matrix.
+  if (model_.has_follower_loads()) lo.symmetric = false;
   solver_ = dist_ ? dist_->make_solver(lo) : make_linear_solver(lo);
   solver_->analyze(p);
   solver_->set_rigid_body_layout(detail::rigid_body_layout(model_, free_));  // for muelu
@@ -431,33 +439,33 @@ const ElementBlockBase* TimeStepper::elements(int b) const {
 void TimeStepper::init_static_penalty() {
   const Real h = s_.dt;
   rho_ = 0.0;
-  Kokkos::deep_copy(qt_, q_);
-  Kokkos::deep_copy(vt_, 0.0);
-  if (m_ > 0) Kokkos::deep_copy(lambda_t_, 0.0);
+  device_copy(qt_, q_);
+  fill(vt_, 0.0);
+  if (m_ > 0) fill(lambda_t_, 0.0);
   assemble_matrix(h, t_ + h);
   // The diagonal of each free row; several ranks: each rank's part of the
   // rows it holds, summed over the ranks (the same on every rank).
   const CrsPattern& p = model_.pattern();
   const RowLayout& layout = model_.row_layout();
-  auto rm = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), p.row_map);
-  auto en = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), p.entries);
-  auto val = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), values_);
-  auto fr = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), free_);
-  auto shift = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), layout.shift);
+  auto rm = to_host(p.row_map);
+  auto en = to_host(p.entries);
+  auto val = to_host(values_);
+  auto fr = to_host(free_);
+  auto shift = to_host(layout.shift);
   DeviceView<Real*> diag("tlfea::solvers::static_diagonal", p.num_rows());
   {
-    auto hd = Kokkos::create_mirror_view(diag);
-    Kokkos::deep_copy(hd, 0.0);
+    auto hd = host_mirror(diag);
+    fill(hd, 0.0);
     for (Ordinal r = 0; r < p.num_rows(); ++r) {
       const Offset sh = layout.whole() ? 0 : shift(r);
       if (sh == RowLayout::kAbsent) continue;
       for (Offset k = rm(r); k < rm(r + 1); ++k)
         if (en(k) == r) hd(r) = val(k + sh);
     }
-    Kokkos::deep_copy(diag, hd);
+    copy_to_device(diag, hd);
   }
   if (dist_) dist_->sum(diag);
-  auto hd = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), diag);
+  auto hd = to_host(diag);
   Real kmax = 0.0;
   for (Ordinal r = 0; r < p.num_rows(); ++r)
     if (fr(r)) kmax = std::max(kmax, std::abs(hd(r)) / h);
@@ -478,14 +486,14 @@ void TimeStepper::set_prescribed_velocities(Real h, Real t1) {
     for (int a = 0; a < 3; ++a)
       presc_vel_host_(3 * k + a) = (presc_next_[k][a] - presc_last_[k][a]) / h;
   }
-  Kokkos::deep_copy(presc_vel_, presc_vel_host_);
+  copy_to_device(presc_vel_, presc_vel_host_);
   Kokkos::parallel_for("tlfea::solvers::prescribed_velocity", Range(0, presc_dofs_.extent(0)),
                        SetDofs{vt_, presc_dofs_, presc_vel_});
 }
 
 void TimeStepper::set_velocities(const CoefView& v) {
   ga_started_ = false;  // a_n no longer matches v_n: the next step starts up again
-  Kokkos::deep_copy(v_, v);
+  device_copy(v_, v);
   Kokkos::parallel_for("tlfea::solvers::clamp", Range(0, fixed_dofs_.extent(0)),
                        ZeroDofs{v_, fixed_dofs_});
 }
@@ -521,7 +529,7 @@ Real TimeStepper::residual(Real h, Real t1) {
         BlockMassProduct{mass_row_map_, mass_cols_, mass_block_, work_, inertia_, 1.0 / h});
   }
   // f_int (static: at zero velocity, no viscous force), f_ext
-  Kokkos::deep_copy(fint_, 0.0);
+  fill(fint_, 0.0);
   const CoefView& vel = static_ ? zero_ : vt_;
   for (int b = 0; b < model_.num_bodies(); ++b)
     if (const ElementBlockBase* e = elements(b)) e->internal_force(qt_, vel, fint_);
@@ -543,7 +551,7 @@ Real TimeStepper::residual(Real h, Real t1) {
     cs.evaluate(qt_, tl, c_);
     Kokkos::parallel_for("tlfea::solvers::multiplier", Range(0, m_),
                          Multiplier{y_, lambda_t_, c_, h, rho_});
-    Kokkos::deep_copy(fc_, 0.0);
+    fill(fc_, 0.0);
     cs.apply_jacobian_transpose(qt_, tl, y_, fc_);
   }
   Real sums[10] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
@@ -620,6 +628,18 @@ bool TimeStepper::inner_newton(Real h, Real t1, StepReport& rep, bool& reuse_ok,
   // reuse_ratio; the next one then tries krylov_correction once before
   // refactoring (docs/theory.md §6.6).
   bool stalled = false, krylov_failed = false;
+  // Inexact Newton (Eisenstat & Walker, SIAM J. Sci. Comput. 17, 1996,
+  // choice 2): an iterative linear solve stops at relative residual
+  //   eta_k = gamma (|g_k| / |g_{k-1}|)^alpha, gamma = 0.9, alpha = 2,
+  // eta_0 = 0.5, kept >= gamma eta_{k-1}^alpha when that exceeds 0.1 (so eta
+  // does not drop abruptly), and with Kelley's terminal safeguard
+  //   eta_k = min(0.9, max(eta_k, 0.5 tau / |g_k|)),
+  // tau the Newton threshold (Kelley, Iterative Methods for Linear and
+  // Nonlinear Equations, SIAM 1995, eq. 6.20): no solve is asked for more
+  // than the step needs to meet Newton's own test, and the quadratic
+  // convergence of Newton is kept near the solution. Direct solvers ignore
+  // it; the converged step is the same within the Newton tolerance.
+  Real eta = 0.5, r_last_solve = -1.0;
   while (!converged && it < s_.max_newton) {
     if (!std::isfinite(r)) return false;
     const bool krylov = stalled && !krylov_failed && !krylov_v_.empty() && have_factor_ &&
@@ -638,18 +658,25 @@ bool TimeStepper::inner_newton(Real h, Real t1, StepReport& rep, bool& reuse_ok,
       const double tf = wall();
       rep.assembly_s += tf - ta;
       solver_->set_coefficients(qt_);  // the rigid-body modes' lever arms (muelu)
-      solver_->factorize(values_);
+      try {
+        solver_->factorize(values_);
+      } catch (const Error& e) {
+        // A failed factorization (singular matrix, preconditioner breakdown)
+        // fails the step, which step() retries with half the step.
+        rep.linear_failure = e.what();
+        return false;
+      }
       rep.factorization_s += wall() - tf;
       have_factor_ = true;
       factor_h_ = h;
       factor_t_ = t1;
-      Kokkos::deep_copy(factor_q_, qt_);  // the assembly point, for restart
-      Kokkos::deep_copy(factor_v_, vt_);
-      if (m_ > 0) Kokkos::deep_copy(factor_lambda_, lambda_t_);
+      device_copy(factor_q_, qt_);  // the assembly point, for restart
+      device_copy(factor_v_, vt_);
+      if (m_ > 0) device_copy(factor_lambda_, lambda_t_);
       ++rep.factorizations;
     }
     // Solve J dv = -g.
-    Kokkos::deep_copy(v_base_, vt_);
+    device_copy(v_base_, vt_);
     Kokkos::parallel_for("tlfea::solvers::rhs", Range(0, g_.extent(0)), Negate{g_, gt_});
     if (krylov) {
       // A tenth of the Newton test's threshold, so that the step converges.
@@ -662,8 +689,26 @@ bool TimeStepper::inner_newton(Real h, Real t1, StepReport& rep, bool& reuse_ok,
         continue;
       }
     } else {
+      const Real target = std::max(
+          {s_.residual_abs_tol, s_.residual_rel_tol * r0, s_.residual_force_tol * force_scale_});
+      if (r_last_solve > 0.0) {
+        const Real ratio = r / r_last_solve, previous = 0.9 * eta * eta;
+        eta = 0.9 * ratio * ratio;
+        if (previous > 0.1) eta = std::max(eta, previous);
+      }
+      eta = std::min(0.9, std::max(eta, 0.5 * target / r));
+      r_last_solve = r;
+      solver_->set_forcing_term(eta);
       const double ts = wall();
-      solver_->solve(flat(g_), flat(dv_));
+      try {
+        solver_->solve(flat(g_), flat(dv_));
+      } catch (const Error& e) {
+        // An iterative solve that did not reach its tolerance, or a
+        // non-finite solution: the step fails and step() retries it with
+        // half the step (smaller h: better conditioned M / h^2 + K).
+        rep.linear_failure = e.what();
+        return false;
+      }
       Kokkos::fence();
       rep.solve_s += wall() - ts;
     }
@@ -734,7 +779,7 @@ bool TimeStepper::inner_newton(Real h, Real t1, StepReport& rep, bool& reuse_ok,
     }
     if (!decreased && !fresh && stale_retries++ < 2) {
       // A stale factorization gave no descent: undo, refactor, retry.
-      Kokkos::deep_copy(vt_, v_base_);
+      device_copy(vt_, v_base_);
       r = residual(h, t1);
       reuse_ok = false;
       if (krylov) krylov_failed = true;
@@ -774,7 +819,7 @@ bool TimeStepper::advance(Real h, StepReport& rep) {
   const bool ga = s_.integrator == TimeIntegrator::generalized_alpha && !settling_;
   ga_step_ = ga && ga_started_;
   if (ga_step_) ga_predict(h);
-  Kokkos::deep_copy(vt_, v_);  // initial guess: previous velocity
+  device_copy(vt_, v_);  // initial guess: previous velocity
   set_prescribed_velocities(h, load_time(t1));
   if (ga_step_ && presc_dofs_.extent(0) > 0)
     Kokkos::parallel_for(
@@ -782,12 +827,12 @@ bool TimeStepper::advance(Real h, StepReport& rep) {
         PrescribedGeneralizedAlpha{vt_, q_, qhat_, presc_dofs_, h, position_coefficient(h)});
   if (!model_.step_forces().empty()) {
     const double tc = wall();
-    Kokkos::deep_copy(fstep_, 0.0);
+    fill(fstep_, 0.0);
     for (const auto& fn : model_.step_forces()) fn(t_, q_, v_, h, fstep_);
     Kokkos::fence();
     rep.step_force_s += wall() - tc;
   }
-  if (m_ > 0) Kokkos::deep_copy(lambda_t_, lambda_);  // warm start
+  if (m_ > 0) device_copy(lambda_t_, lambda_);  // warm start
   // Jacobian reuse: the previous factorization serves while Newton contracts
   // by reuse_ratio per iteration, across iterations and steps of equal h.
   bool reuse_ok = s_.reuse_jacobian && reuse_next_ && have_factor_ && factor_h_ == h;
@@ -823,9 +868,9 @@ bool TimeStepper::advance(Real h, StepReport& rep) {
     have_factor_ = false;
     last_fast = false;
   }
-  Kokkos::deep_copy(q_, qt_);
-  Kokkos::deep_copy(v_, vt_);
-  if (m_ > 0) Kokkos::deep_copy(lambda_, lambda_t_);
+  device_copy(q_, qt_);
+  device_copy(v_, vt_);
+  if (m_ > 0) device_copy(lambda_, lambda_t_);
   presc_last_ = presc_next_;
   reuse_next_ = last_fast || rep.newton_iterations == 0;
   t_ = t1;
@@ -854,6 +899,7 @@ StepReport TimeStepper::step() {
            << s_.max_retries << " step halvings (last h = " << h << " s";
       os << ", last |g| = " << (rep.residual_history.empty() ? 0.0 : rep.residual_history.back())
          << " N, force scale " << rep.force_scale << " N); state kept at the last converged step";
+      if (!rep.linear_failure.empty()) os << "; last linear-solver failure: " << rep.linear_failure;
       throw Error(os.str());
     }
     h *= 0.5;

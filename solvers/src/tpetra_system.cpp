@@ -12,6 +12,7 @@
 
 #include "backends.hpp"
 #include "tlfea/core/error.hpp"
+#include "tlfea/core/host_device.hpp"
 
 namespace tlfea::detail {
 
@@ -36,16 +37,16 @@ void TpetraSystem::analyze(const char* backend, const CrsPattern& pattern) {
   auto comm = serial_comm(backend);
   map_ = Teuchos::rcp(new TpetraMap(static_cast<Tpetra::global_size_t>(n_), 0, comm));
 
-  auto h_row_map = Kokkos::create_mirror_view_and_copy(HostSpace(), pattern.row_map);
-  auto h_entries = Kokkos::create_mirror_view_and_copy(HostSpace(), pattern.entries);
+  auto h_row_map = to_host(pattern.row_map);
+  auto h_entries = to_host(pattern.entries);
   typename local_graph::row_map_type::non_const_type row_ptr("tlfea::solvers::tpetra::row_ptr",
                                                              n_ + 1);
   typename local_graph::entries_type::non_const_type col_ind("tlfea::solvers::tpetra::col_ind",
                                                              nnz_);
-  auto h_row_ptr = Kokkos::create_mirror_view(row_ptr);
-  auto h_col_ind = Kokkos::create_mirror_view(col_ind);
+  auto h_row_ptr = host_mirror(row_ptr);
+  auto h_col_ind = host_mirror(col_ind);
   diagonal_ = DeviceView<Offset*>("tlfea::solvers::tpetra::diagonal", n_);
-  auto h_diag = Kokkos::create_mirror_view(diagonal_);
+  auto h_diag = host_mirror(diagonal_);
   for (Ordinal i = 0; i <= n_; ++i) h_row_ptr(i) = static_cast<size_t>(h_row_map(i));
   for (Ordinal i = 0; i < n_; ++i) {
     h_diag(i) = -1;
@@ -54,9 +55,9 @@ void TpetraSystem::analyze(const char* backend, const CrsPattern& pattern) {
       if (h_entries(k) == i) h_diag(i) = k;
     }
   }
-  Kokkos::deep_copy(row_ptr, h_row_ptr);
-  Kokkos::deep_copy(col_ind, h_col_ind);
-  Kokkos::deep_copy(diagonal_, h_diag);
+  copy_to_device(row_ptr, h_row_ptr);
+  copy_to_device(col_ind, h_col_ind);
+  copy_to_device(diagonal_, h_diag);
 
   graph_ = Teuchos::rcp(new TpetraGraph(map_, map_, row_ptr, col_ind));
   graph_->fillComplete(map_, map_);
@@ -114,21 +115,21 @@ void TpetraSystem::set_values(const char* backend, const DeviceView<Real*>& valu
   if (local_values.extent(0) != static_cast<size_t>(nnz_))
     throw_error(backend, ": Tpetra matrix holds ", local_values.extent(0), " values, expected ",
                 nnz_);
-  Kokkos::deep_copy(local_values, values);
+  device_copy(local_values, values);
   matrix_->fillComplete(map_, map_);
 }
 
 void TpetraSystem::set_rhs(const char* backend, const DeviceView<Real*>& b) {
   check_length(backend, "right-hand side", b.extent(0), static_cast<size_t>(n_));
   auto view = b_->getLocalViewDevice(Tpetra::Access::OverwriteAll);
-  Kokkos::deep_copy(Kokkos::subview(view, Kokkos::ALL(), 0), b);
+  device_copy(Kokkos::subview(view, Kokkos::ALL(), 0), b);
 }
 
 void TpetraSystem::get_solution(const char* backend, const DeviceView<Real*>& x) {
   check_length(backend, "solution", x.extent(0), static_cast<size_t>(n_));
   {
     auto view = x_->getLocalViewDevice(Tpetra::Access::ReadOnly);
-    Kokkos::deep_copy(x, Kokkos::subview(view, Kokkos::ALL(), 0));
+    device_copy(x, Kokkos::subview(view, Kokkos::ALL(), 0));
   }
   check_solution_device(backend, x);
 }

@@ -5,6 +5,7 @@
 
 #include "mass_sums.hpp"
 #include "tlfea/core/generators.hpp"
+#include "tlfea/core/host_device.hpp"
 #include "tlfea/solvers/time_stepper.hpp"
 
 namespace tlfea {
@@ -212,6 +213,34 @@ TEST(TimeStepper, FollowerPressureCompressesAFreeBlockByPOverK) {
   for (int a = 0; a < 3; ++a) EXPECT_NEAR(mom[a], 0.0, 1e-8);
 }
 
+// Follower pressure makes the Newton matrix nonsymmetric (its load
+// stiffness has no symmetry), so the stepper tells the linear solver so even
+// when the settings say symmetric: the default backend is an LU one (which
+// one depends on the build), and a backend that needs a symmetric matrix is
+// refused with a message naming the reason rather than factoring one
+// triangle of the matrix.
+TEST(TimeStepper, FollowerPressureMakesTheLinearSolveNonsymmetric) {
+  Model model;
+  const Mesh mesh = generate_box(ElementType::Q27, {1.0, 1.0, 1.0}, {1, 1, 1});
+  const int body = model.add_body(mesh, MaterialSpec::svk(1e7, 0.3), 1000.0);
+  model.add_pressure(body, "zmax", 1e4);
+  StepperSettings s;
+  s.dt = 1e-3;
+  ASSERT_TRUE(s.linear.symmetric);  // the default claims symmetry; the stepper overrides it
+  {
+    TimeStepper stepper(model, s);
+    const std::string name = stepper.linear_solver_name();
+    EXPECT_TRUE(name == "klu2" || name == "eigen-lu" || name == "cudss") << name;
+  }
+  s.linear.backend = "eigen-ldlt";
+  try {
+    TimeStepper stepper(model, s);
+    ADD_FAILURE() << "eigen-ldlt accepted a nonsymmetric Newton matrix";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("symmetric"), std::string::npos) << e.what();
+  }
+}
+
 // Prescribed ANCF gradients: node 0 of a beam has its position and r_v
 // clamped and its gradients r_u, r_w driven through a rotation about y,
 // r_u(t) = (cos wt, 0, -sin wt), r_w(t) = (sin wt, 0, cos wt) (a rigid
@@ -280,6 +309,70 @@ TEST(TimeStepper, Dp1CurvatureTermLeavesTheStepSolutionUnchanged) {
   }
   EXPECT_GT(moved, 1e-3);  // the bar swings down
   EXPECT_LT(diff, 1e-8);
+}
+
+// A linear solve that fails is a failed step, retried with half the step,
+// not an abort. A free Q27 cube of Saint Venant-Kirchhoff material is thrown
+// together along z (v_z = -c z, c = 3 /s): the Newton iterates of a step of
+// h = 0.1 s compress it to stretches near 1 - c h = 0.7 and below, where SVK
+// softens (dP/dlambda = E (3 lambda^2 - 1) / 2 < 0 for lambda < 1/sqrt(3))
+// beyond what M / h^2 holds up, so the Newton matrix becomes indefinite and
+// CG breaks down (p^T A p < 0). At h / 2 it stays positive definite. The
+// halved step is compared with the same half steps by a direct solver (a
+// reference independent of the Krylov path).
+CoefViewHost thrown_together_velocities(Model& model, Real c) {
+  auto q0 = tlfea::to_host(model.reference());
+  CoefViewHost v("v", q0.extent(0));
+  for (size_t k = 0; k < q0.extent(0); ++k) {
+    v(k, 0) = v(k, 1) = 0.0;
+    v(k, 2) = -c * q0(k, 2);
+  }
+  return v;
+}
+
+TEST(TimeStepper, KrylovFailureBecomesAHalvedStepWithAMessage) {
+  Model model;
+  const Mesh mesh = generate_box(ElementType::Q27, {1.0, 1.0, 1.0}, {1, 1, 1});
+  model.add_body(mesh, MaterialSpec::svk(1e7, 0.3), 1000.0);
+  model.finalize();
+  const Real c = 3.0, dt = 0.1;
+  const CoefViewHost vh = thrown_together_velocities(model, c);
+  CoefView v("v", vh.extent(0));
+  tlfea::copy_to_device(v, vh);
+  auto run = [&](const std::string& backend, Real h, int steps, StepReport& last) {
+    StepperSettings s;
+    s.dt = h;
+    s.reuse_jacobian = false;
+    s.linear.backend = backend;
+    TimeStepper st(model, s);
+    st.set_velocities(v);
+    for (int n = 0; n < steps; ++n) last = st.step();
+    return tlfea::to_host(st.velocities());
+  };
+  StepReport krylov, direct;
+  const auto vk = run("kk-cg", dt, 1, krylov);
+  EXPECT_TRUE(krylov.converged);
+  ASSERT_EQ(krylov.retries, 1);
+  EXPECT_NE(krylov.linear_failure.find("kk-cg: p^T A p"), std::string::npos)
+      << krylov.linear_failure;
+  const auto vd = run("eigen-lu", dt / 2, 2, direct);
+  EXPECT_TRUE(direct.linear_failure.empty());
+  // Both runs stop Newton at |g| <= residual_force_tol F (1e-8 F, F the force
+  // scale at convergence). The Newton matrix is at least M / h here (positive
+  // definite at h / 2), so each half step's velocity is within
+  // h |g| / lambda_min(M) of the exact step solution. lambda_min of the
+  // consistent Q27 mass of this unit cube: rho (2.411 / 30)^3 = 0.519 kg (the
+  // 1-D quadratic element's mass L / 30 [[4, 2, -1], [2, 16, 2], [-1, 2, 4]]
+  // has smallest eigenvalue (19 - sqrt(201)) / 60; the Q27 mass is its
+  // tensor cube). Two runs of two half steps each: 4 such bounds.
+  const Real lambda_min = 1000.0 * std::pow((19.0 - std::sqrt(201.0)) / 60.0, 3);
+  const Real F = std::max(krylov.force_scale, direct.force_scale);
+  const Real bound = 4.0 * (dt / 2) * 1e-8 * F / lambda_min;
+  Real diff = 0.0;
+  for (size_t k = 0; k < vk.extent(0); ++k)
+    for (int a = 0; a < 3; ++a) diff = std::max(diff, std::fabs(vk(k, a) - vd(k, a)));
+  EXPECT_LT(diff, bound);
+  std::printf("[krylov retry] |v_kk-cg - v_eigen-lu| = %.2e m/s, bound %.2e m/s\n", diff, bound);
 }
 
 // A step that cannot converge (here: no Newton iteration allowed) is retried

@@ -437,3 +437,26 @@ TEST(LinearSolver, WrongLengthsAndCallOrderThrow) {
 
 }  // namespace
 }  // namespace tlfea
+
+namespace tlfea {
+namespace {
+
+// The automatic Krylov iteration limit (max_iterations 0) grows as n^(1/3)
+// above 500: max(500, ceil(50 n^(1/3))), values by hand: 50 * 1000^(1/3) =
+// 500, 50 * 8000^(1/3) = 1000, 50 * 64000^(1/3) = 2000, 50 * 9261^(1/3) =
+// 50 * 21 = 1050, 50 * 9262^(1/3) = 1050.038 (rounded up: 1051). A
+// configured limit is kept as given.
+TEST(KrylovIterationLimit, AutomaticLimitGrowsWithTheCubeRootOfTheSize) {
+  EXPECT_EQ(krylov_iteration_limit(0, 0), 500);
+  EXPECT_EQ(krylov_iteration_limit(0, 10), 500);
+  EXPECT_EQ(krylov_iteration_limit(0, 1000), 500);
+  EXPECT_EQ(krylov_iteration_limit(0, 8000), 1000);
+  EXPECT_EQ(krylov_iteration_limit(0, 64000), 2000);
+  EXPECT_EQ(krylov_iteration_limit(0, 9261), 1050);
+  EXPECT_EQ(krylov_iteration_limit(0, 9262), 1051);
+  EXPECT_EQ(krylov_iteration_limit(2, 64000), 2);
+  EXPECT_EQ(krylov_iteration_limit(5000, 64000), 5000);
+}
+
+}  // namespace
+}  // namespace tlfea

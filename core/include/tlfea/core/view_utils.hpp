@@ -1,25 +1,15 @@
-// TLFEA: small Kokkos view helpers shared by the layers: a host vector copied
-// into a new device view, the squared 2-norm and dot-product reduction
+// TLFEA: small Kokkos view helpers shared by the layers (host <-> device
+// copies are in host_device.hpp, included here): the squared 2-norm and dot-product reduction
 // functors, and the flat (3 n) view of a coefficient vector.
 #pragma once
 
 #include <string>
 #include <vector>
 
+#include "tlfea/core/host_device.hpp"
 #include "tlfea/core/types.hpp"
 
 namespace tlfea {
-
-// A new device view labelled `label` holding a copy of h (filled through a
-// host mirror, one deep_copy). An empty h gives an empty view.
-template <class T>
-DeviceView<T*> upload_to_device(const std::string& label, const std::vector<T>& h) {
-  DeviceView<T*> d(label, h.size());
-  auto m = Kokkos::create_mirror_view(d);
-  for (size_t i = 0; i < h.size(); ++i) m(i) = h[i];
-  Kokkos::deep_copy(d, m);
-  return d;
-}
 
 // Reduction functor for Kokkos::parallel_reduce over [0, c.extent(0)):
 // sum_i c(i)^2 (the squared Euclidean norm; the caller takes the root).

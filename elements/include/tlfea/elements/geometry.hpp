@@ -7,6 +7,7 @@
 #include <string>
 
 #include "tlfea/core/error.hpp"
+#include "tlfea/core/host_device.hpp"
 #include "tlfea/core/mesh.hpp"
 #include "tlfea/core/tensor.hpp"
 #include "tlfea/core/types.hpp"
@@ -55,10 +56,10 @@ ElementGeometry<E> build_geometry(const Mesh& mesh, Ordinal coef_offset) {
   g.param = DeviceView<typename E::Param*>("tlfea::elements::param", ne);
   g.H = DeviceView<Real* * [E::n][3]>("tlfea::elements::H", ne, E::nq);
   g.dV = DeviceView<Real**>("tlfea::elements::dV", ne, E::nq);
-  auto conn = Kokkos::create_mirror_view(g.conn);
-  auto param = Kokkos::create_mirror_view(g.param);
-  auto H = Kokkos::create_mirror_view(g.H);
-  auto dV = Kokkos::create_mirror_view(g.dV);
+  auto conn = host_mirror(g.conn);
+  auto param = host_mirror(g.param);
+  auto H = host_mirror(g.H);
+  auto dV = host_mirror(g.dV);
   const Ordinal nc = mesh.num_coefficients();
   for (Ordinal e = 0; e < ne; ++e) {
     Real x0[E::n][3];
@@ -100,10 +101,10 @@ ElementGeometry<E> build_geometry(const Mesh& mesh, Ordinal coef_offset) {
       dV(e, q) = w * d;
     }
   }
-  Kokkos::deep_copy(g.conn, conn);
-  Kokkos::deep_copy(g.param, param);
-  Kokkos::deep_copy(g.H, H);
-  Kokkos::deep_copy(g.dV, dV);
+  copy_to_device(g.conn, conn);
+  copy_to_device(g.param, param);
+  copy_to_device(g.H, H);
+  copy_to_device(g.dV, dV);
   return g;
 }
 

@@ -32,6 +32,7 @@
 
 #include <type_traits>
 
+#include "tlfea/core/host_device.hpp"
 #include "tlfea/elements/lane_force_core.hpp"
 #include "tlfea/elements/poisson_split.hpp"
 
@@ -74,11 +75,11 @@ LanePoints<E> build_lane_points(const DeviceView<Real* * [E::n][3]> H[],
   const Ordinal ne = static_cast<Ordinal>(H[0].extent(0));
   lp.H = DeviceView<Real* * [E::n][3][W]>("tlfea::elements::lane_H", ne, lp.nchunk);
   lp.dV = DeviceView<Real** [W]>("tlfea::elements::lane_dV", ne, lp.nchunk);
-  auto hH = Kokkos::create_mirror_view(lp.H);
-  auto hdV = Kokkos::create_mirror_view(lp.dV);
+  auto hH = host_mirror(lp.H);
+  auto hdV = host_mirror(lp.dV);
   for (int s = 0; s < nsets; ++s) {
-    auto Hs = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), H[s]);
-    auto dVs = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), dV[s]);
+    auto Hs = to_host(H[s]);
+    auto dVs = to_host(dV[s]);
     const int c0 = s == 0 ? 0 : chunks[0];
     for (Ordinal e = 0; e < ne; ++e)
       for (int p = 0; p < np[s]; ++p) {
@@ -88,8 +89,8 @@ LanePoints<E> build_lane_points(const DeviceView<Real* * [E::n][3]> H[],
           for (int m = 0; m < 3; ++m) hH(e, c, i, m, l) = Hs(e, p, i, m);
       }
   }
-  Kokkos::deep_copy(lp.H, hH);
-  Kokkos::deep_copy(lp.dV, hdV);
+  copy_to_device(lp.H, hH);
+  copy_to_device(lp.dV, hdV);
   return lp;
 }
 

@@ -109,6 +109,7 @@
 #include <cmath>
 
 #include "tlfea/core/error.hpp"
+#include "tlfea/core/host_device.hpp"
 #include "tlfea/core/mesh.hpp"
 #include "tlfea/core/tensor.hpp"
 #include "tlfea/core/types.hpp"
@@ -367,10 +368,10 @@ PoissonSplitGeometry<E> build_poisson_split_geometry(const Mesh& mesh,
   DeviceView<Real* * [E::n][3]> Hf("tlfea::elements::split_H_full", ne, E::nq);
   s.H_axis = DeviceView<Real* * [E::n][3]>("tlfea::elements::split_H_axis", ne, na);
   s.dV_axis = DeviceView<Real**>("tlfea::elements::split_dV_axis", ne, na);
-  auto Hfh = Kokkos::create_mirror_view(Hf);
-  auto Ha = Kokkos::create_mirror_view(s.H_axis);
-  auto dVa = Kokkos::create_mirror_view(s.dV_axis);
-  auto param = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), g.param);
+  auto Hfh = host_mirror(Hf);
+  auto Ha = host_mirror(s.H_axis);
+  auto dVa = host_mirror(s.dV_axis);
+  auto param = to_host(g.param);
   bool identity = true;
   for (Ordinal e = 0; e < ne; ++e) {
     Real x0[E::n][3];
@@ -407,11 +408,11 @@ PoissonSplitGeometry<E> build_poisson_split_geometry(const Mesh& mesh,
   if (identity) {
     s.H_full = g.H;
   } else {
-    Kokkos::deep_copy(Hf, Hfh);
+    copy_to_device(Hf, Hfh);
     s.H_full = Hf;
   }
-  Kokkos::deep_copy(s.H_axis, Ha);
-  Kokkos::deep_copy(s.dV_axis, dVa);
+  copy_to_device(s.H_axis, Ha);
+  copy_to_device(s.dV_axis, dVa);
   return s;
 }
 

@@ -29,14 +29,17 @@ struct LinearSolverOptions {
   // belos-cg and belos-gmres select them and the others are refused; on one
   // rank the same as belos-cg / belos-gmres). "default" is
   // cuDSS in a CUDA build with cuDSS, Tacho in the Trilinos build and Eigen's
-  // LDL^T otherwise (KLU2 / Eigen's LU when symmetric is false; cuDSS
+  // LDL^T otherwise (KLU2 / Eigen's LU when symmetric is false, Eigen's LU
+  // also in the Trilinos build when MPI is not running; cuDSS
   // factorizes either). kk-cg and kk-gmres (Kokkos Kernels Krylov, every
   // build) keep every vector in the execution space's memory.
   std::string backend = "default";
   bool symmetric = true;           // the matrix is symmetric (values, not only pattern)
   bool positive_definite = false;  // Tacho: Cholesky instead of LDL^T
   double tolerance = 1e-10;        // iterative: relative residual ||b - A x|| / ||b||
-  int max_iterations = 500;        // iterative
+  // Iterative: iterations per solve; 0 (the default): automatic, for kk-*
+  // krylov_iteration_limit (grows with the size), for Belos 500.
+  int max_iterations = 0;
   // Iterative: "default" (ilu for Belos, block-jacobi for kk-*), "none",
   // "jacobi", "ilu" and "muelu" (Belos), "block-jacobi" (kk-*: the inverse of
   // each coefficient's 3 x 3 diagonal block).
@@ -95,6 +98,11 @@ class LinearSolver {
   // translations of each 3-row block.
   virtual void set_rigid_body_layout(const RigidBodyLayout& layout);
   virtual void set_coefficients(const CoefView& q);
+  // Inexact Newton: the relative residual ||b - A x|| / ||b|| the next
+  // solves may stop at (the Newton iteration's forcing term eta_k, see
+  // TimeStepper). The kk-* Krylov backends stop at max(options.tolerance,
+  // eta); the others ignore it. 0 restores options.tolerance.
+  virtual void set_forcing_term(double eta);
 
  protected:
   SolverStats stats_;
@@ -104,6 +112,16 @@ class LinearSolver {
 // configuration, listing the available ones; or for options the backend
 // cannot honour (e.g. an unsymmetric matrix with an LDL^T backend).
 std::unique_ptr<LinearSolver> make_linear_solver(const LinearSolverOptions& options);
+
+// The iteration limit of one Krylov solve (kk-cg, kk-gmres) on n unknowns:
+// `configured` when positive, else (automatic) max(500, ceil(50 n^(1/3))). For a 3-D elliptic
+// operator on a quasi-uniform mesh of size h, kappa = O(h^-2) = O(n^(2/3)) also after
+// (block-)Jacobi scaling, and CG needs O(sqrt(kappa)) = O(n^(1/3)) iterations
+// for a fixed reduction of the residual (Saad, Iterative Methods for Sparse
+// Linear Systems, 2nd ed., 2003, sec. 6.11.3), so a fixed limit that suits a
+// coarse mesh fails a fine one. 50 n^(1/3) equals 500, the former fixed
+// default, at n = 1000, so small problems keep their limit.
+int krylov_iteration_limit(int configured, Ordinal n);
 
 // Backend names usable in this build, "default" first.
 std::vector<std::string> available_linear_solvers();

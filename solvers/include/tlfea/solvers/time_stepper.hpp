@@ -130,6 +130,10 @@ struct StepReport {
   int factorizations = 0;
   int krylov_iterations = 0;  // GMRES iterations of stalled reuse (StepperSettings)
   int retries = 0;            // step halvings needed
+  // The message of the last linear-solver failure (a Krylov solve short of
+  // its tolerance, a singular factorization) that failed a Newton iteration
+  // of this step; step() then retried with half the step. Empty: none.
+  std::string linear_failure;
   Real constraint_violation = 0.0;
   std::vector<Real> residual_history;  // |g| at every Newton iterate
   // Wall-time breakdown of the step [s] (fenced at each phase boundary).
@@ -250,6 +254,8 @@ class TimeStepper {
   long steps_taken() const { return steps_; }
   // Counts and seconds of the linear solver's analysis, factorizations, solves.
   SolverStats linear_stats() const { return solver_->stats(); }
+  // The linear solver backend in use ("klu2", "cudss", ...).
+  std::string linear_solver_name() const { return solver_->name(); }
   Model& model() const { return model_; }
   const StepperSettings& settings() const { return s_; }
   // How the elements are split between the MPI ranks (one rank: ranks 1,

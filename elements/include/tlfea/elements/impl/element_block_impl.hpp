@@ -6,6 +6,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "tlfea/core/host_device.hpp"
 #include "tlfea/elements/element_block.hpp"
 #include "tlfea/elements/element_types.hpp"
 #include "tlfea/elements/fast_kernels.hpp"
@@ -154,7 +155,7 @@ class ElementBlock final : public ElementBlockBase {
   CliqueSet cliques() const override {
     CliqueSet c;
     c.size = E::n;
-    auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), geom_.conn);
+    auto h = to_host(geom_.conn);
     c.ids.resize(static_cast<size_t>(geom_.num_elements) * E::n);
     for (Ordinal e = 0; e < geom_.num_elements; ++e)
       for (int i = 0; i < E::n; ++i) c.ids[static_cast<size_t>(e) * E::n + i] = h(e, i);
@@ -298,23 +299,21 @@ class ElementBlock final : public ElementBlockBase {
                          DeformationGradientFunctor<E>{geom_, q, F});
     return F;
   } std::vector<Real> shape_at(Ordinal element, const Real xi[3]) const override {
-    auto p = Kokkos::create_mirror_view(
-        Kokkos::HostSpace(), Kokkos::subview(geom_.param, std::make_pair(element, element + 1)));
-    Kokkos::deep_copy(p, Kokkos::subview(geom_.param, std::make_pair(element, element + 1)));
+    auto p = to_host(Kokkos::subview(geom_.param, std::make_pair(element, element + 1)));
     Real s[E::n];
     E::shape(p(0), xi, s);
     return std::vector<Real>(s, s + E::n);
   }
   std::vector<Ordinal> element_coefficients(Ordinal element) const override {
     auto row = Kokkos::subview(geom_.conn, element, Kokkos::ALL());
-    auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), row);
+    auto h = to_host(row);
     std::vector<Ordinal> out(E::n);
     for (int i = 0; i < E::n; ++i) out[i] = h(i);
     return out;
   }
 
   std::vector<std::vector<Ordinal>> element_colours() const override {
-    auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), colouring_.elements);
+    auto h = to_host(colouring_.elements);
     std::vector<std::vector<Ordinal>> out(colouring_.num_colours());
     for (int c = 0; c < colouring_.num_colours(); ++c)
       for (Ordinal k = colouring_.offsets[c]; k < colouring_.offsets[c + 1]; ++k)

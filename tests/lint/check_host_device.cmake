@@ -1,0 +1,44 @@
+# Fails when library code copies between memory spaces other than through
+# core/include/tlfea/core/host_device.hpp: a Kokkos::deep_copy or a
+# Kokkos::create_mirror* anywhere else in the library's sources. Those helpers
+# check at compile time that a host array has the device view's own type and
+# layout, and gather strided views before copying; a bare deep_copy between a
+# LayoutRight host array and a LayoutLeft (CUDA) device view, or of a strided
+# subview, compiles and passes on the CPU and throws on a GPU.
+#
+# Run: cmake -DSOURCE_DIR=<repository root> -P check_host_device.cmake
+cmake_minimum_required(VERSION 3.16)
+if(NOT SOURCE_DIR)
+  message(FATAL_ERROR "check_host_device.cmake: SOURCE_DIR not set")
+endif()
+set(dirs core elements materials constraints contact solvers io scene python apps)
+# The one file allowed to call them.
+set(allowed "core/include/tlfea/core/host_device.hpp")
+set(found 0)
+foreach(d IN LISTS dirs)
+  file(GLOB_RECURSE files RELATIVE "${SOURCE_DIR}" "${SOURCE_DIR}/${d}/*.hpp"
+       "${SOURCE_DIR}/${d}/*.cpp" "${SOURCE_DIR}/${d}/*.h")
+  foreach(f IN LISTS files)
+    if(f IN_LIST allowed)
+      continue()
+    endif()
+    file(STRINGS "${SOURCE_DIR}/${f}" lines)
+    set(n 0)
+    foreach(line IN LISTS lines)
+      math(EXPR n "${n} + 1")
+      if(line MATCHES "^[ \t]*//")
+        continue()
+      endif()
+      if(line MATCHES "Kokkos::deep_copy[ \t]*\\(" OR line MATCHES "create_mirror")
+        message("${f}:${n}: copy outside tlfea/core/host_device.hpp: ${line}")
+        math(EXPR found "${found} + 1")
+      endif()
+    endforeach()
+  endforeach()
+endforeach()
+if(found GREATER 0)
+  message(FATAL_ERROR
+          "${found} host/device copies outside tlfea/core/host_device.hpp: use to_host, "
+          "host_mirror + copy_to_device, copy_to_host, device_copy or fill")
+endif()
+message(STATUS "check_host_device: no copy outside tlfea/core/host_device.hpp")
