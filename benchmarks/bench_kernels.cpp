@@ -120,7 +120,8 @@ void run_case(const Case& c, const MaterialSpec& mat, int repeat, bool compare, 
   if (team) {
     for (int r = 0; r < repeat; ++r)
       for (int t = 0; t < 2; ++t) {
-        block->set_kernel_shapes(KernelShapes::all(t == 1 ? KernelShape::Team : KernelShape::Range));
+        block->set_kernel_shapes(
+            KernelShapes::all(t == 1 ? KernelShape::Team : KernelShape::Range));
         Kokkos::deep_copy(f, 0.0);
         sf[t].push_back(timed([&] { block->internal_force(q, v, f); }));
         Kokkos::deep_copy(values, 0.0);
