@@ -11,6 +11,10 @@
 //
 //     e_k = h^3 rho |r_k - r_k^f|^2 / M_kk
 //
+// (in a generalized-alpha step, §6.12, the same expression with the step's
+// penalty: against its inertia c_a M the spurious stiffness is a factor
+// c_a h^2 / c_q smaller, so the test is stricter there, and the factors are
+// renewed after smaller turns),
 // of the kept matrix in the free direction, and a modified Newton iteration
 // on it contracts |g| only by about e / (1 + e). rho = penalty_scale max M /
 // h^3 (§6.4) makes e_k = penalty_scale (max M / M_kk) theta^2, 1e2 to 1e7
@@ -81,7 +85,8 @@ bool TimeStepper::rigid_factors_stale(Real h) const {
   Kokkos::parallel_reduce(
       "tlfea::solvers::rigid_stale_factors",
       Kokkos::RangePolicy<ExecSpace>(0, static_cast<Ordinal>(rigid_dirs_.extent(0))),
-      DirectorStaleError{qt_, factor_q_, rigid_dirs_, rigid_dir_inv_mass_, h * h * h * rho_},
+      DirectorStaleError{qt_, factor_q_, rigid_dirs_, rigid_dir_inv_mass_,
+                         h * h * h * step_penalty()},
       Kokkos::Max<Real>(e));
   return e > kMaxStaleError;
 }

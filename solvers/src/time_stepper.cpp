@@ -319,6 +319,11 @@ TimeStepper::TimeStepper(Model& model, const StepperSettings& settings)
     for (Offset k = rm(3 * b), i = rm(3 * b) / 9; k < rm(3 * b + 1); k += 3, ++i)
       if (en(k) == 3 * b) mmax = std::max(mmax, mv(i));
   rho_ = s_.penalty > 0 ? s_.penalty : s_.penalty_scale * mmax / (s_.dt * s_.dt * s_.dt);
+  // Generalized alpha with the automatic penalty: rho m c_a / (h c_q) keeps
+  // h c_q rho C^T C at penalty_scale times the inertia c_a M (backward Euler:
+  // c_a = 1 / h, c_q = h); c_a h^2 / c_q = (1 - alpha_m) / ((1 - alpha_f) beta).
+  if (s_.integrator == TimeIntegrator::generalized_alpha && !(s_.penalty > 0))
+    ga_penalty_factor_ = (1.0 - ga_alpha_m_) / ((1.0 - ga_alpha_f_) * ga_beta_);
 
   // Scalar mass per block (M (x) I3: Model::block_mass, whose block row b
   // starts at rm(3 b) / 9) and the block columns.
@@ -550,7 +555,7 @@ Real TimeStepper::residual(Real h, Real t1) {
     ConstraintSet& cs = model_.constraints();
     cs.evaluate(qt_, tl, c_);
     Kokkos::parallel_for("tlfea::solvers::multiplier", Range(0, m_),
-                         Multiplier{y_, lambda_t_, c_, h, rho_});
+                         Multiplier{y_, lambda_t_, c_, h, step_penalty()});
     fill(fc_, 0.0);
     cs.apply_jacobian_transpose(qt_, tl, y_, fc_);
   }
@@ -600,12 +605,12 @@ void TimeStepper::assemble_matrix(Real h, Real t1) {
     model_.force_element_tangent(qt_, static_ ? zero_ : vt_, cq, static_ ? 0.0 : 1.0, values_);
   if (m_ > 0) {
     ConstraintSet& cs = model_.constraints();
-    cs.assemble_gauss_newton(qt_, tl, h * cq * rho_, values_);
+    cs.assemble_gauss_newton(qt_, tl, h * cq * step_penalty(), values_);
     if (s_.dp1_curvature) {
       // eta = lambda + rho c = y / h
       cs.evaluate(qt_, tl, c_);
       Kokkos::parallel_for("tlfea::solvers::eta", Range(0, m_),
-                           Multiplier{y_, lambda_t_, c_, 1.0, rho_});
+                           Multiplier{y_, lambda_t_, c_, 1.0, step_penalty()});
       cs.assemble_dp1_hessian(qt_, y_, h * cq, values_);
     }
   }
@@ -851,7 +856,7 @@ bool TimeStepper::advance(Real h, StepReport& rep) {
     cs.evaluate(qt_, load_time(t1), c_);
     rep.constraint_violation = cs.violation_max(c_);
     Kokkos::parallel_for("tlfea::solvers::update_multipliers", Range(0, m_),
-                         UpdateLambda{lambda_t_, c_, rho_});
+                         UpdateLambda{lambda_t_, c_, step_penalty()});
     if (rep.constraint_violation <= s_.constraint_tolerance) break;
     if (outer + 1 == std::max(1, s_.max_outer)) return false;
   }

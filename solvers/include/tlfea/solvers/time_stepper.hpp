@@ -295,6 +295,11 @@ class TimeStepper {
   Real acceleration_coefficient(Real h) const {
     return ga_step_ ? (1.0 - ga_alpha_m_) / ((1.0 - ga_alpha_f_) * h * ga_gamma_) : 1.0 / h;
   }
+  // The penalty of this step: rho_, or in a generalized-alpha step with the
+  // automatic penalty rho_ ga_penalty_factor_, so that the Gauss-Newton term
+  // h c_q rho C^T C is penalty_scale times the inertia term c_a M as in a
+  // backward-Euler step (docs/theory.md §6.12).
+  Real step_penalty() const { return ga_step_ ? rho_ * ga_penalty_factor_ : rho_; }
   void ga_predict(Real h);
   // Body b's elements this process evaluates: all of them on one rank, its
   // share on several (nullptr: none).
@@ -303,6 +308,7 @@ class TimeStepper {
   StepperSettings s_;
   std::unique_ptr<LinearSolver> solver_;
   Real rho_ = 0.0, t_ = 0.0;
+  Real ga_penalty_factor_ = 1.0;
   long steps_ = 0;
   Ordinal m_ = 0;
   CoefView q_, v_, qt_, vt_, dv_, g_, gt_, work_, fext_;
