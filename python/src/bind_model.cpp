@@ -188,7 +188,7 @@ void bind_model(py::module_& m) {
       .def(
           "add_spring_damper",
           [](PyModel& pm, const tlfea::MaterialPoint& a, const tlfea::MaterialPoint& b,
-             Real stiffness, Real damping, Real rest_length, Real preload,
+             Real rest_length, Real stiffness, Real damping, Real preload,
              const std::vector<std::pair<Real, Real>>& table) {
             tlfea::SpringDamperSpec s;
             s.stiffness = stiffness;
@@ -198,8 +198,8 @@ void bind_model(py::module_& m) {
             s.table = table;
             return pm.get().add_spring_damper(a, b, s);
           },
-          py::arg("a"), py::arg("b"), py::arg("stiffness") = 0.0, py::arg("damping") = 0.0,
-          py::arg("rest_length"), py::arg("preload") = 0.0,
+          py::arg("a"), py::arg("b"), py::arg("rest_length"), py::arg("stiffness") = 0.0,
+          py::arg("damping") = 0.0, py::arg("preload") = 0.0,
           py::arg("table") = std::vector<std::pair<Real, Real>>(),
           "A translational spring-damper between material points a and b (docs/theory.md "
           "§11): axial force k (L - rest_length) + preload + damping L' (tension positive), "

@@ -283,6 +283,10 @@ class Model:
         """
         Returns the body id.
         """
+    def add_coupling(self, body_i: int, nodes: list[int], body_j: int = -1, form: str = 'kinematic', dofs: str = 'position', weights: list[float] = []) -> RowRange:
+        """
+        Couples nodes of body_i to body_j (-1: the ground) (docs/theory.md §5.7): form 'kinematic' (every node follows body_j; dofs 'position+rotation' also ties ANCF gradients to a rigid body_j or the ground) or 'distributing' (the weighted mean position follows; position only). Returns the RowRange of its rows.
+        """
     def add_nodal_force(self, body: int, node: int, force: tuple[float, float, float], amplitude: typing.Any = None) -> None:
         """
         A force [N] on a node's position coefficient, times amplitude(t) (None: 1; a number; or a callable called from C++ every evaluation).
@@ -291,6 +295,10 @@ class Model:
         ...
     def add_pressure(self, body: int, face_set: str, pressure: float, amplitude: typing.Any = None) -> None:
         ...
+    def add_spring_damper(self, a: MaterialPoint, b: MaterialPoint, rest_length: float, stiffness: float = 0.0, damping: float = 0.0, preload: float = 0.0, table: list[tuple[float, float]] = []) -> int:
+        """
+        A translational spring-damper between material points a and b (docs/theory.md §11): axial force k (L - rest_length) + preload + damping L' (tension positive), or a force-deflection table [(delta, F), ...] instead of k. Before finalize(); returns its index.
+        """
     def add_traction(self, body: int, face_set: str, traction: tuple[float, float, float], amplitude: typing.Any = None) -> None:
         ...
     def body_joint_frame(self, body: int, point: tuple[float, float, float], axis: tuple[float, float, float], fiber: float, cross: tuple[float, float, float] | None = None) -> JointFrame:
