@@ -683,7 +683,7 @@ class Stepper:
         ...
 class StepperSettings:
     """
-    tlfea::StepperSettings: every field an attribute (README, 'Time-step settings'); StepperSettings(dt=1e-4, analysis='static', ...) sets them by keyword.
+    tlfea::StepperSettings: every field an attribute (docs/guide/solvers.md); StepperSettings(dt=1e-4, analysis='static', ...) sets them by keyword.
     """
     adamw_beta1: float
     adamw_beta2: float
@@ -698,6 +698,7 @@ class StepperSettings:
     dp1_curvature: bool
     dt: float
     inner_solver: str
+    integrator: str
     krylov_factor_age: int
     krylov_iterations: int
     line_search: bool
@@ -713,6 +714,7 @@ class StepperSettings:
     residual_force_tol: float
     residual_rel_tol: float
     reuse_jacobian: bool
+    rho_inf: float
     reuse_ratio: float
     step_tol: float
     def __init__(self, **kwargs) -> None:

@@ -262,23 +262,29 @@ struct AddScaled {
 
 // Block mass from the assembled M (x) I3: mass(block) = the block's (0, 0)
 // entry. Its (a, a) entries must equal it and its (a, c != a) entries be 0;
-// the reduction's value is the largest departure relative to the (0, 0)
-// entry (the three diagonal copies may differ in the last bits where
-// element contributions were summed by atomics in different orders).
+// the reduction's value is the largest departure relative to the largest
+// entry of the scalar row. The three diagonal copies may differ in the last
+// bits where element contributions were summed by atomics in different
+// orders, and an entry that is zero in exact arithmetic (ANCF gradient
+// couplings whose element contributions cancel, e.g. at a junction of beams)
+// is then round-off of either sign: measured against itself it would look
+// like a departure of order 1, against the row's scale it is round-off.
 struct CompressMass {
   DeviceView<Offset*> row_map;
   DeviceView<Real*> full, mass;
   KOKKOS_INLINE_FUNCTION void operator()(const Ordinal r, Real& bad) const {
     const Ordinal a = r % 3;
     const Offset base = row_map(r - a) / 9;
+    Real scale = 0.0;
+    for (Offset k = row_map(r); k < row_map(r + 1); ++k)
+      scale = kmath::fmax(scale, kmath::fabs(full(k)));
     for (Offset k = row_map(r); k < row_map(r + 1); ++k) {
       const Offset j = k - row_map(r);
       const Real ref = full(row_map(r - a) + 3 * (j / 3));
       if (a == 0 && j % 3 == 0) mass(base + j / 3) = ref;
       const Real d = kmath::fabs(full(k) - (j % 3 == a ? ref : 0.0));
-      // d / |ref|, written so that d > 0 with ref == 0 counts as infinite
-      if (d > 0.0 && !(d <= bad * kmath::fabs(ref)))
-        bad = ref != 0.0 ? d / kmath::fabs(ref) : 1e300;
+      // d / scale, written so that d > 0 in a row of zeros counts as infinite
+      if (d > 0.0 && !(d <= bad * scale)) bad = scale != 0.0 ? d / scale : 1e300;
     }
   }
 };
