@@ -104,7 +104,9 @@ if [ "${TLFEA_PIP:-on}" != off ]; then
   set +e
   pip_ok=1
   REPO=$PWD
-  PYV=$ROOT/venv-pip; WHV=$ROOT/venv-wheel; WHD=$ROOT/wheel
+  # Absolute: the checks below run from a folder outside the clone.
+  ABSROOT=$(cd "$ROOT" && pwd)
+  PYV=$ABSROOT/venv-pip; WHV=$ABSROOT/venv-wheel; WHD=$ABSROOT/wheel
   PIPTMP=$(mktemp -d /tmp/tlfea-pip.XXXXXX)
   rm -rf "$PYV" "$WHV" "$WHD"
   /usr/bin/python3 -m venv --system-site-packages "$PYV" || pip_ok=0
