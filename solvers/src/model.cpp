@@ -431,8 +431,7 @@ RowRange Model::add_coupling(int body_i, const std::vector<Ordinal>& nodes, int 
   ConstraintSet& cs = constraints();
   // A HostMirror (CoefViewHost), the type find_material_point takes on
   // every backend.
-  CoefViewHost q0 = Kokkos::create_mirror_view(q0_);
-  Kokkos::deep_copy(q0, q0_);
+  CoefViewHost q0 = to_host(q0_);
   // body_j's material point at reference position X.
   auto point_j = [&](const Vec3& X) -> MaterialPoint {
     if (body_j < 0) return ground_point(X);
@@ -530,8 +529,7 @@ int Model::add_rotational_spring_damper(const MaterialPoint& u, const MaterialPo
         throw_error("Model::add_rotational_spring_damper: coefficient ", id,
                     " outside the model's ", num_coefficients_);
   build_reference();
-  CoefViewHost q0 = Kokkos::create_mirror_view(q0_);
-  Kokkos::deep_copy(q0, q0_);
+  CoefViewHost q0 = to_host(q0_);
   return rsdas_.add(u, a, b, spec, q0);
 }
 

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "tlfea/core/error.hpp"
+#include "tlfea/core/host_device.hpp"
 
 namespace tlfea {
 
@@ -185,9 +186,9 @@ void SpringDampers::finalize() {
   Ordinal rows = 0;
   for (const auto& s : specs_) rows += static_cast<Ordinal>(s.table.size());
   table_xy_ = DeviceView<Real* [2]>("tlfea::solvers::spring_damper_table_xy", rows);
-  auto p = Kokkos::create_mirror_view(params_);
-  auto t = Kokkos::create_mirror_view(table_);
-  auto xy = Kokkos::create_mirror_view(table_xy_);
+  auto p = host_mirror(params_);
+  auto t = host_mirror(table_);
+  auto xy = host_mirror(table_xy_);
   Ordinal r = 0;
   clique_size_ = 0;
   for (int e = 0; e < n; ++e) {
@@ -206,9 +207,9 @@ void SpringDampers::finalize() {
     clique_size_ = std::max<int>(clique_size_, points_host_.num_coefficients(2 * e) +
                                                    points_host_.num_coefficients(2 * e + 1));
   }
-  Kokkos::deep_copy(params_, p);
-  Kokkos::deep_copy(table_, t);
-  Kokkos::deep_copy(table_xy_, xy);
+  copy_to_device(params_, p);
+  copy_to_device(table_, t);
+  copy_to_device(table_xy_, xy);
 }
 
 CliqueSet SpringDampers::cliques() const {
