@@ -63,6 +63,20 @@ void check_contiguous(const A& a, const B& b, const char* what) {
                            b.label() + "' are not contiguous arrays of one size");
 }
 
+// dst = src across memory spaces, D the device view's type and H the host
+// array's (either may be the destination): one data type and one layout at
+// compile time, both contiguous and of one size at run time.
+template <class D, class H, class Dst, class Src>
+void copy_across(const Dst& dst, const Src& src, const char* what) {
+  static_assert(SameArrangement<D, H>::value,
+                "tlfea::copy_to_device / copy_to_host: the host array must have the device "
+                "view's data type and layout (make it with host_mirror(d))");
+  static_assert(Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename H::memory_space>::accessible,
+                "tlfea::copy_to_device / copy_to_host: the host array is not host memory");
+  check_contiguous(dst, src, what);
+  Kokkos::deep_copy(dst, src);
+}
+
 }  // namespace host_device_detail
 
 // The host array type a copy of device view V arrives in.
@@ -108,13 +122,7 @@ HostCopy<V> to_host(const V& d) {
 // layout (host_mirror(d), to_host(d), or a host array declared alike).
 template <class D, class H>
 void copy_to_device(const D& d, const H& h) {
-  static_assert(host_device_detail::SameArrangement<D, H>::value,
-                "tlfea::copy_to_device: the host array must have the device view's data type "
-                "and layout (make it with host_mirror(d))");
-  static_assert(Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename H::memory_space>::accessible,
-                "tlfea::copy_to_device: the source is not host memory");
-  host_device_detail::check_contiguous(d, h, "copy_to_device");
-  Kokkos::deep_copy(d, h);
+  host_device_detail::copy_across<D, H>(d, h, "copy_to_device");
 }
 
 // 1-D device view d filled from a host vector of its size.
@@ -133,13 +141,7 @@ void copy_to_device(const D& d, const std::vector<typename D::non_const_value_ty
 // between copies.
 template <class H, class D>
 void copy_to_host(const H& h, const D& d) {
-  static_assert(host_device_detail::SameArrangement<D, H>::value,
-                "tlfea::copy_to_host: the host array must have the device view's data type "
-                "and layout (make it with host_mirror(d))");
-  static_assert(Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename H::memory_space>::accessible,
-                "tlfea::copy_to_host: the destination is not host memory");
-  host_device_detail::check_contiguous(h, d, "copy_to_host");
-  Kokkos::deep_copy(h, d);
+  host_device_detail::copy_across<D, H>(h, d, "copy_to_host");
 }
 
 // A copy between two views of one memory space (a kernel of that space, so
