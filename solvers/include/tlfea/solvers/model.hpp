@@ -139,8 +139,14 @@ class Model {
   //  distributing: the weighted mean position sum_i w_i x_i of the set
   //    (w_i = weights, normalized; equal when empty) equals body_j's point
   //    at the reference mean X_c (3 CD rows), so the set deforms freely
-  //    about its mean and a force on body_j reaches node i as w_i F.
-  //    Position only (rotation: Error).
+  //    about its mean and a force on body_j reaches node i as w_i F. With
+  //    rotation (body_j rigid or the ground), 3 more rows make the set's
+  //    weighted best-fit rotation follow body_j's: with d_i = X_i - X_c and
+  //    R body_j's rotation, g = sum_i w_i (R d_i) x (x_i - x_c) = 0 (the
+  //    stationarity of min_R sum_i w_i |x_i - x_c - R d_i|^2), a moment M
+  //    reaching node i as w_i mu x (R d_i), J mu = M with J the set's
+  //    weighted polar moment; a collinear set is refused (Error). Only the
+  //    nodes' positions enter (ANCF gradients stay free).
   // Returns the rows; throws Error for an empty or out-of-range node list, a
   // rigid body_i, or a combination it does not support.
   struct CouplingSpec {
