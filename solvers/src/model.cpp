@@ -601,6 +601,33 @@ MaterialPoint Model::rigid_vector(int body, const Vec3& w) const {
   return combination_point({o + 1, o + 2, o + 3}, {w[0], w[1], w[2]});
 }
 
+MaterialPoint Model::node_vector(int body, Ordinal node, const Vec3& w) {
+  if (body < 0 || body >= num_bodies()) throw_error("Model::node_vector: no body ", body);
+  const Body& b = bodies_[body];
+  if (b.rigid || b.mesh.coefficients_per_node() != 4)
+    throw_error("Model::node_vector: body ", body,
+                " has no node frames (only ANCF nodes carry gradients)");
+  if (node < 0 || node >= b.mesh.num_nodes())
+    throw_error("Model::node_vector: node ", node, " out of range (body ", body, " has ",
+                b.mesh.num_nodes(), " nodes)");
+  build_reference();
+  const CoefViewHost q0 = to_host(q0_);
+  const Ordinal c = b.offset + 4 * node;
+  Mat3 G;  // columns: the reference gradients
+  for (int k = 0; k < 3; ++k)
+    for (int a = 0; a < 3; ++a) G(a, k) = q0(c + 1 + k, a);
+  Real scale = 0.0;
+  for (int k = 0; k < 9; ++k) scale = std::max(scale, std::fabs(G.m[k]));
+  if (!(std::fabs(det(G)) > 1e-12 * scale * scale * scale))
+    throw_error("Model::node_vector: node ", node, " of body ", body,
+                " has a singular reference frame (its gradients are linearly dependent)");
+  const Mat3 Gi = inverse(G);
+  std::vector<Real> alpha(3, 0.0);
+  for (int k = 0; k < 3; ++k)
+    for (int a = 0; a < 3; ++a) alpha[k] += Gi(k, a) * w[a];
+  return combination_point({c + 1, c + 2, c + 3}, alpha);
+}
+
 void Model::force_element_load(const CoefView& q, const CoefView& v, const CoefView& f) const {
   if (springs_.size() > 0) springs_.add_force(q, v, f);
   if (rsdas_.size() > 0) rsdas_.add_force(q, v, f);

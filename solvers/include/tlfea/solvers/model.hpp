@@ -173,6 +173,13 @@ class Model {
   // The vector of rigid body `body` that is w (world axes) in the reference
   // configuration: sum_k w_k r_k; the constant w for body = -1 (ground).
   MaterialPoint rigid_vector(int body, const Vec3& w) const;
+  // The vector of ANCF node `node`'s frame (its gradient coefficients g_1,
+  // g_2, g_3) that is w (world axes) in the reference configuration:
+  // sum_k alpha_k g_k with alpha = G0^-1 w, G0 = [g_1 g_2 g_3] at the
+  // reference. It turns with the node's gradients (and stretches with them).
+  // Throws Error for a body that is not ANCF, a node out of range or a
+  // singular reference frame.
+  MaterialPoint node_vector(int body, Ordinal node, const Vec3& w);
   const RotationalSpringDampers& rotational_spring_dampers() const { return rsdas_; }
   bool has_force_elements() const { return springs_.size() > 0 || rsdas_.size() > 0; }
   const SpringDampers& spring_dampers() const { return springs_; }
