@@ -74,6 +74,19 @@ KOKKOS_INLINE_FUNCTION Real row_value_and_gradients(const ConstraintData& d, con
   const Real w = d.weight(row);
   const Real f = d.drive(row);
   for (int k = 0; k < 4; ++k) g[k] = Vec3{{0, 0, 0}};
+  if (type == static_cast<int>(PrimitiveType::DDP)) {
+    // c = w (r_P^T r_Q - r_R^T r_S - f): dc/dr_P = w r_Q, dc/dr_Q = w r_P,
+    // dc/dr_R = -w r_S, dc/dr_S = -w r_R.
+    const Vec3 rp = point_at(d, q, d.point(row, 0)), rq = point_at(d, q, d.point(row, 1));
+    const Vec3 rr = point_at(d, q, d.point(row, 2)), rs = point_at(d, q, d.point(row, 3));
+    for (int x = 0; x < 3; ++x) {
+      g[0][x] = w * rq[x];
+      g[1][x] = w * rp[x];
+      g[2][x] = -w * rs[x];
+      g[3][x] = -w * rr[x];
+    }
+    return w * (dot(rp, rq) - dot(rr, rs) - f);
+  }
   const Vec3 a = diff(point_at(d, q, d.point(row, 1)), point_at(d, q, d.point(row, 0)));
   if (type == static_cast<int>(PrimitiveType::DP1) ||
       type == static_cast<int>(PrimitiveType::DP2)) {
@@ -117,9 +130,15 @@ KOKKOS_INLINE_FUNCTION Vec3 jacobian_block(const ConstraintData& d, Ordinal row,
 
 // Constant Hessian of the row in slot space, d^2 c / dr_k dr_k' = h(k, k') I_3
 // (docs/theory.md §5.3): DP1/DP2 h = w (sa_k sb_k' + sb_k sa_k'), DIST
-// h = w sa_k sa_k', with sa = (-1, 1, 0, 0), sb = (0, 0, -1, 1); CD none.
+// h = w sa_k sa_k', with sa = (-1, 1, 0, 0), sb = (0, 0, -1, 1); DDP
+// h(P, Q) = h(Q, P) = w, h(R, S) = h(S, R) = -w; CD none.
 KOKKOS_INLINE_FUNCTION Real slot_hessian(int type, Real w, int k, int kk) {
   const Real sa[4] = {-1, 1, 0, 0}, sb[4] = {0, 0, -1, 1};
+  if (type == static_cast<int>(PrimitiveType::DDP)) {
+    if ((k == 0 && kk == 1) || (k == 1 && kk == 0)) return w;
+    if ((k == 2 && kk == 3) || (k == 3 && kk == 2)) return -w;
+    return 0.0;
+  }
   if (type == static_cast<int>(PrimitiveType::DP1) || type == static_cast<int>(PrimitiveType::DP2))
     return w * (sa[k] * sb[kk] + sb[k] * sa[kk]);
   if (type == static_cast<int>(PrimitiveType::DIST)) return w * sa[k] * sa[kk];
@@ -306,6 +325,19 @@ Ordinal ConstraintSet::add_cd(const MaterialPoint& P, const MaterialPoint& Q, co
   if (!(n > 0)) throw_error("constraints: CD with a zero direction");
   const Ordinal p = add_point(P), q = add_point(Q);
   Row r{PrimitiveType::CD, {p, q, -1, -1}, Vec3{{d[0] / n, d[1] / n, d[2] / n}}, 1.0, f};
+  return add_row(std::move(r));
+}
+
+Ordinal ConstraintSet::add_ddp(const MaterialPoint& P, const MaterialPoint& Q,
+                               const MaterialPoint& R, const MaterialPoint& S,
+                               const DrivingFunction& f, Real w) {
+  if (!(w > 0.0) || !std::isfinite(w))
+    throw_error("constraints: DDP row weight ", w, " is not > 0");
+  Row r{PrimitiveType::DDP,
+        {add_point(P), add_point(Q), add_point(R), add_point(S)},
+        Vec3{{0, 0, 0}},
+        w,
+        f};
   return add_row(std::move(r));
 }
 

@@ -184,7 +184,8 @@ void bind_model(py::module_& m) {
           "Couples nodes of body_i to body_j (-1: the ground) (docs/theory.md §5.7): "
           "form 'kinematic' (every node follows body_j; dofs 'position+rotation' also ties ANCF "
           "gradients to a rigid body_j or the ground) or 'distributing' (the weighted mean "
-          "position follows; position only). Returns the RowRange of its rows.")
+          "position follows; with dofs 'position+rotation' also the set's best-fit rotation, "
+          "body_j rigid or the ground, the set not collinear). Returns the RowRange of its rows.")
       .def(
           "add_spring_damper",
           [](PyModel& pm, const tlfea::MaterialPoint& a, const tlfea::MaterialPoint& b,

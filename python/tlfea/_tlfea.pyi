@@ -285,7 +285,7 @@ class Model:
         """
     def add_coupling(self, body_i: int, nodes: list[int], body_j: int = -1, form: str = 'kinematic', dofs: str = 'position', weights: list[float] = []) -> RowRange:
         """
-        Couples nodes of body_i to body_j (-1: the ground) (docs/theory.md §5.7): form 'kinematic' (every node follows body_j; dofs 'position+rotation' also ties ANCF gradients to a rigid body_j or the ground) or 'distributing' (the weighted mean position follows; position only). Returns the RowRange of its rows.
+        Couples nodes of body_i to body_j (-1: the ground) (docs/theory.md §5.7): form 'kinematic' (every node follows body_j; dofs 'position+rotation' also ties ANCF gradients to a rigid body_j or the ground) or 'distributing' (the weighted mean position follows; with dofs 'position+rotation' also the set's best-fit rotation, body_j rigid or the ground, the set not collinear). Returns the RowRange of its rows.
         """
     def add_nodal_force(self, body: int, node: int, force: tuple[float, float, float], amplitude: typing.Any = None) -> None:
         """

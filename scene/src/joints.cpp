@@ -2,6 +2,7 @@
 // spherical, universal, revolute, fixed, cylindrical, prismatic with drives,
 // and the DP1, DP2, distance and coordinate-difference constraints.
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <optional>
 
@@ -217,23 +218,68 @@ void Builder::add_spring(const YAML::Node& node, int index) {
   if (bi < 0 && bj < 0)
     fail(c_, m.node(), "spring '" + name + "': body_i and body_j are both the ground");
   if (type == "rotational") {
-    // Between two rigid bodies' frames (or one and the ground) about `axis`
-    // (docs/theory.md §11.2): theta of body j's vector a_j relative to body
-    // i's a_i about the axis u, all three fixed in their bodies.
-    for (int b : {bi, bj})
-      if (b >= 0 && !bodies_[b].rigid)
+    // Between two frames (rigid bodies' directors, ANCF nodes' gradients
+    // (node_i / node_j), or the ground) about `axis` (docs/theory.md §11.2):
+    // theta of body j's vector a_j relative to body i's a_i about the axis
+    // u, all three fixed in their frames.
+    std::array<long, 2> frame_node{{-1, -1}};
+    for (int side = 0; side < 2; ++side) {
+      const int b = side == 0 ? bi : bj;
+      const std::string nk = side == 0 ? "node_i" : "node_j";
+      if (m.has(nk)) {
+        if (b < 0 || bodies_[b].rigid)
+          fail(c_, m.get(nk),
+               "spring '" + name + "': " + m.key(nk) + " names an ANCF node's frame; body " +
+                   (b < 0 ? std::string("ground") : "'" + bodies_[b].name + "' (rigid)") +
+                   " has no nodes (its frame is used without " + nk + ")");
+        if (bodies_[b].mesh.coefficients_per_node() != 4)
+          fail(c_, m.get(nk),
+               "spring '" + name + "': " + m.key(nk) + ": body '" + bodies_[b].name +
+                   "' has no node frames (only ANCF nodes carry gradients)");
+        const long n = m.integer(nk, -1);
+        if (n < 0 || n >= bodies_[b].mesh.num_nodes())
+          fail(c_, m.get(nk),
+               m.key(nk) + ": node " + std::to_string(n) + " out of range (body '" +
+                   bodies_[b].name + "' has " + std::to_string(bodies_[b].mesh.num_nodes()) +
+                   " nodes)");
+        frame_node[side] = n;
+      } else if (b >= 0 && !bodies_[b].rigid) {
         fail(c_, m.node(),
              "spring '" + name +
                  "': a rotational spring-damper joins rigid bodies (or one and "
-                 "the ground); body '" +
-                 bodies_[b].name + "' is deformable");
+                 "the ground) or ANCF node frames; body '" +
+                 bodies_[b].name + "' is deformable: give " + nk +
+                 " (the ANCF node whose gradients are the frame)");
+      }
+    }
     const Vec3 u = m.vec3_req("axis");
     const Real nu = std::sqrt(dot(u, u));
     if (!(nu > 0.0)) fail(c_, m.get("axis"), m.key("axis") + " is zero");
     const Vec3 un{{u[0] / nu, u[1] / nu, u[2] / nu}};
-    // A reference vector normal to the axis: e_x, or e_y when the axis is
-    // near x, made normal to u.
-    Vec3 a = std::fabs(un[0]) < 0.9 ? Vec3{{1.0, 0.0, 0.0}} : Vec3{{0.0, 1.0, 0.0}};
+    // A reference vector normal to the axis: the first candidate not within
+    // |cos| 0.9 of u, made normal to u. Candidates: for an ANCF node frame
+    // its reference gradients g_3, g_2, g_1 (the cross-section or thickness
+    // directors first: a torque on them is a couple on the section, where
+    // one on the axial gradient g_1 of a beam node is a local load along
+    // the axis), then e_x, e_y.
+    std::vector<Vec3> candidates;
+    for (int side = 0; side < 2 && candidates.empty(); ++side) {
+      if (frame_node[side] < 0) continue;
+      const Mesh& mesh = bodies_[side == 0 ? bi : bj].mesh;
+      for (int k = 3; k >= 1; --k) {
+        const auto& g = mesh.coefficients[4 * frame_node[side] + k];
+        const Real ng = std::sqrt(g[0] * g[0] + g[1] * g[1] + g[2] * g[2]);
+        if (ng > 0.0) candidates.push_back(Vec3{{g[0] / ng, g[1] / ng, g[2] / ng}});
+      }
+    }
+    candidates.push_back(Vec3{{1.0, 0.0, 0.0}});
+    candidates.push_back(Vec3{{0.0, 1.0, 0.0}});
+    Vec3 a = candidates.back();
+    for (const Vec3& cand : candidates)
+      if (std::fabs(dot(un, cand)) < 0.9) {
+        a = cand;
+        break;
+      }
     const Real ua = dot(un, a);
     for (int r = 0; r < 3; ++r) a[r] -= ua * un[r];
     const Real na = std::sqrt(dot(a, a));
@@ -247,9 +293,15 @@ void Builder::add_spring(const YAML::Node& node, int index) {
     m.done();
     Model& model = *s_.model;
     const int ii = bi < 0 ? -1 : bodies_[bi].id, jj = bj < 0 ? -1 : bodies_[bj].id;
+    // The vector of side i or j that is w in the reference configuration.
+    auto vector = [&](int id, long node, const Vec3& w) {
+      return node >= 0 ? model.node_vector(id, static_cast<Ordinal>(node), w)
+                       : model.rigid_vector(id, w);
+    };
     try {
-      model.add_rotational_spring_damper(model.rigid_vector(ii, un), model.rigid_vector(ii, a),
-                                         model.rigid_vector(jj, a), spec);
+      model.add_rotational_spring_damper(vector(ii, frame_node[0], un),
+                                         vector(ii, frame_node[0], a), vector(jj, frame_node[1], a),
+                                         spec);
     } catch (const Error& e) {
       fail(c_, m.node(), "spring '" + name + "': " + e.what());
     }

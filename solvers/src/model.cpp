@@ -449,6 +449,8 @@ RowRange Model::add_coupling(int body_i, const std::vector<Ordinal>& nodes, int 
   // found (a point outside body_j adds nothing).
   std::vector<std::pair<MaterialPoint, MaterialPoint>> pairs;
   auto coincide = [&](const MaterialPoint& P, const MaterialPoint& Q) { pairs.push_back({P, Q}); };
+  // Further rows, added after the pairs' (the distributing rotation rows).
+  std::vector<std::function<void()>> rotation_rows;
   const Ordinal first = cs.num_rows();
   if (spec.form == CouplingSpec::Form::kinematic) {
     if (spec.rotation && ancf && body_j >= 0 && !is_rigid(body_j))
@@ -472,8 +474,11 @@ RowRange Model::add_coupling(int body_i, const std::vector<Ordinal>& nodes, int 
       }
     }
   } else {
-    if (spec.rotation)
-      throw_error("coupling: the distributing form couples positions only (dofs: position)");
+    if (spec.rotation && body_j >= 0 && !is_rigid(body_j))
+      throw_error(
+          "coupling: a distributing position+rotation coupling makes the set's mean rotation "
+          "follow a rigid body_j or the ground; body_j is deformable (it has no rotation of its "
+          "own)");
     if (!spec.weights.empty() && spec.weights.size() != nodes.size())
       throw_error("coupling: ", spec.weights.size(), " weights for ", nodes.size(), " nodes");
     Real sum = 0.0;
@@ -494,6 +499,61 @@ RowRange Model::add_coupling(int body_i, const std::vector<Ordinal>& nodes, int 
       for (int a = 0; a < 3; ++a) Xc[a] += w * q0(c, a);
     }
     coincide(combination_point(ids, ws), point_j(Xc));
+    if (spec.rotation) {
+      // Rotation rows (docs/theory.md §5.7): with d_i = X_i - X_c and body
+      // j's directors r_k (reference: e_k, so R = [r_1 r_2 r_3] is its
+      // rotation), y_k = sum_i w_i d_ik x_i, the rows
+      //   c_a = w (r_m^T y_k - r_k^T y_m),  k = a+1, m = a+2 (mod 3),
+      // are the body-frame components r_a^T g of
+      //   g = sum_i w_i (R d_i) x (x_i - x_c) = sum_k r_k x y_k
+      // where R is orthonormal (its rigidity rows), the stationarity of
+      // min_R sum_i w_i |x_i - x_c - R d_i|^2. The rotation is determined
+      // where the set's polar moment J = tr(S) I - S, S = sum_i w_i d_i d_i^T,
+      // is regular, i.e. unless the set is collinear (rank S < 2).
+      Mat3 S = zero3();
+      for (size_t i = 0; i < ids.size(); ++i) {
+        const Vec3 d{{q0(ids[i], 0) - Xc[0], q0(ids[i], 1) - Xc[1], q0(ids[i], 2) - Xc[2]}};
+        for (int a = 0; a < 3; ++a)
+          for (int b = 0; b < 3; ++b) S(a, b) += ws[i] * d[a] * d[b];
+      }
+      const Real trS = S(0, 0) + S(1, 1) + S(2, 2);
+      Mat3 J = zero3();
+      for (int a = 0; a < 3; ++a)
+        for (int b = 0; b < 3; ++b) J(a, b) = (a == b ? trS : 0.0) - S(a, b);
+      // det J = product of J's eigenvalues (>= 0); relative to (tr J / 3)^3
+      // it is zero for a collinear set (one eigenvalue of J vanishes).
+      const Real mean = 2.0 * trS / 3.0;
+      if (!(trS > 0.0) || !(det(J) > 1e-9 * mean * mean * mean))
+        throw_error("coupling: the ", nodes.size(),
+                    " nodes of a distributing position+rotation coupling are collinear or "
+                    "coincide (their rotation about that line is undetermined); couple a set "
+                    "that spans a plane or a volume, or use dofs: position");
+      std::vector<MaterialPoint> y;
+      for (int k = 0; k < 3; ++k) {
+        std::vector<Real> wk;
+        for (size_t i = 0; i < ids.size(); ++i) wk.push_back(ws[i] * (q0(ids[i], k) - Xc[k]));
+        y.push_back(combination_point(ids, wk));
+      }
+      std::vector<MaterialPoint> r;
+      for (int k = 0; k < 3; ++k) {
+        Vec3 e{{0.0, 0.0, 0.0}};
+        e[k] = 1.0;
+        r.push_back(body_j < 0 ? ground_point(e)
+                               : combination_point({bodies_[body_j].offset + 1 + k}, {1.0}));
+      }
+      // Rows weighted by 1 / sqrt(tr S) (a rotation theta gives c ~ sqrt(tr S)
+      // theta, a length like the CD rows'); f the reference value (zero up to
+      // round-off: S is symmetric).
+      const Real w = 1.0 / std::sqrt(trS);
+      for (int a = 0; a < 3; ++a) {
+        const int k = (a + 1) % 3, m = (a + 2) % 3;
+        const Real f0 = dot(cs.reference_position(r[m]), cs.reference_position(y[k])) -
+                        dot(cs.reference_position(r[k]), cs.reference_position(y[m]));
+        rotation_rows.push_back([&cs, r, y, k, m, f0, w] {
+          cs.add_ddp(r[m], y[k], r[k], y[m], DrivingFunction::constant(f0), w);
+        });
+      }
+    }
   }
   // Three CD rows per pair holding Q - P at its reference value (zero up to
   // the point search's tolerance), as a spherical joint does.
@@ -505,6 +565,7 @@ RowRange Model::add_coupling(int body_i, const std::vector<Ordinal>& nodes, int 
       cs.add_cd(pq.first, pq.second, e, DrivingFunction::constant(b[k] - a[k]));
     }
   }
+  for (const auto& add : rotation_rows) add();
   return RowRange{first, cs.num_rows() - first};
 }
 
@@ -538,6 +599,33 @@ MaterialPoint Model::rigid_vector(int body, const Vec3& w) const {
   if (!is_rigid(body)) throw_error("Model::rigid_vector: body ", body, " is not rigid");
   const Ordinal o = bodies_.at(body).offset;
   return combination_point({o + 1, o + 2, o + 3}, {w[0], w[1], w[2]});
+}
+
+MaterialPoint Model::node_vector(int body, Ordinal node, const Vec3& w) {
+  if (body < 0 || body >= num_bodies()) throw_error("Model::node_vector: no body ", body);
+  const Body& b = bodies_[body];
+  if (b.rigid || b.mesh.coefficients_per_node() != 4)
+    throw_error("Model::node_vector: body ", body,
+                " has no node frames (only ANCF nodes carry gradients)");
+  if (node < 0 || node >= b.mesh.num_nodes())
+    throw_error("Model::node_vector: node ", node, " out of range (body ", body, " has ",
+                b.mesh.num_nodes(), " nodes)");
+  build_reference();
+  const CoefViewHost q0 = to_host(q0_);
+  const Ordinal c = b.offset + 4 * node;
+  Mat3 G;  // columns: the reference gradients
+  for (int k = 0; k < 3; ++k)
+    for (int a = 0; a < 3; ++a) G(a, k) = q0(c + 1 + k, a);
+  Real scale = 0.0;
+  for (int k = 0; k < 9; ++k) scale = std::max(scale, std::fabs(G.m[k]));
+  if (!(std::fabs(det(G)) > 1e-12 * scale * scale * scale))
+    throw_error("Model::node_vector: node ", node, " of body ", body,
+                " has a singular reference frame (its gradients are linearly dependent)");
+  const Mat3 Gi = inverse(G);
+  std::vector<Real> alpha(3, 0.0);
+  for (int k = 0; k < 3; ++k)
+    for (int a = 0; a < 3; ++a) alpha[k] += Gi(k, a) * w[a];
+  return combination_point({c + 1, c + 2, c + 3}, alpha);
 }
 
 void Model::force_element_load(const CoefView& q, const CoefView& v, const CoefView& f) const {

@@ -11,6 +11,7 @@
 
 #include "tlfea/constraints/constraint_set.hpp"
 #include "tlfea/core/crs_pattern.hpp"
+#include "tlfea/core/error.hpp"
 #include "tlfea/core/generators.hpp"
 #include "tlfea/elements/element_block.hpp"
 
@@ -160,7 +161,7 @@ int rank(const MatrixXd& A, Real rel = 1e-9) {
   return r;
 }
 
-// The four primitives on points of all three bodies and the ground, some
+// The five primitives on points of all three bodies and the ground, some
 // sharing a point between slots (DP2 with R = P, as the cylindrical joint).
 struct PrimitiveFixture {
   Bodies b = make_bodies();
@@ -181,6 +182,8 @@ struct PrimitiveFixture {
     cs.add_dist(G, S, DrivingFunction::function([](Real t) { return 2.0 + t * t; }));
     cs.add_cd(P, Q, Vec3{{1.0, 2.0, 3.0}}, DrivingFunction::constant(0.2));
     cs.add_cd(G, T, Vec3{{0.0, 0.0, 1.0}}, DrivingFunction::constant(-0.3));
+    cs.add_ddp(P, Q, R, S, DrivingFunction::constant(0.4), 0.7);
+    cs.add_ddp(G, T, Q, P, DrivingFunction::linear(0.1, -0.2), 1.3);
     cs.finalize();
   }
 };
@@ -207,6 +210,30 @@ TEST(Constraints, JacobianRowsMatchFiniteDifferenceOfValues) {
     ASSERT_GT(scale, 0.0) << "row " << i;
     EXPECT_LT((J.row(i) - Jfd.row(i)).norm(), 1e-7 * scale) << "row " << i;
   }
+}
+
+// The DDP rows' values against the definition c = w (r_P^T r_Q - r_R^T r_S
+// - f(t)) evaluated on the host from the points' positions (point_position).
+TEST(Constraints, DifferenceOfDotProductsRowsEvaluateTheirDefinition) {
+  const Bodies b = make_bodies();
+  ConstraintSet cs(b.q0);
+  const Real x1[3] = {0.2, 0.3, 0.1}, x2[3] = {0.3, -0.2, 0.5}, x3[3] = {-0.5, 0.4, -0.3};
+  const MaterialPoint P = make_material_point(b.box(), 3, x1);
+  const MaterialPoint Q = make_material_point(b.beam(), 1, x2);
+  const MaterialPoint R = make_material_point(b.plate(), 0, x3);
+  const MaterialPoint G = ground_point(Vec3{{0.3, 2.0, -0.4}});
+  cs.add_ddp(P, Q, R, G, DrivingFunction::linear(0.1, 0.5), 0.7);
+  cs.add_ddp(G, R, P, P, DrivingFunction::constant(-0.2), 2.0);
+  EXPECT_THROW(cs.add_ddp(P, Q, R, G, DrivingFunction::constant(0.0), 0.0), Error);
+  cs.finalize();
+  const CoefViewHost q = random_configuration(b, 0.05, 21);
+  const Real t = 0.3;
+  const std::vector<Real> c = values(cs, q, t);
+  ASSERT_EQ(c.size(), 2u);
+  const Vec3 p = point_position(P, q), qq = point_position(Q, q), r = point_position(R, q),
+             g = point_position(G, q);
+  EXPECT_NEAR(c[0], 0.7 * (dot(p, qq) - dot(r, g) - (0.1 + 0.5 * t)), 1e-13);
+  EXPECT_NEAR(c[1], 2.0 * (dot(g, r) - dot(p, p) + 0.2), 1e-13);
 }
 
 TEST(Constraints, HessianMatchesFiniteDifferenceOfJacobian) {

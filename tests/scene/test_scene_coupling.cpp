@@ -2,6 +2,7 @@
 // tire example's one coupling entry against the 32 spherical joints it
 // replaces, and bad entries refused at their node.
 #include "scene_test_util.hpp"
+#include "tlfea/core/generators.hpp"
 #include "tlfea/solvers/time_stepper.hpp"
 
 namespace tlfea::scene_test {
@@ -40,6 +41,52 @@ TEST(SceneCoupling, TireCouplingRunsAsItsThirtyTwoSphericalJoints) {
   EXPECT_NEAR(qa(rim, 0), 0.016, 0.002);
 }
 
+// A distributing position+rotation coupling from a scene: the Q27 bar's end
+// face on a rigid ball, under gravity; the same model built in C++
+// (Model::add_coupling) moves identically (the same rows: 3 position and 3
+// rotation rows, docs/theory.md §5.7), to round-off over 5 steps.
+TEST(SceneCoupling, DistributingRotationCouplingAsInCpp) {
+  const std::string text = R"(
+gravity: [0, 0, -9.81]
+time: {dt: 1.0e-3, steps: 5}
+bodies:
+  - name: bar
+    element: Q27
+    mesh: {generator: box, lengths: [0.5, 0.05, 0.05], divisions: [4, 1, 1], origin: [0, -0.025, -0.025]}
+    material: {model: svk, E: 1.0e8, nu: 0.3}
+    density: 1000
+    clamp: [{set: xmin}]
+  - {name: ball, type: rigid, shape: {type: sphere, radius: 0.05}, center: [0.55, 0, 0], density: 1000}
+joints:
+  - {type: coupling, body_i: bar, set: xmax, body_j: ball, form: distributing, dofs: position+rotation}
+output: {enabled: false}
+)";
+  scene::Scene s = scene::load_scene_text(text, "bar.yaml", ".");
+  EXPECT_EQ(s.constraint_rows(), 6 + 6);  // coupling + the ball's rigidity rows
+  TimeStepper a(*s.model, s.settings);
+  for (int i = 0; i < s.steps; ++i) ASSERT_TRUE(a.step().converged);
+
+  Model m;
+  const Mesh mesh =
+      generate_box(ElementType::Q27, {0.5, 0.05, 0.05}, {4, 1, 1}, {0, -0.025, -0.025});
+  const int bar = m.add_body(mesh, MaterialSpec::svk(1e8, 0.3), 1000.0);
+  const int ball = m.add_rigid_body(rigid_sphere(Vec3{{0.55, 0.0, 0.0}}, 0.05, 1000.0));
+  m.set_gravity({{0, 0, -9.81}});
+  m.clamp_node_set(bar, "xmin");
+  Model::CouplingSpec spec;
+  spec.form = Model::CouplingSpec::Form::distributing;
+  spec.rotation = true;
+  EXPECT_EQ(m.add_coupling(bar, mesh.node_sets.at("xmax"), ball, spec).count, 6);
+  StepperSettings ss = s.settings;
+  TimeStepper b(m, ss);
+  for (int i = 0; i < 5; ++i) ASSERT_TRUE(b.step().converged);
+  EXPECT_LT(relative_difference(a.positions(), b.positions()), 1e-12);
+  // It moved: the ball fell and turned with the bar's end.
+  const Model::RigidPose pose = m.rigid_pose(ball, host(b.positions()));
+  EXPECT_LT(pose.center[2], -1e-6);
+  EXPECT_GT(std::fabs(pose.rotation(0, 2)), 1e-6);
+}
+
 TEST(SceneCoupling, BadCouplingsAreRefusedAtTheirNode) {
   const std::string g = R"(time: {dt: 1.0e-3, steps: 2}
 bodies:
@@ -61,10 +108,14 @@ joints:
        "bad.yaml:10:5:", "give exactly one selector"},
       {"bad form", g + "  - {type: coupling, body_i: beam, set: end0, form: glue}\n",
        "bad.yaml:10:53:", "unknown name 'glue'"},
-      {"distributing rotation",
+      {"distributing rotation of one node",
        g + "  - {type: coupling, body_i: beam, set: end0, form: distributing, dofs: "
            "position+rotation}\n",
-       "bad.yaml:10:5:", "distributing form couples positions only"},
+       "bad.yaml:10:5:", "collinear or coincide"},
+      {"distributing rotation of a collinear set",
+       g + "  - {type: coupling, body_i: beam, set: [end0, end1], body_j: ball, form: "
+           "distributing, dofs: position+rotation}\n",
+       "bad.yaml:10:5:", "collinear or coincide"},
   };
   expect_errors(cases);
 }

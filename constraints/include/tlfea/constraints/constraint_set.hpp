@@ -7,7 +7,10 @@
 //   DP2:  d = r_S - r_R,  c = w (a^T d - f(t))   (R on a's body, S on the other)
 //   DIST:                 c = w (a^T a - f(t)^2) / 2
 //   CD:   d fixed unit,   c = w (d^T a - f(t))
-// The row's point slots are (P, Q, R, T|S); dc/dr_X = w * (+-b | +-a | +-d),
+//   DDP:  difference of two dot products of the points themselves,
+//         c = w (r_P^T r_Q - r_R^T r_S - f(t))
+// The row's point slots are (P, Q, R, T|S); dc/dr_X = w * (+-b | +-a | +-d)
+// (DDP: dc/dr_P = w r_Q, dc/dr_Q = w r_P, dc/dr_R = -w r_S, dc/dr_S = -w r_R),
 // and dc/de_i = sum_X s_i(xi_X) dc/dr_X.
 //
 // Row weights (docs/theory.md §5.4: constant, from the reference configuration,
@@ -16,6 +19,7 @@
 //   DP1  w = 1 / (|a0| |b0|)   (c: a cosine);
 //   DP2  w = 1 / |a0|          (c: the offset along a unit a, a length);
 //   DIST w = 1 / |a0|          (1 when the reference distance is zero).
+//   DDP  w given by the caller (add_ddp).
 // Why DP1 needs 1/delta^2 for fibers of length delta: both ends of a fiber
 // sit in the same element, so da/de_i = (s_i(Q) - s_i(P)) I = O(delta / h)
 // (h: element size) and dc/de = O(delta^2 / h) unweighted; weighted it is
@@ -50,7 +54,7 @@
 
 namespace tlfea {
 
-enum class PrimitiveType : int { DP1 = 0, DP2 = 1, DIST = 2, CD = 3 };
+enum class PrimitiveType : int { DP1 = 0, DP2 = 1, DIST = 2, CD = 3, DDP = 4 };
 
 // Driving function f(t), evaluated on the host only.
 struct DrivingFunction {
@@ -107,6 +111,13 @@ class ConstraintSet {
   // d is normalised.
   Ordinal add_cd(const MaterialPoint& P, const MaterialPoint& Q, const Vec3& d,
                  const DrivingFunction& f);
+  // c = w (r_P^T r_Q - r_R^T r_S - f(t)), with w the row's automatic weight
+  // (w > 0; the caller's scale, e.g. 1 / length to make c a length). The
+  // rotation rows of a distributing coupling (docs/theory.md §5.7) are of
+  // this form: r_k^T y_l - r_l^T y_k, r_k directors of body j, y_l weighted
+  // sums of the coupled nodes' positions.
+  Ordinal add_ddp(const MaterialPoint& P, const MaterialPoint& Q, const MaterialPoint& R,
+                  const MaterialPoint& S, const DrivingFunction& f, Real w);
 
   // Joints between body frames i and j (either may be a ground frame). A
   // joint whose frames are degenerate throws Error and adds nothing.
@@ -160,7 +171,7 @@ class ConstraintSet {
   // values += scale C_q^T C_q.
   void assemble_gauss_newton(const CoefView& q, Real t, Real scale,
                              const DeviceView<Real*>& values) const;
-  // values += scale sum_i eta_i grad^2 c_i over DP1, DP2 and DIST rows (their
+  // values += scale sum_i eta_i grad^2 c_i over DP1, DP2, DIST and DDP rows (their
   // Hessians are constant; CD rows have none). q is not read.
   void assemble_dp1_hessian(const CoefView& q, const DeviceView<Real*>& eta, Real scale,
                             const DeviceView<Real*>& values) const;

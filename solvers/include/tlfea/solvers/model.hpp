@@ -139,8 +139,14 @@ class Model {
   //  distributing: the weighted mean position sum_i w_i x_i of the set
   //    (w_i = weights, normalized; equal when empty) equals body_j's point
   //    at the reference mean X_c (3 CD rows), so the set deforms freely
-  //    about its mean and a force on body_j reaches node i as w_i F.
-  //    Position only (rotation: Error).
+  //    about its mean and a force on body_j reaches node i as w_i F. With
+  //    rotation (body_j rigid or the ground), 3 more rows make the set's
+  //    weighted best-fit rotation follow body_j's: with d_i = X_i - X_c and
+  //    R body_j's rotation, g = sum_i w_i (R d_i) x (x_i - x_c) = 0 (the
+  //    stationarity of min_R sum_i w_i |x_i - x_c - R d_i|^2), a moment M
+  //    reaching node i as w_i mu x (R d_i), J mu = M with J the set's
+  //    weighted polar moment; a collinear set is refused (Error). Only the
+  //    nodes' positions enter (ANCF gradients stay free).
   // Returns the rows; throws Error for an empty or out-of-range node list, a
   // rigid body_i, or a combination it does not support.
   struct CouplingSpec {
@@ -167,6 +173,13 @@ class Model {
   // The vector of rigid body `body` that is w (world axes) in the reference
   // configuration: sum_k w_k r_k; the constant w for body = -1 (ground).
   MaterialPoint rigid_vector(int body, const Vec3& w) const;
+  // The vector of ANCF node `node`'s frame (its gradient coefficients g_1,
+  // g_2, g_3) that is w (world axes) in the reference configuration:
+  // sum_k alpha_k g_k with alpha = G0^-1 w, G0 = [g_1 g_2 g_3] at the
+  // reference. It turns with the node's gradients (and stretches with them).
+  // Throws Error for a body that is not ANCF, a node out of range or a
+  // singular reference frame.
+  MaterialPoint node_vector(int body, Ordinal node, const Vec3& w);
   const RotationalSpringDampers& rotational_spring_dampers() const { return rsdas_; }
   bool has_force_elements() const { return springs_.size() > 0 || rsdas_.size() > 0; }
   const SpringDampers& spring_dampers() const { return springs_; }
