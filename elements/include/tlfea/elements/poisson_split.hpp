@@ -533,49 +533,9 @@ KOKKOS_INLINE_FUNCTION void for_each_split_point(const SplitPointSet<E> (&set)[2
 
 }  // namespace detail
 
-// Functors of the split element (same contracts as InternalForceFunctor,
-// TangentFunctor, StrainEnergyFunctor in kernels.hpp). `viscous`: the
-// Kelvin-Voigt part is present; `Base`: the law kept in full on set 0 (the
-// full rule; NoBaseLaw for SVK, the hyperelastic law for MR / NH shells).
-template <class E, bool viscous, class Base = NoBaseLaw>
-struct SplitInternalForceFunctor {
-  ElementGeometry<E> g;
-  detail::SplitPointSet<E> set[2];
-  CoefView q, v, f;
-  bool plain = false;  // add mode, set by for_each_element (scatter_policy.hpp)
-  Base base{};
-  KOKKOS_INLINE_FUNCTION void operator()(const Ordinal e) const {
-    Real xe[E::n][3], ve[E::n][3], fe[E::n][3];
-    detail::gather(g, q, e, xe);
-    if constexpr (viscous) detail::gather(g, v, e, ve);
-    for (int i = 0; i < E::n; ++i) fe[i][0] = fe[i][1] = fe[i][2] = 0.0;
-    detail::for_each_split_point<E>(
-        set, e, xe,
-        [&](const int k, const detail::SplitPointSet<E>& ps, const int p, const Real(&hl)[E::n][3],
-            const Mat3& F) {
-          Mat3 S = zero3();
-          detail::add_split_stress(ps.el, StVenantKirchhoff::green_lagrange_strain(F), S);
-          if constexpr (viscous) {
-            const Mat3 Fdot = detail::frame_F<E>(hl, ve);
-            detail::add_split_stress(ps.vi, detail::strain_rate(F, Fdot), S);
-          }
-          Mat3 P = F * S;
-          if constexpr (Base::present) {
-            if (k == 0) P = P + base.first_piola(F);
-          }
-          P = ps.dV(e, p) * P;
-          for (int i = 0; i < E::n; ++i) {
-            const Real h0 = hl[i][0], h1 = hl[i][1], h2 = hl[i][2];
-            for (int a = 0; a < 3; ++a) fe[i][a] += P(a, 0) * h0 + P(a, 1) * h1 + P(a, 2) * h2;
-          }
-        });
-    for (int i = 0; i < E::n; ++i) {
-      const Ordinal c = g.conn(e, i);
-      for (int a = 0; a < 3; ++a) scatter_add(plain, f(c, a), fe[i][a]);
-    }
-  }
-};
-
+// The split element's strain energy (same contract as StrainEnergyFunctor in
+// kernels.hpp); `Base`: the law kept in full on set 0 (the full rule;
+// NoBaseLaw for SVK, the hyperelastic law for MR / NH shells).
 template <class E, class Base = NoBaseLaw>
 struct SplitStrainEnergyFunctor {
   ElementGeometry<E> g;
@@ -595,74 +555,6 @@ struct SplitStrainEnergyFunctor {
                                       }
                                       sum += ps.dV(e, p) * psi;
                                     });
-  }
-};
-
-template <class E, bool viscous, class Base = NoBaseLaw>
-struct SplitTangentFunctor {
-  ElementGeometry<E> g;
-  detail::SplitPointSet<E> set[2];
-  CoefView q, v;
-  DeviceView<Offset***> offsets;
-  DeviceView<Offset*> block_row_length;
-  DeviceView<Real*> values;
-  Real alpha_K = 1.0, alpha_D = 0.0;
-  bool plain = false;  // add mode, set by for_each_element
-  Base base{};
-  KOKKOS_INLINE_FUNCTION void operator()(const Ordinal e) const {
-    Real xe[E::n][3], ve[E::n][3];
-    Real Ke[E::n][E::n][9];
-    detail::gather(g, q, e, xe);
-    if constexpr (viscous) detail::gather(g, v, e, ve);
-    for (int i = 0; i < E::n; ++i)
-      for (int j = 0; j < E::n; ++j)
-        for (int k = 0; k < 9; ++k) Ke[i][j][k] = 0.0;
-    detail::for_each_split_point<E>(
-        set, e, xe,
-        [&](const int k, const detail::SplitPointSet<E>& ps, const int p, const Real(&hl)[E::n][3],
-            const Mat3& F) {
-          const Real sK = alpha_K * ps.dV(e, p), sD = alpha_D * ps.dV(e, p);
-          Mat3 S = zero3();
-          detail::add_split_stress(ps.el, StVenantKirchhoff::green_lagrange_strain(F), S);
-          Mat3 Fdot = zero3();
-          if constexpr (viscous) {
-            Fdot = detail::frame_F<E>(hl, ve);
-            detail::add_split_stress(ps.vi, detail::strain_rate(F, Fdot), S);
-          }
-          // C = sK (delta_ik S_LJ + [F, F; Ce] + [F, Fdot; Cv]) + sD [F, F; Cv]
-          Tangent C;
-          for (int r = 0; r < 9; ++r)
-            for (int c = 0; c < 9; ++c) C.a[r][c] = 0.0;
-          for (int i = 0; i < 3; ++i)
-            for (int J = 0; J < 3; ++J)
-              for (int L = 0; L < 3; ++L) C.a[3 * i + J][3 * i + L] = sK * S(L, J);
-          detail::add_split_tangent(ps.el, F, F, sK, C);
-          if constexpr (viscous) {
-            detail::add_split_tangent(ps.vi, F, Fdot, sK, C);
-            detail::add_split_tangent(ps.vi, F, F, sD, C);
-          }
-          if constexpr (Base::present) {
-            if (k == 0) detail::add_base_tangent(base, F, sK, C);
-          }
-          for (int i = 0; i < E::n; ++i) {
-            Real G[3][3][3];
-            const Real h0 = hl[i][0], h1 = hl[i][1], h2 = hl[i][2];
-            for (int a = 0; a < 3; ++a)
-              for (int c = 0; c < 3; ++c)
-                for (int D = 0; D < 3; ++D)
-                  G[a][c][D] = C.a[3 * a][3 * c + D] * h0 + C.a[3 * a + 1][3 * c + D] * h1 +
-                               C.a[3 * a + 2][3 * c + D] * h2;
-            // Elastic: major symmetry, only j >= i (as TangentFunctor).
-            for (int j = viscous ? 0 : i; j < E::n; ++j) {
-              const Real k0 = hl[j][0], k1 = hl[j][1], k2 = hl[j][2];
-              for (int a = 0; a < 3; ++a)
-                for (int c = 0; c < 3; ++c)
-                  Ke[i][j][3 * a + c] += G[a][c][0] * k0 + G[a][c][1] * k1 + G[a][c][2] * k2;
-            }
-          }
-        });
-    detail::scatter_element_tangent<E>(g, e, Ke, !viscous, plain, offsets, block_row_length,
-                                       values);
   }
 };
 

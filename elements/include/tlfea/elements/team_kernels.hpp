@@ -2,8 +2,7 @@
 // element, the per-point constitutive data in team scratch memory, and no
 // element matrix held by one thread (docs/theory.md §3.12).
 //
-// The one-thread-per-element loops (kernels.hpp, poisson_split.hpp,
-// fast_kernels.hpp) hold the element matrix on the stack: n x n x 9 doubles,
+// The one-thread-per-element loops (range_kernels.hpp) hold the element matrix on the stack: n x n x 9 doubles,
 // 52 KB for Q27, 18 KB for ANCF 3443, 7 KB for T10. On a GPU that spills to
 // local memory and leaves few threads resident. Here:
 //  phase 0: the team gathers the element coefficients x_e (and v_e) into
@@ -21,12 +20,12 @@
 //           accumulator and scatters it itself (scatter_add with the add mode
 //           of the launch helper, atomics on GPUs).
 // Same points, weights, gradients and laws (the point laws of
-// fast_kernels.hpp) as the range loops: the results agree to round-off, only
+// point_laws.hpp) as the range loops: the results agree to round-off, only
 // the order of the sums differs. Which shape runs where is chosen in one
 // place, default_kernel_shapes (scatter_policy.hpp).
 #pragma once
 
-#include "tlfea/elements/fast_kernels.hpp"
+#include "tlfea/elements/point_laws.hpp"
 
 namespace tlfea {
 
@@ -38,13 +37,13 @@ using ScratchReals =
 
 // Total point count over the sets, and (set, point) of a flat point index.
 template <class E, int nsets>
-KOKKOS_INLINE_FUNCTION int total_points(const FastPointSet<E> (&set)[nsets]) {
+KOKKOS_INLINE_FUNCTION int total_points(const PointSet<E> (&set)[nsets]) {
   int np = 0;
   for (int k = 0; k < nsets; ++k) np += set[k].np;
   return np;
 }
 template <class E, int nsets>
-KOKKOS_INLINE_FUNCTION void point_of(const FastPointSet<E> (&set)[nsets], int flat, int& k,
+KOKKOS_INLINE_FUNCTION void point_of(const PointSet<E> (&set)[nsets], int flat, int& k,
                                      int& p) {
   k = 0;
   while (k + 1 < nsets && flat >= set[k].np) flat -= set[k++].np;
@@ -61,7 +60,7 @@ KOKKOS_INLINE_FUNCTION void team_gather(const TeamMember& m, const ElementGeomet
 
 // F = sum_i x_i (x) h_i at point p of set ps, x from scratch.
 template <class E>
-KOKKOS_INLINE_FUNCTION Mat3 team_gradient(const FastPointSet<E>& ps, Ordinal e, int p,
+KOKKOS_INLINE_FUNCTION Mat3 team_gradient(const PointSet<E>& ps, Ordinal e, int p,
                                           const Real* xs) {
   Mat3 F = zero3();
   for (int i = 0; i < E::n; ++i) {
@@ -90,7 +89,7 @@ KOKKOS_INLINE_FUNCTION void team_gather_state(const TeamMember& m, const Element
 // F (and Fdot for a viscous law, else 0) at point p of set ps, from the
 // scratch state of team_gather_state.
 template <class E, bool viscous>
-KOKKOS_INLINE_FUNCTION void team_kinematics(const FastPointSet<E>& ps, Ordinal e, int p,
+KOKKOS_INLINE_FUNCTION void team_kinematics(const PointSet<E>& ps, Ordinal e, int p,
                                             const Real* xs, Mat3& F, Mat3& Fdot) {
   F = team_gradient(ps, e, p, xs);
   Fdot = zero3();
@@ -106,8 +105,7 @@ KOKKOS_INLINE_FUNCTION void upper_block(int n, int b, int& i, int& j) {
 
 }  // namespace detail
 
-// f_i += sum_sets sum_p P(F, Fdot) h_i dV (as InternalForceFunctor /
-// SplitInternalForceFunctor / FastInternalForceFunctor). Launched with
+// f_i += sum_sets sum_p P(F, Fdot) h_i dV (as RangeInternalForceFunctor). Launched with
 // for_each_element_team, which calls operator()(member, e) once per element.
 template <class E, class Law, int nsets>
 struct TeamInternalForceFunctor : PointSetLoop<E, Law, nsets> {
@@ -151,7 +149,7 @@ struct TeamInternalForceFunctor : PointSetLoop<E, Law, nsets> {
 };
 
 // values += alpha_K K + alpha_D D, K_ij[a][c] = sum_p C_p[3a+B][3c+D] h_iB
-// h_jD (as TangentFunctor / SplitTangentFunctor / FastTangentFunctor).
+// h_jD (as RangeTangentFunctor).
 template <class E, class Law, int nsets>
 struct TeamTangentFunctor : PointSetTangentLoop<E, Law, nsets> {
   static constexpr bool symmetric = !Law::viscous;
