@@ -29,10 +29,10 @@ struct StepperOptions {
   std::string preconditioner = "default";  // iterative backends (LinearSolverOptions)
   std::string partition = "default";       // several MPI ranks (StepperSettings::partition)
   bool reuse_jacobian = true;
-  bool breakdown = true;           // time one tangent assembly after the run (split of assembly_s)
+  bool breakdown = true;  // time one tangent assembly after the run (split of assembly_s)
   std::string kernel_shapes = "default";  // default, range or team (set_kernel_shapes)
-  int threads = 0;                 // 0: Kokkos's default
-  int krylov = -1;                 // StepperSettings::krylov_iterations (-1: its default)
+  int threads = 0;                        // 0: Kokkos's default
+  int krylov = -1;                        // StepperSettings::krylov_iterations (-1: its default)
 };
 
 constexpr const char* kStepperUsage =
@@ -221,8 +221,8 @@ inline RunResult run_steps(Model& model, const StepperOptions& o, const Probe& p
   const double t_setup = now();
   if (o.kernel_shapes != "default")
     for (int b = 0; b < model.num_bodies(); ++b)
-      model.block(b).set_kernel_shapes(KernelShapes::all(
-          o.kernel_shapes == "team" ? KernelShape::Team : KernelShape::Range));
+      model.block(b).set_kernel_shapes(
+          KernelShapes::all(o.kernel_shapes == "team" ? KernelShape::Team : KernelShape::Range));
   TimeStepper stepper(model, s);
   Kokkos::fence();
   r.stepper_setup_s = now() - t_setup;

@@ -247,7 +247,6 @@ struct ReferenceSplitTangentFunctor {
   }
 };
 
-
 // Runs the reference force (split or continuum, as the spec asks) of the
 // <E, M> block of `mesh` with `spec`: f += f_int(q, v) (atomic adds).
 template <class E, class M>
@@ -304,8 +303,8 @@ void reference_tangent_em(const Mesh& mesh, const MaterialSpec& spec, const Coef
           alpha_K,
           alpha_D};
       fn.base = PoissonSplitTraits<E, M>::base(mat);
-      Kokkos::parallel_for("tlfea::test::reference_tangent",
-                           Kokkos::RangePolicy<ExecSpace>(0, ne), fn);
+      Kokkos::parallel_for("tlfea::test::reference_tangent", Kokkos::RangePolicy<ExecSpace>(0, ne),
+                           fn);
       return;
     }
   }
@@ -334,8 +333,8 @@ void with_element_material(const Mesh& mesh, const MaterialSpec& spec, Fn&& fn) 
   dispatch_element_type(mesh.type, by_material);
 }
 
-inline void reference_internal_force(const Mesh& mesh, const MaterialSpec& spec,
-                                     const CoefView& q, const CoefView& v, const CoefView& f) {
+inline void reference_internal_force(const Mesh& mesh, const MaterialSpec& spec, const CoefView& q,
+                                     const CoefView& v, const CoefView& f) {
   with_element_material(mesh, spec, [&](auto e, auto m) {
     reference_force_em<decltype(e), decltype(m)>(mesh, spec, q, v, f);
   });

@@ -150,14 +150,12 @@ TEST(KernelShapes, EveryShapeMatchesReferenceQuadratureOnRandomStates) {
           for (const auto& alpha :
                {std::array<Real, 2>{1.0, 0.0}, std::array<Real, 2>{0.37, 1.9}}) {
             const Diff d = compare(s, mat, shapes, q, v, alpha[0], alpha[1], offsets);
-            EXPECT_LE(d.force, kTol)
-                << to_string(mesh.type) << " " << mat.name() << " split "
-                << s.block->poisson_split() << " force shape " << to_string(shapes.internal_force)
-                << " seed " << seed;
-            EXPECT_LE(d.tangent, kTol)
-                << to_string(mesh.type) << " " << mat.name() << " split "
-                << s.block->poisson_split() << " tangent shape " << to_string(shapes.tangent)
-                << " seed " << seed;
+            EXPECT_LE(d.force, kTol) << to_string(mesh.type) << " " << mat.name() << " split "
+                                     << s.block->poisson_split() << " force shape "
+                                     << to_string(shapes.internal_force) << " seed " << seed;
+            EXPECT_LE(d.tangent, kTol) << to_string(mesh.type) << " " << mat.name() << " split "
+                                       << s.block->poisson_split() << " tangent shape "
+                                       << to_string(shapes.tangent) << " seed " << seed;
             worst_f = std::max(worst_f, d.force);
             worst_k = std::max(worst_k, d.tangent);
             ++cases;
@@ -172,8 +170,8 @@ TEST(KernelShapes, EveryShapeMatchesReferenceQuadratureOnRandomStates) {
   // x 2 alphas); device spaces have no lanes shape.
   const bool host = default_kernel_shapes_for<ExecSpace>(true).internal_force == KernelShape::Lanes;
   EXPECT_EQ(lane_cases, host ? 32 : 0);
-  std::printf("[kernel shapes] %d cases: max relative difference force %.3g, tangent %.3g\n",
-              cases, worst_f, worst_k);
+  std::printf("[kernel shapes] %d cases: max relative difference force %.3g, tangent %.3g\n", cases,
+              worst_f, worst_k);
 }
 // Every build of the point-lane force core that this CPU runs
 // (lane_force_dispatch.hpp: generic SSE2, AVX2 + FMA, AVX-512; compiled from
@@ -232,9 +230,9 @@ TEST(KernelShapes, LanesOnlyWhereTheBlockHasThem) {
       EXPECT_TRUE(s.block->kernel_shapes() == shape0);
       const bool has_lanes = shape0.internal_force == KernelShape::Lanes;
       // Host spaces: the SVK and Kelvin-Voigt SVK shells (lane_kernels.hpp).
-      const bool expected = default_kernel_shapes_for<ExecSpace>(true).internal_force ==
-                                KernelShape::Lanes &&
-                            t == ElementType::ANCF3443 && mat.model == MaterialModel::StVenantKirchhoff;
+      const bool expected =
+          default_kernel_shapes_for<ExecSpace>(true).internal_force == KernelShape::Lanes &&
+          t == ElementType::ANCF3443 && mat.model == MaterialModel::StVenantKirchhoff;
       EXPECT_EQ(has_lanes, expected) << to_string(t) << " " << mat.name();
       if (has_lanes) {
         s.block->set_kernel_shapes(KernelShapes::all(KernelShape::Range));

@@ -90,7 +90,8 @@ TEST(TeamKernels, MatchRangeLoopsOnRandomStates) {
     for (const MaterialSpec& mat : materials(t)) {
       System s = make_system(mesh, mat);
       // The SVK shells have a lanes force (lane_kernels.hpp).
-      const bool lanes = t == ElementType::ANCF3443 && mat.model == MaterialModel::StVenantKirchhoff;
+      const bool lanes =
+          t == ElementType::ANCF3443 && mat.model == MaterialModel::StVenantKirchhoff;
       EXPECT_TRUE(s.block->kernel_shapes() == default_kernel_shapes_for<ExecSpace>(lanes));
       if (s.block->poisson_split()) ++split_cases;
       const CoefViewHost q0 = to_host(s.q0);

@@ -12,6 +12,7 @@
 #include "tlfea/core/tensor.hpp"
 #include "tlfea/core/types.hpp"
 #include "tlfea/elements/geometry.hpp"
+#include "tlfea/elements/point_law_core.hpp"
 #include "tlfea/elements/scatter_policy.hpp"
 
 namespace tlfea {
@@ -57,19 +58,13 @@ KOKKOS_INLINE_FUNCTION void gather(const ElementGeometry<E>& g, const CoefView& 
   }
 }
 
-// F = sum_i e_i (x) h_i at quadrature point q.
+// F = sum_i e_i (x) h_i at quadrature point q (point_law_core.hpp).
 template <class E>
 KOKKOS_INLINE_FUNCTION Mat3 deformation_gradient(const ElementGeometry<E>& g, Ordinal e, int q,
                                                  const Real xe[E::n][3]) {
-  Mat3 F = zero3();
-  for (int i = 0; i < E::n; ++i) {
-    const Real h0 = g.H(e, q, i, 0), h1 = g.H(e, q, i, 1), h2 = g.H(e, q, i, 2);
-    for (int a = 0; a < 3; ++a) {
-      F(a, 0) += xe[i][a] * h0;
-      F(a, 1) += xe[i][a] * h1;
-      F(a, 2) += xe[i][a] * h2;
-    }
-  }
+  Mat3 F;
+  point::deformation_gradient<E::n>([&](int i, int a) { return xe[i][a]; },
+                                    [&](int i, int k) { return g.H(e, q, i, k); }, F.m);
   return F;
 }
 

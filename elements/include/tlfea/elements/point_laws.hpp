@@ -10,8 +10,8 @@
 //    hyperelastic shells, the law kept in full), set 1 the reduced rule
 //    (beam axis, shell mid-surface) with the Dv laws; the sets hold the frame
 //    gradients hl_i = R^T h_i, so the kinematics are those of the continuum.
-// Kinematics: F = sum_i x_i (x) h_i (gradient_t; Fdot likewise from the
-// coefficient rates); force f_i += dV P h_i, tangent K_ij += dV C(h_i, h_j).
+// Kinematics: F = sum_i x_i (x) h_i (point_law_core.hpp deformation_gradient;
+// Fdot likewise from the coefficient rates); force f_i += dV P h_i, tangent K_ij += dV C(h_i, h_j).
 // The loops around them (one thread per element, one team per element, point
 // lanes) only order these sums differently, so they agree to round-off.
 //
@@ -19,6 +19,7 @@
 #pragma once
 
 #include "tlfea/elements/kernels.hpp"
+#include "tlfea/elements/point_law_core.hpp"
 #include "tlfea/elements/poisson_split.hpp"
 
 namespace tlfea {
@@ -56,20 +57,17 @@ struct SplitPointLaw {
   SplitLaw el[2], vi[2];
   Base base{};
   KOKKOS_INLINE_FUNCTION Mat3 stress(int set, const Mat3& F, const Mat3& Fdot) const {
-    Mat3 S = zero3();
-    add_split_stress(el[set], StVenantKirchhoff::green_lagrange_strain(F), S);
-    if constexpr (V) add_split_stress(vi[set], strain_rate(F, Fdot), S);
-    (void)Fdot;
+    Mat3 S, P;
+    point::split_first_piola<V>(el[set], vi[set], F.m, Fdot.m, S.m, P.m);
     if constexpr (Base::present) {
-      if (set == 0) return F * S + base.first_piola(F);
+      if (set == 0) return P + base.first_piola(F);
     }
-    return F * S;
+    return P;
   }
   KOKKOS_INLINE_FUNCTION void tangent(int set, const Mat3& F, const Mat3& Fdot, Real sK, Real sD,
                                       Tangent& C) const {
-    Mat3 S = zero3();
-    add_split_stress(el[set], StVenantKirchhoff::green_lagrange_strain(F), S);
-    if constexpr (V) add_split_stress(vi[set], strain_rate(F, Fdot), S);
+    Mat3 S, P;
+    point::split_first_piola<V>(el[set], vi[set], F.m, Fdot.m, S.m, P.m);
     for (int r = 0; r < 9; ++r)
       for (int c = 0; c < 9; ++c) C.a[r][c] = 0.0;
     for (int i = 0; i < 3; ++i)
@@ -97,16 +95,14 @@ KOKKOS_INLINE_FUNCTION void load_gradients_t(const PointSet<E>& ps, Ordinal e, i
     for (int D = 0; D < 3; ++D) hT[D][j] = ps.H(e, p, j, D);
 }
 
-// F(a, B) = sum_j xT[a][j] hT[B][j]: j outermost, nine independent running
-// sums (the order of kernels.hpp's deformation_gradient, and no serial
-// dependency chain per entry). Measured faster than even/odd partial sums
-// vectorised over j, with and without -march=native.
+// F(a, B) = sum_j xT[a][j] hT[B][j] (point_law_core.hpp deformation_gradient:
+// j outermost, nine independent running sums, no serial dependency chain per
+// entry; measured faster than even/odd partial sums vectorised over j).
 template <int N>
 KOKKOS_INLINE_FUNCTION Mat3 gradient_t(const Real xT[3][N], const Real hT[3][N]) {
-  Mat3 F = zero3();
-  for (int j = 0; j < N; ++j)
-    for (int a = 0; a < 3; ++a)
-      for (int B = 0; B < 3; ++B) F(a, B) += xT[a][j] * hT[B][j];
+  Mat3 F;
+  point::deformation_gradient<N>([&](int j, int a) { return xT[a][j]; },
+                                 [&](int j, int B) { return hT[B][j]; }, F.m);
   return F;
 }
 

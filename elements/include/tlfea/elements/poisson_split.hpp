@@ -107,6 +107,7 @@
 #pragma once
 
 #include <cmath>
+#include <type_traits>
 
 #include "tlfea/core/error.hpp"
 #include "tlfea/core/host_device.hpp"
@@ -117,6 +118,7 @@
 #include "tlfea/elements/ancf3443.hpp"
 #include "tlfea/elements/geometry.hpp"
 #include "tlfea/elements/kernels.hpp"
+#include "tlfea/elements/point_law_core.hpp"
 #include "tlfea/elements/quadrature.hpp"
 #include "tlfea/materials/kelvin_voigt.hpp"
 #include "tlfea/materials/material_spec.hpp"
@@ -125,10 +127,7 @@
 
 namespace tlfea {
 
-// Coefficients (a, b, c, p) of one part of the split law (see above).
-struct SplitLaw {
-  Real a = 0.0, b = 0.0, c = 0.0, p = 0.0;
-};
+static_assert(std::is_same_v<Real, double>, "SplitLaw (point_law_core.hpp) holds doubles");
 
 // The D0 / Dv laws of the elastic and (Kelvin-Voigt) viscous parts.
 struct PoissonSplitCoefficients {
@@ -423,12 +422,7 @@ namespace detail {
 //   S_loc += a tr(E) I + 2 b E_loc + c diag(E_loc) + p (E_11 + E_22) P,
 // P = diag(1, 1, 0) (the shell's tangent plane; p = 0 for the beam).
 KOKKOS_INLINE_FUNCTION void add_split_stress(const SplitLaw& l, const Mat3& E, Mat3& S) {
-  const Real at = l.a * trace(E);
-  const Real pt = l.p * (E.m[0] + E.m[4]);
-  for (int k = 0; k < 9; ++k) S.m[k] += 2.0 * l.b * E.m[k];
-  S.m[0] += at + l.c * E.m[0] + pt;
-  S.m[4] += at + l.c * E.m[4] + pt;
-  S.m[8] += at + l.c * E.m[8];
+  point::add_split_stress(l, E.m, S.m);
 }
 
 KOKKOS_INLINE_FUNCTION Real split_energy(const SplitLaw& l, const Mat3& E) {
@@ -479,10 +473,8 @@ KOKKOS_INLINE_FUNCTION void add_base_tangent(const Base& base, const Mat3& F, Re
 
 // Green-Lagrange strain rate sym(F^T Fdot).
 KOKKOS_INLINE_FUNCTION Mat3 strain_rate(const Mat3& F, const Mat3& Fdot) {
-  const Mat3 A = mul_tn(F, Fdot);
   Mat3 E;
-  for (int i = 0; i < 3; ++i)
-    for (int j = 0; j < 3; ++j) E(i, j) = 0.5 * (A(i, j) + A(j, i));
+  point::strain_rate(F.m, Fdot.m, E.m);
   return E;
 }
 
@@ -505,13 +497,9 @@ KOKKOS_INLINE_FUNCTION void frame_gradients(const SplitPointSet<E>& ps, Ordinal 
 
 template <class E>
 KOKKOS_INLINE_FUNCTION Mat3 frame_F(const Real hl[E::n][3], const Real xe[E::n][3]) {
-  Mat3 F = zero3();
-  for (int i = 0; i < E::n; ++i)
-    for (int a = 0; a < 3; ++a) {
-      F(a, 0) += xe[i][a] * hl[i][0];
-      F(a, 1) += xe[i][a] * hl[i][1];
-      F(a, 2) += xe[i][a] * hl[i][2];
-    }
+  Mat3 F;
+  point::deformation_gradient<E::n>([&](int i, int a) { return xe[i][a]; },
+                                    [&](int i, int m) { return hl[i][m]; }, F.m);
   return F;
 }
 

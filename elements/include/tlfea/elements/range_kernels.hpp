@@ -79,18 +79,11 @@ struct PointGradients<E, false> {
   KOKKOS_INLINE_FUNCTION Real operator()(int j, int D) const { return ps.H(e, p, j, D); }
 };
 
-// F(a, B) = sum_j x[a][j] h(j, B), j outermost (nine independent sums).
+// F(a, B) = sum_j x[a][j] h(j, B) (point_law_core.hpp deformation_gradient).
 template <int N, class Grad>
 KOKKOS_INLINE_FUNCTION Mat3 gradient_of(const Real xT[3][N], const Grad& h) {
-  Mat3 F = zero3();
-  for (int j = 0; j < N; ++j) {
-    const Real h0 = h(j, 0), h1 = h(j, 1), h2 = h(j, 2);
-    for (int a = 0; a < 3; ++a) {
-      F(a, 0) += xT[a][j] * h0;
-      F(a, 1) += xT[a][j] * h1;
-      F(a, 2) += xT[a][j] * h2;
-    }
-  }
+  Mat3 F;
+  point::deformation_gradient<N>([&](int j, int a) { return xT[a][j]; }, h, F.m);
   return F;
 }
 
@@ -130,7 +123,8 @@ struct RangeInternalForceFunctor : PointSetLoop<E, Law, nsets> {
 };
 
 // values += alpha_K K + alpha_D D, K_ij[a][c] = sum_p A_{aBcD} h_iB h_jD dV
-// (tests/elements/reference_kernels.hpp integrates the same one point at a time), chunked over Q points.
+// (tests/elements/reference_kernels.hpp integrates the same one point at a time), chunked over Q
+// points.
 template <class E, class Law, int nsets>
 struct RangeTangentFunctor : PointSetTangentLoop<E, Law, nsets> {
   KOKKOS_INLINE_FUNCTION void operator()(const Ordinal e) const {

@@ -2,9 +2,9 @@
 // element, the per-point constitutive data in team scratch memory, and no
 // element matrix held by one thread (docs/theory.md §3.12).
 //
-// The one-thread-per-element loops (range_kernels.hpp) hold the element matrix on the stack: n x n x 9 doubles,
-// 52 KB for Q27, 18 KB for ANCF 3443, 7 KB for T10. On a GPU that spills to
-// local memory and leaves few threads resident. Here:
+// The one-thread-per-element loops (range_kernels.hpp) hold the element matrix on the stack: n x n
+// x 9 doubles, 52 KB for Q27, 18 KB for ANCF 3443, 7 KB for T10. On a GPU that spills to local
+// memory and leaves few threads resident. Here:
 //  phase 0: the team gathers the element coefficients x_e (and v_e) into
 //           scratch;
 //  phase 1: the team's threads split the quadrature points (every set of the
@@ -43,8 +43,7 @@ KOKKOS_INLINE_FUNCTION int total_points(const PointSet<E> (&set)[nsets]) {
   return np;
 }
 template <class E, int nsets>
-KOKKOS_INLINE_FUNCTION void point_of(const PointSet<E> (&set)[nsets], int flat, int& k,
-                                     int& p) {
+KOKKOS_INLINE_FUNCTION void point_of(const PointSet<E> (&set)[nsets], int flat, int& k, int& p) {
   k = 0;
   while (k + 1 < nsets && flat >= set[k].np) flat -= set[k++].np;
   p = flat;
@@ -58,20 +57,13 @@ KOKKOS_INLINE_FUNCTION void team_gather(const TeamMember& m, const ElementGeomet
                        [&](const int t) { xs[t] = x(g.conn(e, t / 3), t % 3); });
 }
 
-// F = sum_i x_i (x) h_i at point p of set ps, x from scratch.
+// F = sum_i x_i (x) h_i at point p of set ps, x from scratch
+// (point_law_core.hpp deformation_gradient).
 template <class E>
-KOKKOS_INLINE_FUNCTION Mat3 team_gradient(const PointSet<E>& ps, Ordinal e, int p,
-                                          const Real* xs) {
-  Mat3 F = zero3();
-  for (int i = 0; i < E::n; ++i) {
-    const Real h0 = ps.H(e, p, i, 0), h1 = ps.H(e, p, i, 1), h2 = ps.H(e, p, i, 2);
-    for (int a = 0; a < 3; ++a) {
-      const Real x = xs[3 * i + a];
-      F(a, 0) += x * h0;
-      F(a, 1) += x * h1;
-      F(a, 2) += x * h2;
-    }
-  }
+KOKKOS_INLINE_FUNCTION Mat3 team_gradient(const PointSet<E>& ps, Ordinal e, int p, const Real* xs) {
+  Mat3 F;
+  point::deformation_gradient<E::n>([&](int i, int a) { return xs[3 * i + a]; },
+                                    [&](int i, int k) { return ps.H(e, p, i, k); }, F.m);
   return F;
 }
 
@@ -89,8 +81,8 @@ KOKKOS_INLINE_FUNCTION void team_gather_state(const TeamMember& m, const Element
 // F (and Fdot for a viscous law, else 0) at point p of set ps, from the
 // scratch state of team_gather_state.
 template <class E, bool viscous>
-KOKKOS_INLINE_FUNCTION void team_kinematics(const PointSet<E>& ps, Ordinal e, int p,
-                                            const Real* xs, Mat3& F, Mat3& Fdot) {
+KOKKOS_INLINE_FUNCTION void team_kinematics(const PointSet<E>& ps, Ordinal e, int p, const Real* xs,
+                                            Mat3& F, Mat3& Fdot) {
   F = team_gradient(ps, e, p, xs);
   Fdot = zero3();
   if constexpr (viscous) Fdot = team_gradient(ps, e, p, xs + 3 * E::n);

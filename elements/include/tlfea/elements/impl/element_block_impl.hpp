@@ -196,8 +196,9 @@ class ElementBlock final : public ElementBlockBase {
       case KernelShape::Range:
         with_point_loop(q, v, [&](const auto& loop) {
           using Loop = std::decay_t<decltype(loop)>;
-          launch_assembly(label, RangeInternalForceFunctor<E, typename Loop::law_type,
-                                                           Loop::num_sets>{loop, f});
+          launch_assembly(
+              label,
+              RangeInternalForceFunctor<E, typename Loop::law_type, Loop::num_sets>{loop, f});
         });
         return;
     }
