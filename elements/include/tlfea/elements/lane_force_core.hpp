@@ -43,10 +43,46 @@ struct Generic;
 struct Avx2;
 struct Avx512;
 
+// The arithmetic below is compiled only in the per-instruction-set units
+// (elements/src/isa/); the rest of the library needs the declarations above.
+#ifdef TLFEA_LANE_ISA_BUILD
+
 // W values of one quantity, one per lane; element-wise arithmetic (hidden
-// friends, so a double converts to a pack with every lane equal).
+// friends, so a double converts to a pack with every lane equal). With GCC
+// and Clang the values are a vector-extension type, which the compiler keeps
+// in SIMD registers (W / 2 SSE2, W / 4 AVX2 or one AVX-512 register) instead
+// of going through the stack as it does for a struct holding an array.
+#if defined(__GNUC__)
+typedef double LaneVector __attribute__((vector_size(kLanes * sizeof(double))));
+#endif
 template <class Isa>
 struct Pack {
+#if defined(__GNUC__)
+  LaneVector v;
+  Pack() = default;
+  TLFEA_POINT_FUNCTION Pack(double x) : v(LaneVector{} + x) {}  // NOLINT: broadcast
+  TLFEA_POINT_FUNCTION static Pack load(const double* p) {
+    Pack r;
+    __builtin_memcpy(&r.v, p, sizeof r.v);
+    return r;
+  }
+  TLFEA_POINT_FUNCTION double lane(int l) const { return v[l]; }
+  TLFEA_POINT_FUNCTION friend Pack operator+(const Pack& x, const Pack& y) {
+    Pack r;
+    r.v = x.v + y.v;
+    return r;
+  }
+  TLFEA_POINT_FUNCTION friend Pack operator-(const Pack& x, const Pack& y) {
+    Pack r;
+    r.v = x.v - y.v;
+    return r;
+  }
+  TLFEA_POINT_FUNCTION friend Pack operator*(const Pack& x, const Pack& y) {
+    Pack r;
+    r.v = x.v * y.v;
+    return r;
+  }
+#else
   double v[kLanes];
   Pack() = default;
   TLFEA_POINT_FUNCTION Pack(double x) {  // NOLINT: implicit, a scalar broadcast to every lane
@@ -57,6 +93,7 @@ struct Pack {
     for (int l = 0; l < kLanes; ++l) r.v[l] = p[l];
     return r;
   }
+  TLFEA_POINT_FUNCTION double lane(int l) const { return v[l]; }
   TLFEA_POINT_FUNCTION friend Pack operator+(const Pack& x, const Pack& y) {
     Pack r;
     for (int l = 0; l < kLanes; ++l) r.v[l] = x.v[l] + y.v[l];
@@ -72,6 +109,7 @@ struct Pack {
     for (int l = 0; l < kLanes; ++l) r.v[l] = x.v[l] * y.v[l];
     return r;
   }
+#endif
 };
 
 template <class Isa, int n, bool viscous>
@@ -103,9 +141,11 @@ void element_force(const double* xe, const double* ve, const double* H, const do
   for (int i = 0; i < n; ++i)
     for (int a = 0; a < 3; ++a) {
       double sum = 0.0;
-      for (int l = 0; l < W; ++l) sum += fl[i][a].v[l];
+      for (int l = 0; l < W; ++l) sum += fl[i][a].lane(l);
       fe[3 * i + a] = sum;
     }
 }
+
+#endif  // TLFEA_LANE_ISA_BUILD
 
 }  // namespace tlfea::lane
