@@ -9,8 +9,9 @@
 // --materials is a comma list of svk, svk_nosplit (ANCF Poisson split off),
 // kv_svk (Kelvin-Voigt SVK), mr, nh (default svk,mr). With
 // --compare 1 every case is timed twice more, interleaved: the block's
-// optimised kernels ("fast") and the general quadrature kernels kept as the
-// reference (ElementBlockBase::set_reference_kernels), repeat times each,
+// default loop shapes ("default": the lane force where the block has one)
+// and the range shape of both kernels ("range",
+// ElementBlockBase::set_kernel_shapes), repeat times each,
 // alternating, and the medians and their ratio are printed (one build, one
 // run: the ratio is robust to a busy machine). The compare timings are the
 // calling thread's CPU time when Kokkos runs one thread (Serial), so time
@@ -101,22 +102,22 @@ void run_case(const Case& c, const MaterialSpec& mat, int repeat, bool compare, 
   Kokkos::fence();
   const double t_tangent = (bench::now() - t0) / repeat;
   const double ne = static_cast<double>(c.mesh.num_elements());
-  // Interleaved fast / reference timings (per-call medians).
+  const KernelShapes shape0 = block->kernel_shapes();  // the space's defaults
+  // Interleaved default-shape / range-shape timings (per-call medians).
   std::vector<double> tf[2], tk[2];
   if (compare) {
     for (int r = 0; r < repeat; ++r)
       for (int ref = 0; ref < 2; ++ref) {
-        block->set_reference_kernels(ref == 1);
+        block->set_kernel_shapes(ref == 1 ? KernelShapes::all(KernelShape::Range) : shape0);
         Kokkos::deep_copy(f, 0.0);
         tf[ref].push_back(timed([&] { block->internal_force(q, v, f); }));
         Kokkos::deep_copy(values, 0.0);
         tk[ref].push_back(timed([&] { block->tangent(q, v, 1.0, 0.0, values); }));
       }
-    block->set_reference_kernels(false);
+    block->set_kernel_shapes(shape0);
   }
   // Interleaved range-shape / team-shape timings (per-call medians).
   std::vector<double> sf[2], sk[2];
-  const KernelShapes shape0 = block->kernel_shapes();  // the space's defaults
   if (team) {
     for (int r = 0; r < repeat; ++r)
       for (int t = 0; t < 2; ++t) {
@@ -149,11 +150,11 @@ void run_case(const Case& c, const MaterialSpec& mat, int repeat, bool compare, 
     const double f0 = bench::median(tf[0]), f1 = bench::median(tf[1]);
     const double k0 = bench::median(tk[0]), k1 = bench::median(tk[1]);
     j.str("compare_timer", ExecSpace().concurrency() == 1 ? "thread_cpu" : "wall")
-        .num("fast_internal_force_elements_per_s", ne / f0)
-        .num("reference_internal_force_elements_per_s", ne / f1)
+        .num("default_internal_force_elements_per_s", ne / f0)
+        .num("range_internal_force_elements_per_s", ne / f1)
         .num("internal_force_speedup", f1 / f0)
-        .num("fast_tangent_elements_per_s", ne / k0)
-        .num("reference_tangent_elements_per_s", ne / k1)
+        .num("default_tangent_elements_per_s", ne / k0)
+        .num("range_tangent_elements_per_s", ne / k1)
         .num("tangent_speedup", k1 / k0);
   }
   if (team) {

@@ -29,10 +29,10 @@ struct StepperOptions {
   std::string preconditioner = "default";  // iterative backends (LinearSolverOptions)
   std::string partition = "default";       // several MPI ranks (StepperSettings::partition)
   bool reuse_jacobian = true;
-  bool breakdown = true;           // time one tangent assembly after the run (split of assembly_s)
-  bool reference_kernels = false;  // ANCF: the general loops (set_reference_kernels)
-  int threads = 0;                 // 0: Kokkos's default
-  int krylov = -1;                 // StepperSettings::krylov_iterations (-1: its default)
+  bool breakdown = true;  // time one tangent assembly after the run (split of assembly_s)
+  std::string kernel_shapes = "default";  // default, range or team (set_kernel_shapes)
+  int threads = 0;                        // 0: Kokkos's default
+  int krylov = -1;                        // StepperSettings::krylov_iterations (-1: its default)
 };
 
 constexpr const char* kStepperUsage =
@@ -46,8 +46,7 @@ constexpr const char* kStepperUsage =
     "  --abs-tol A      Newton absolute residual tolerance [N], default 1e-4\n"
     "  --rel-tol R      Newton relative residual tolerance, default 1e-4\n"
     "  --reuse-jacobian 0|1  keep the factorisation while Newton converges fast (default 1)\n"
-    "  --reference-kernels 0|1  ANCF: run the general quadrature loops that the\n"
-    "                   restructured ones are checked against (default 0)\n"
+    "  --kernel-shapes S  element loop shape of both kernels: default, range, team\n"
     "  --breakdown 0|1  split assembly into residual / tangent with one timed tangent\n"
     "                   assembly after the run (default 1)\n"
     "  --threads N      Kokkos threads (OpenMP build; the Serial backend runs 1)\n"
@@ -88,12 +87,14 @@ inline bool parse_stepper_option(const std::string& a, const std::function<std::
     const double t = parse_double(a, next());
     if (!(t > 0)) arg_error(a + " must be positive");
     (a == "--abs-tol" ? o.abs_tol : o.rel_tol) = t;
-  } else if (a == "--reuse-jacobian" || a == "--breakdown" || a == "--reference-kernels") {
+  } else if (a == "--kernel-shapes") {
+    o.kernel_shapes = next();
+    if (o.kernel_shapes != "default" && o.kernel_shapes != "range" && o.kernel_shapes != "team")
+      arg_error("--kernel-shapes must be default, range or team, got '" + o.kernel_shapes + "'");
+  } else if (a == "--reuse-jacobian" || a == "--breakdown") {
     const std::string v = next();
     if (v != "0" && v != "1") arg_error(a + " must be 0 or 1, got '" + v + "'");
-    (a == "--reuse-jacobian" ? o.reuse_jacobian
-     : a == "--breakdown"    ? o.breakdown
-                             : o.reference_kernels) = v == "1";
+    (a == "--reuse-jacobian" ? o.reuse_jacobian : o.breakdown) = v == "1";
   } else if (a == "--krylov") {
     const long n = parse_int(a, next());
     if (n < 0 || n > 50) arg_error("--krylov must be in 0..50, got " + std::to_string(n));
@@ -218,8 +219,10 @@ inline RunResult run_steps(Model& model, const StepperOptions& o, const Probe& p
   s.partition = o.partition;
   Kokkos::fence();
   const double t_setup = now();
-  for (int b = 0; b < model.num_bodies(); ++b)
-    model.block(b).set_reference_kernels(o.reference_kernels);
+  if (o.kernel_shapes != "default")
+    for (int b = 0; b < model.num_bodies(); ++b)
+      model.block(b).set_kernel_shapes(
+          KernelShapes::all(o.kernel_shapes == "team" ? KernelShape::Team : KernelShape::Range));
   TimeStepper stepper(model, s);
   Kokkos::fence();
   r.stepper_setup_s = now() - t_setup;
@@ -329,7 +332,7 @@ inline Json& add_run_fields(Json& j, const RunResult& r, const StepperOptions& o
       .integer("reuse_jacobian", o.reuse_jacobian ? 1 : 0)
       .integer("krylov_iterations_max",
                o.krylov >= 0 ? o.krylov : StepperSettings{}.krylov_iterations)
-      .integer("reference_kernels", o.reference_kernels ? 1 : 0)
+      .str("kernel_shapes", o.kernel_shapes)
       .num("stepper_setup_s", r.stepper_setup_s)
       .num("wall_s", r.wall_s)
       .num("s_per_step", r.wall_s / std::max(1, o.steps))

@@ -352,7 +352,6 @@ std::unique_ptr<Distribution> Distribution::make(Model& model, const std::string
                                   model.material(b), full.density());
     sub->set_scatter(full.scatter());
     sub->set_kernel_shapes(full.kernel_shapes());
-    sub->set_reference_kernels(full.reference_kernels());
     const CliqueSet c = sub->cliques();
     const int k = c.size;
     DeviceView<Offset***> offsets("tlfea::solvers::distribution::offsets", ns, k, k);

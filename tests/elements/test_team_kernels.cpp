@@ -89,7 +89,10 @@ TEST(TeamKernels, MatchRangeLoopsOnRandomStates) {
     const Mesh mesh = small_mesh(t);
     for (const MaterialSpec& mat : materials(t)) {
       System s = make_system(mesh, mat);
-      EXPECT_TRUE(s.block->kernel_shapes() == default_kernel_shapes_for<ExecSpace>());
+      // The SVK shells have a lanes force (lane_kernels.hpp).
+      const bool lanes =
+          t == ElementType::ANCF3443 && mat.model == MaterialModel::StVenantKirchhoff;
+      EXPECT_TRUE(s.block->kernel_shapes() == default_kernel_shapes_for<ExecSpace>(lanes));
       if (s.block->poisson_split()) ++split_cases;
       const CoefViewHost q0 = to_host(s.q0);
       const Real size = t == ElementType::ANCF3243 ? 0.5 : 0.4;
@@ -136,6 +139,10 @@ TEST(TeamKernels, DefaultShapesPerExecutionSpaceAndKernel) {
   EXPECT_EQ(device.of(AssemblyKernel::Tangent), KernelShape::Team);
   EXPECT_EQ(host.of(AssemblyKernel::InternalForce), KernelShape::Range);
   EXPECT_EQ(host.of(AssemblyKernel::Tangent), KernelShape::Range);
+  // A block with a lane loop takes it for the force on host spaces only.
+  EXPECT_TRUE(default_kernel_shapes(false, true) ==
+              (KernelShapes{KernelShape::Lanes, KernelShape::Range}));
+  EXPECT_TRUE(default_kernel_shapes(true, true) == device);
   EXPECT_TRUE(default_kernel_shapes_for<Kokkos::DefaultHostExecutionSpace>() == host);
   System s = make_system(small_mesh(ElementType::T10), all_materials()[0]);
   EXPECT_TRUE(s.block->kernel_shapes() == default_kernel_shapes_for<ExecSpace>());

@@ -1,4 +1,6 @@
 // TLFEA: lane_force_core.hpp built for avx2 (flags: elements/CMakeLists.txt).
+// Header code of this unit is this build's own (point_law_core.hpp).
+#define TLFEA_LANE_ISA_BUILD
 #include "lane_force_isa.hpp"
 
 namespace tlfea::lane {

@@ -40,16 +40,11 @@ class ElementBlockBase {
   // ancf3443_poisson_split), false for the plain continuum element and every
   // other element.
   virtual bool poisson_split() const { return false; }
-  // ANCF 3243 / 3443: internal_force and tangent run the restructured loops
-  // of fast_kernels.hpp (default) or, when set, the general quadrature loops
-  // of kernels.hpp / poisson_split.hpp they are checked against (tests,
-  // benchmarks). Same results to round-off. No effect on other elements.
-  virtual void set_reference_kernels(bool) {}
-  virtual bool reference_kernels() const { return false; }
   // Shapes of internal_force and tangent (scatter_policy.hpp): by default
-  // default_kernel_shapes_for<ExecSpace>(); set_kernel_shapes overrides
-  // them (tests force Team on the host). Team takes precedence over
-  // set_reference_kernels. Same results to round-off.
+  // default_kernel_shapes_for<ExecSpace>(block has a lane force);
+  // set_kernel_shapes overrides them (tests and benchmarks force one shape)
+  // and throws tlfea::Error for a shape the block lacks (Lanes on a block
+  // without a lane loop, or on the tangent). Same results to round-off.
   virtual KernelShapes kernel_shapes() const { return {}; }
   virtual void set_kernel_shapes(KernelShapes) {}
 

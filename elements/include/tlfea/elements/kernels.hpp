@@ -12,6 +12,7 @@
 #include "tlfea/core/tensor.hpp"
 #include "tlfea/core/types.hpp"
 #include "tlfea/elements/geometry.hpp"
+#include "tlfea/elements/point_law_core.hpp"
 #include "tlfea/elements/scatter_policy.hpp"
 
 namespace tlfea {
@@ -57,80 +58,17 @@ KOKKOS_INLINE_FUNCTION void gather(const ElementGeometry<E>& g, const CoefView& 
   }
 }
 
-// F = sum_i e_i (x) h_i at quadrature point q.
+// F = sum_i e_i (x) h_i at quadrature point q (point_law_core.hpp).
 template <class E>
 KOKKOS_INLINE_FUNCTION Mat3 deformation_gradient(const ElementGeometry<E>& g, Ordinal e, int q,
                                                  const Real xe[E::n][3]) {
-  Mat3 F = zero3();
-  for (int i = 0; i < E::n; ++i) {
-    const Real h0 = g.H(e, q, i, 0), h1 = g.H(e, q, i, 1), h2 = g.H(e, q, i, 2);
-    for (int a = 0; a < 3; ++a) {
-      F(a, 0) += xe[i][a] * h0;
-      F(a, 1) += xe[i][a] * h1;
-      F(a, 2) += xe[i][a] * h2;
-    }
-  }
+  Mat3 F;
+  point::deformation_gradient<E::n>([&](int i, int a) { return xe[i][a]; },
+                                    [&](int i, int k) { return g.H(e, q, i, k); }, F.m);
   return F;
 }
 
-// Element tangent blocks Ke[i][j] (3 x 3, row-major) into the CRS values: for
-// a symmetric tangent only j >= i was integrated and the lower blocks are
-// mirrored first; then every (i, j) block goes to its precomputed offset.
-template <class E>
-KOKKOS_INLINE_FUNCTION void scatter_element_tangent(const ElementGeometry<E>& g, Ordinal e,
-                                                    Real (&Ke)[E::n][E::n][9], bool symmetric,
-                                                    bool plain,
-                                                    const DeviceView<Offset***>& offsets,
-                                                    const DeviceView<Offset*>& block_row_length,
-                                                    const DeviceView<Real*>& values) {
-  if (symmetric) {
-    for (int i = 0; i < E::n; ++i)
-      for (int j = 0; j < i; ++j)
-        for (int a = 0; a < 3; ++a)
-          for (int c = 0; c < 3; ++c) Ke[i][j][3 * a + c] = Ke[j][i][3 * c + a];
-  }
-  for (int i = 0; i < E::n; ++i) {
-    const Offset len = block_row_length(g.conn(e, i));
-    for (int j = 0; j < E::n; ++j) {
-      const Offset off = offsets(e, i, j);
-      if (off < 0) continue;
-      for (int a = 0; a < 3; ++a)
-        for (int c = 0; c < 3; ++c)
-          scatter_add(plain, values(off + a * len + c), Ke[i][j][3 * a + c]);
-    }
-  }
-}
-
 }  // namespace detail
-
-// f_i += sum_q P(F, Fdot) h_i dV.
-template <class E, class M>
-struct InternalForceFunctor {
-  ElementGeometry<E> g;
-  M mat;
-  CoefView q, v, f;
-  bool plain = false;  // add mode, set by for_each_element (scatter_policy.hpp)
-  KOKKOS_INLINE_FUNCTION void operator()(const Ordinal e) const {
-    Real xe[E::n][3], ve[E::n][3], fe[E::n][3];
-    detail::gather(g, q, e, xe);
-    if constexpr (M::is_viscous) detail::gather(g, v, e, ve);
-    for (int i = 0; i < E::n; ++i) fe[i][0] = fe[i][1] = fe[i][2] = 0.0;
-    for (int p = 0; p < E::nq; ++p) {
-      const Mat3 F = detail::deformation_gradient(g, e, p, xe);
-      Mat3 Fdot = zero3();
-      if constexpr (M::is_viscous) Fdot = detail::deformation_gradient(g, e, p, ve);
-      const Mat3 P = g.dV(e, p) * material_stress(mat, F, Fdot);
-      for (int i = 0; i < E::n; ++i) {
-        const Real h0 = g.H(e, p, i, 0), h1 = g.H(e, p, i, 1), h2 = g.H(e, p, i, 2);
-        for (int a = 0; a < 3; ++a) fe[i][a] += P(a, 0) * h0 + P(a, 1) * h1 + P(a, 2) * h2;
-      }
-    }
-    for (int i = 0; i < E::n; ++i) {
-      const Ordinal c = g.conn(e, i);
-      for (int a = 0; a < 3; ++a) scatter_add(plain, f(c, a), fe[i][a]);
-    }
-  }
-};
 
 // Strain energy sum_q Psi(F) dV, reduced.
 template <class E, class M>
@@ -159,57 +97,6 @@ struct DeformationGradientFunctor {
       const Mat3 F = detail::deformation_gradient(g, e, p, xe);
       for (int k = 0; k < 9; ++k) Fout(e, p, k) = F.m[k];
     }
-  }
-};
-
-// values += alpha_K K + alpha_D D with
-//   K_ij[a][c] = sum_q A_{aBcD} h_iB h_jD dV,  A = dP/dF,
-//   D_ij[a][c] = sum_q B_{aBcD} h_iB h_jD dV,  B = dP/dFdot (Kelvin-Voigt).
-template <class E, class M>
-struct TangentFunctor {
-  ElementGeometry<E> g;
-  M mat;
-  CoefView q, v;
-  DeviceView<Offset***> offsets;         // (e, i, j) -> CRS offset of block (0, 0)
-  DeviceView<Offset*> block_row_length;  // scalar row length of each block row
-  DeviceView<Real*> values;
-  Real alpha_K = 1.0, alpha_D = 0.0;
-  bool plain = false;  // add mode, set by for_each_element
-  KOKKOS_INLINE_FUNCTION void operator()(const Ordinal e) const {
-    Real xe[E::n][3], ve[E::n][3];
-    Real Ke[E::n][E::n][9];
-    detail::gather(g, q, e, xe);
-    if constexpr (M::is_viscous) detail::gather(g, v, e, ve);
-    for (int i = 0; i < E::n; ++i)
-      for (int j = 0; j < E::n; ++j)
-        for (int k = 0; k < 9; ++k) Ke[i][j][k] = 0.0;
-    for (int p = 0; p < E::nq; ++p) {
-      const Mat3 F = detail::deformation_gradient(g, e, p, xe);
-      Mat3 Fdot = zero3();
-      if constexpr (M::is_viscous) Fdot = detail::deformation_gradient(g, e, p, ve);
-      Tangent C;
-      material_tangent(mat, F, Fdot, alpha_K * g.dV(e, p), alpha_D * g.dV(e, p), C);
-      for (int i = 0; i < E::n; ++i) {
-        // G[a][c][D] = sum_B C_{aBcD} h_iB
-        Real G[3][3][3];
-        const Real h0 = g.H(e, p, i, 0), h1 = g.H(e, p, i, 1), h2 = g.H(e, p, i, 2);
-        for (int a = 0; a < 3; ++a)
-          for (int c = 0; c < 3; ++c)
-            for (int D = 0; D < 3; ++D)
-              G[a][c][D] = C.a[3 * a][3 * c + D] * h0 + C.a[3 * a + 1][3 * c + D] * h1 +
-                           C.a[3 * a + 2][3 * c + D] * h2;
-        // Hyperelastic tangents have major symmetry (A_aBcD = A_cDaB), so
-        // K_ji = K_ij^T: only j >= i is integrated.
-        for (int j = M::is_viscous ? 0 : i; j < E::n; ++j) {
-          const Real k0 = g.H(e, p, j, 0), k1 = g.H(e, p, j, 1), k2 = g.H(e, p, j, 2);
-          for (int a = 0; a < 3; ++a)
-            for (int c = 0; c < 3; ++c)
-              Ke[i][j][3 * a + c] += G[a][c][0] * k0 + G[a][c][1] * k1 + G[a][c][2] * k2;
-        }
-      }
-    }
-    detail::scatter_element_tangent<E>(g, e, Ke, !M::is_viscous, plain, offsets, block_row_length,
-                                       values);
   }
 };
 

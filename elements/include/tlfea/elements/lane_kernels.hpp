@@ -1,33 +1,29 @@
 // TLFEA: point-lane internal force of the ANCF 3443 shell with St.
 // Venant-Kirchhoff laws (plain and Kelvin-Voigt; Poisson split on or off),
-// docs/theory.md §3.13.
+// the Lanes loop shape (scatter_policy.hpp KernelShape), docs/theory.md §3.13.
 //
-// The general loop (poisson_split.hpp SplitInternalForceFunctor, kernels.hpp
-// InternalForceFunctor) evaluates one quadrature point at a time: about 340
-// multiply-adds per point (F = sum_i x_i (x) h_i, 144; f_i += P h_i, 144;
-// E, S, P), each a short dependency chain the compiler cannot vectorise. Here
-// W points are evaluated side by side ("lanes"): the gradients are stored
-// point-minor, HL(e, chunk, i, m, l) = h_i,m at point chunk * W + l, so that
-// every operation of the point (F, E, S, P, the force update) is a loop over
-// the W lanes with unit stride, which the compiler turns into SIMD
-// instructions (SSE2: 2 lanes per instruction, AVX2: 4, AVX-512: 8; the
-// arithmetic, lane_force_core.hpp, is compiled for each and picked at run
+// The range loop (range_kernels.hpp) evaluates one quadrature point at a
+// time: about 340 multiply-adds per point (F = sum_i x_i (x) h_i, 144;
+// f_i += P h_i, 144; E, S, P), each a short dependency chain the compiler
+// cannot vectorise. Here W points are evaluated side by side ("lanes"): the
+// gradients are stored point-minor, HL(e, chunk, i, m, l) = h_i,m at point
+// chunk * W + l, and the point law (point_law_core.hpp, the same code the
+// range and team loops run on doubles) runs on packs of W values, so every
+// operation is a loop over the W lanes with unit stride, which the compiler
+// turns into SIMD instructions (SSE2: 2 lanes per instruction, AVX2: 4,
+// AVX-512: 8; lane_force_core.hpp is compiled for each and picked at run
 // time, lane_force_dispatch.hpp). Each lane keeps its own force sums, added
-// once per element. The arithmetic per point is that of the general loop
-// (same F sum order, the same near-reference Green-Lagrange form, the same
-// split law coefficients), so the two agree to round-off, only the sum over
-// points is ordered differently (and AVX2 / AVX-512 fuse multiply-adds)
-// (tests/elements/test_fast_kernels.cpp).
+// once per element; only the order of the sum over points differs from the
+// other shapes (and AVX2 / AVX-512 fuse multiply-adds)
+// (tests/elements/test_kernel_shapes.cpp).
 //
-// The arithmetic of a point (F, E, the split law S, P = dV F S, f_i += P h_i)
-// is written out in lane_force_core.hpp. SVK unsplit: (a, b, c, p) =
-// (lambda, mu, 0, 0) on the 4x4x2 rule; split: D0 = (0, mu, 0, lambda*) on
-// the 4x4x2 rule and Dv = (lambda, 0, 0, -lambda*) on the 4x4 mid-surface
-// points (shell_split_from_lame).
+// SVK unsplit: (a, b, c, p) = (lambda, mu, 0, 0) on the 4x4x2 rule; split:
+// D0 = (0, mu, 0, lambda*) on the 4x4x2 rule and Dv = (lambda, 0, 0,
+// -lambda*) on the 4x4 mid-surface points (shell_split_from_lame).
 //
-// Host execution spaces only (the range loops); device spaces run the team
-// loops (team_kernels.hpp), whose per-thread state this loop would exceed.
-// Every point set fills whole chunks (the shell's 32 and 16 points).
+// Host execution spaces only; device spaces run the range and team loops,
+// whose per-thread state this loop would exceed. Every point set fills whole
+// chunks (the shell's 32 and 16 points).
 #pragma once
 
 #include <type_traits>
@@ -69,8 +65,8 @@ LanePoints<E> build_lane_points(const DeviceView<Real* * [E::n][3]> H[],
   lp.nchunk0 = chunks[0];
   lp.nchunk = chunks[0] + chunks[1];
   for (int s = 0; s < nsets; ++s) {
-    lp.el[s] = {el[s].a, el[s].b, el[s].c, el[s].p};
-    lp.vi[s] = {vi[s].a, vi[s].b, vi[s].c, vi[s].p};
+    lp.el[s] = el[s];
+    lp.vi[s] = vi[s];
   }
   const Ordinal ne = static_cast<Ordinal>(H[0].extent(0));
   lp.H = DeviceView<Real* * [E::n][3][W]>("tlfea::elements::lane_H", ne, lp.nchunk);

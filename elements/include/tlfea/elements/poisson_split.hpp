@@ -107,6 +107,7 @@
 #pragma once
 
 #include <cmath>
+#include <type_traits>
 
 #include "tlfea/core/error.hpp"
 #include "tlfea/core/host_device.hpp"
@@ -117,6 +118,7 @@
 #include "tlfea/elements/ancf3443.hpp"
 #include "tlfea/elements/geometry.hpp"
 #include "tlfea/elements/kernels.hpp"
+#include "tlfea/elements/point_law_core.hpp"
 #include "tlfea/elements/quadrature.hpp"
 #include "tlfea/materials/kelvin_voigt.hpp"
 #include "tlfea/materials/material_spec.hpp"
@@ -125,10 +127,7 @@
 
 namespace tlfea {
 
-// Coefficients (a, b, c, p) of one part of the split law (see above).
-struct SplitLaw {
-  Real a = 0.0, b = 0.0, c = 0.0, p = 0.0;
-};
+static_assert(std::is_same_v<Real, double>, "SplitLaw (point_law_core.hpp) holds doubles");
 
 // The D0 / Dv laws of the elastic and (Kelvin-Voigt) viscous parts.
 struct PoissonSplitCoefficients {
@@ -423,12 +422,7 @@ namespace detail {
 //   S_loc += a tr(E) I + 2 b E_loc + c diag(E_loc) + p (E_11 + E_22) P,
 // P = diag(1, 1, 0) (the shell's tangent plane; p = 0 for the beam).
 KOKKOS_INLINE_FUNCTION void add_split_stress(const SplitLaw& l, const Mat3& E, Mat3& S) {
-  const Real at = l.a * trace(E);
-  const Real pt = l.p * (E.m[0] + E.m[4]);
-  for (int k = 0; k < 9; ++k) S.m[k] += 2.0 * l.b * E.m[k];
-  S.m[0] += at + l.c * E.m[0] + pt;
-  S.m[4] += at + l.c * E.m[4] + pt;
-  S.m[8] += at + l.c * E.m[8];
+  point::add_split_stress(l, E.m, S.m);
 }
 
 KOKKOS_INLINE_FUNCTION Real split_energy(const SplitLaw& l, const Mat3& E) {
@@ -479,10 +473,8 @@ KOKKOS_INLINE_FUNCTION void add_base_tangent(const Base& base, const Mat3& F, Re
 
 // Green-Lagrange strain rate sym(F^T Fdot).
 KOKKOS_INLINE_FUNCTION Mat3 strain_rate(const Mat3& F, const Mat3& Fdot) {
-  const Mat3 A = mul_tn(F, Fdot);
   Mat3 E;
-  for (int i = 0; i < 3; ++i)
-    for (int j = 0; j < 3; ++j) E(i, j) = 0.5 * (A(i, j) + A(j, i));
+  point::strain_rate(F.m, Fdot.m, E.m);
   return E;
 }
 
@@ -505,13 +497,9 @@ KOKKOS_INLINE_FUNCTION void frame_gradients(const SplitPointSet<E>& ps, Ordinal 
 
 template <class E>
 KOKKOS_INLINE_FUNCTION Mat3 frame_F(const Real hl[E::n][3], const Real xe[E::n][3]) {
-  Mat3 F = zero3();
-  for (int i = 0; i < E::n; ++i)
-    for (int a = 0; a < 3; ++a) {
-      F(a, 0) += xe[i][a] * hl[i][0];
-      F(a, 1) += xe[i][a] * hl[i][1];
-      F(a, 2) += xe[i][a] * hl[i][2];
-    }
+  Mat3 F;
+  point::deformation_gradient<E::n>([&](int i, int a) { return xe[i][a]; },
+                                    [&](int i, int m) { return hl[i][m]; }, F.m);
   return F;
 }
 
@@ -533,49 +521,9 @@ KOKKOS_INLINE_FUNCTION void for_each_split_point(const SplitPointSet<E> (&set)[2
 
 }  // namespace detail
 
-// Functors of the split element (same contracts as InternalForceFunctor,
-// TangentFunctor, StrainEnergyFunctor in kernels.hpp). `viscous`: the
-// Kelvin-Voigt part is present; `Base`: the law kept in full on set 0 (the
-// full rule; NoBaseLaw for SVK, the hyperelastic law for MR / NH shells).
-template <class E, bool viscous, class Base = NoBaseLaw>
-struct SplitInternalForceFunctor {
-  ElementGeometry<E> g;
-  detail::SplitPointSet<E> set[2];
-  CoefView q, v, f;
-  bool plain = false;  // add mode, set by for_each_element (scatter_policy.hpp)
-  Base base{};
-  KOKKOS_INLINE_FUNCTION void operator()(const Ordinal e) const {
-    Real xe[E::n][3], ve[E::n][3], fe[E::n][3];
-    detail::gather(g, q, e, xe);
-    if constexpr (viscous) detail::gather(g, v, e, ve);
-    for (int i = 0; i < E::n; ++i) fe[i][0] = fe[i][1] = fe[i][2] = 0.0;
-    detail::for_each_split_point<E>(
-        set, e, xe,
-        [&](const int k, const detail::SplitPointSet<E>& ps, const int p, const Real(&hl)[E::n][3],
-            const Mat3& F) {
-          Mat3 S = zero3();
-          detail::add_split_stress(ps.el, StVenantKirchhoff::green_lagrange_strain(F), S);
-          if constexpr (viscous) {
-            const Mat3 Fdot = detail::frame_F<E>(hl, ve);
-            detail::add_split_stress(ps.vi, detail::strain_rate(F, Fdot), S);
-          }
-          Mat3 P = F * S;
-          if constexpr (Base::present) {
-            if (k == 0) P = P + base.first_piola(F);
-          }
-          P = ps.dV(e, p) * P;
-          for (int i = 0; i < E::n; ++i) {
-            const Real h0 = hl[i][0], h1 = hl[i][1], h2 = hl[i][2];
-            for (int a = 0; a < 3; ++a) fe[i][a] += P(a, 0) * h0 + P(a, 1) * h1 + P(a, 2) * h2;
-          }
-        });
-    for (int i = 0; i < E::n; ++i) {
-      const Ordinal c = g.conn(e, i);
-      for (int a = 0; a < 3; ++a) scatter_add(plain, f(c, a), fe[i][a]);
-    }
-  }
-};
-
+// The split element's strain energy (same contract as StrainEnergyFunctor in
+// kernels.hpp); `Base`: the law kept in full on set 0 (the full rule;
+// NoBaseLaw for SVK, the hyperelastic law for MR / NH shells).
 template <class E, class Base = NoBaseLaw>
 struct SplitStrainEnergyFunctor {
   ElementGeometry<E> g;
@@ -595,74 +543,6 @@ struct SplitStrainEnergyFunctor {
                                       }
                                       sum += ps.dV(e, p) * psi;
                                     });
-  }
-};
-
-template <class E, bool viscous, class Base = NoBaseLaw>
-struct SplitTangentFunctor {
-  ElementGeometry<E> g;
-  detail::SplitPointSet<E> set[2];
-  CoefView q, v;
-  DeviceView<Offset***> offsets;
-  DeviceView<Offset*> block_row_length;
-  DeviceView<Real*> values;
-  Real alpha_K = 1.0, alpha_D = 0.0;
-  bool plain = false;  // add mode, set by for_each_element
-  Base base{};
-  KOKKOS_INLINE_FUNCTION void operator()(const Ordinal e) const {
-    Real xe[E::n][3], ve[E::n][3];
-    Real Ke[E::n][E::n][9];
-    detail::gather(g, q, e, xe);
-    if constexpr (viscous) detail::gather(g, v, e, ve);
-    for (int i = 0; i < E::n; ++i)
-      for (int j = 0; j < E::n; ++j)
-        for (int k = 0; k < 9; ++k) Ke[i][j][k] = 0.0;
-    detail::for_each_split_point<E>(
-        set, e, xe,
-        [&](const int k, const detail::SplitPointSet<E>& ps, const int p, const Real(&hl)[E::n][3],
-            const Mat3& F) {
-          const Real sK = alpha_K * ps.dV(e, p), sD = alpha_D * ps.dV(e, p);
-          Mat3 S = zero3();
-          detail::add_split_stress(ps.el, StVenantKirchhoff::green_lagrange_strain(F), S);
-          Mat3 Fdot = zero3();
-          if constexpr (viscous) {
-            Fdot = detail::frame_F<E>(hl, ve);
-            detail::add_split_stress(ps.vi, detail::strain_rate(F, Fdot), S);
-          }
-          // C = sK (delta_ik S_LJ + [F, F; Ce] + [F, Fdot; Cv]) + sD [F, F; Cv]
-          Tangent C;
-          for (int r = 0; r < 9; ++r)
-            for (int c = 0; c < 9; ++c) C.a[r][c] = 0.0;
-          for (int i = 0; i < 3; ++i)
-            for (int J = 0; J < 3; ++J)
-              for (int L = 0; L < 3; ++L) C.a[3 * i + J][3 * i + L] = sK * S(L, J);
-          detail::add_split_tangent(ps.el, F, F, sK, C);
-          if constexpr (viscous) {
-            detail::add_split_tangent(ps.vi, F, Fdot, sK, C);
-            detail::add_split_tangent(ps.vi, F, F, sD, C);
-          }
-          if constexpr (Base::present) {
-            if (k == 0) detail::add_base_tangent(base, F, sK, C);
-          }
-          for (int i = 0; i < E::n; ++i) {
-            Real G[3][3][3];
-            const Real h0 = hl[i][0], h1 = hl[i][1], h2 = hl[i][2];
-            for (int a = 0; a < 3; ++a)
-              for (int c = 0; c < 3; ++c)
-                for (int D = 0; D < 3; ++D)
-                  G[a][c][D] = C.a[3 * a][3 * c + D] * h0 + C.a[3 * a + 1][3 * c + D] * h1 +
-                               C.a[3 * a + 2][3 * c + D] * h2;
-            // Elastic: major symmetry, only j >= i (as TangentFunctor).
-            for (int j = viscous ? 0 : i; j < E::n; ++j) {
-              const Real k0 = hl[j][0], k1 = hl[j][1], k2 = hl[j][2];
-              for (int a = 0; a < 3; ++a)
-                for (int c = 0; c < 3; ++c)
-                  Ke[i][j][3 * a + c] += G[a][c][0] * k0 + G[a][c][1] * k1 + G[a][c][2] * k2;
-            }
-          }
-        });
-    detail::scatter_element_tangent<E>(g, e, Ke, !viscous, plain, offsets, block_row_length,
-                                       values);
   }
 };
 

@@ -107,15 +107,22 @@ void for_each_element(const char* label, ScatterPolicy policy, const ElementColo
   Kokkos::parallel_for(label, Kokkos::RangePolicy<ExecSpace>(0, n), fn);
 }
 
-// The shape of the internal-force and tangent loops (docs/theory.md §3.12):
+// The shape of the internal-force and tangent loops (docs/theory.md
+// §3.11-3.13), each a generic driver around the point laws of
+// point_laws.hpp:
 // Range: one thread per element, the element matrix on the thread's stack
-//        (kernels.hpp, poisson_split.hpp, and on the ANCF elements the
-//        restructured loops of fast_kernels.hpp);
+//        (range_kernels.hpp);
 // Team:  one team per element, the per-point stress or tangent in team
-//        scratch memory, one thread per output entry (team_kernels.hpp).
-enum class KernelShape { Range, Team };
+//        scratch memory, one thread per output entry (team_kernels.hpp);
+// Lanes: internal force only, host spaces only, the blocks that have it
+//        (ANCF 3443 with St. Venant-Kirchhoff, plain or Kelvin-Voigt): one
+//        thread per element, W points side by side in SIMD lanes
+//        (lane_kernels.hpp).
+enum class KernelShape { Range, Team, Lanes };
 
-inline const char* to_string(KernelShape s) { return s == KernelShape::Team ? "team" : "range"; }
+inline const char* to_string(KernelShape s) {
+  return s == KernelShape::Team ? "team" : s == KernelShape::Lanes ? "lanes" : "range";
+}
 
 // The two element loops whose shape is chosen separately.
 enum class AssemblyKernel { InternalForce, Tangent };
@@ -136,21 +143,23 @@ struct KernelShapes {
 };
 
 // The default shapes, chosen here and nowhere else (benchmarks/bench_kernels
-// times both shapes of both kernels; docs/benchmarks.md):
+// times the shapes of both kernels; docs/benchmarks.md):
 // - host spaces: Range for both (the Team loops re-read the gradients once
-//   per output entry);
+//   per output entry), except Lanes for the internal force of the blocks
+//   that have a lane loop (`lane_force`: 1.4-2.2x the general force loop, docs/benchmarks.md);
 // - GPU memory spaces: Range for the internal force (a thread keeps only the
 //   n x 3 force sums of its element), Team for the tangent (the Range
 //   element matrix, 52 KB for Q27, would spill to local memory).
-constexpr KernelShapes default_kernel_shapes(bool device_space) {
+constexpr KernelShapes default_kernel_shapes(bool device_space, bool lane_force = false) {
   return device_space ? KernelShapes{KernelShape::Range, KernelShape::Team}
-                      : KernelShapes{KernelShape::Range, KernelShape::Range};
+                      : KernelShapes{lane_force ? KernelShape::Lanes : KernelShape::Range,
+                                     KernelShape::Range};
 }
 template <class Space>
-KernelShapes default_kernel_shapes_for(const Space& = Space()) {
+KernelShapes default_kernel_shapes_for(bool lane_force = false, const Space& = Space()) {
   constexpr bool device =
       !Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename Space::memory_space>::accessible;
-  return default_kernel_shapes(device);
+  return default_kernel_shapes(device, lane_force);
 }
 
 // Launch adaptor of the team loops: league rank k is element k, or element

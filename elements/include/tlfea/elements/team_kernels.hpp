@@ -2,10 +2,9 @@
 // element, the per-point constitutive data in team scratch memory, and no
 // element matrix held by one thread (docs/theory.md §3.12).
 //
-// The one-thread-per-element loops (kernels.hpp, poisson_split.hpp,
-// fast_kernels.hpp) hold the element matrix on the stack: n x n x 9 doubles,
-// 52 KB for Q27, 18 KB for ANCF 3443, 7 KB for T10. On a GPU that spills to
-// local memory and leaves few threads resident. Here:
+// The one-thread-per-element loops (range_kernels.hpp) hold the element matrix on the stack: n x n
+// x 9 doubles, 52 KB for Q27, 18 KB for ANCF 3443, 7 KB for T10. On a GPU that spills to local
+// memory and leaves few threads resident. Here:
 //  phase 0: the team gathers the element coefficients x_e (and v_e) into
 //           scratch;
 //  phase 1: the team's threads split the quadrature points (every set of the
@@ -21,12 +20,12 @@
 //           accumulator and scatters it itself (scatter_add with the add mode
 //           of the launch helper, atomics on GPUs).
 // Same points, weights, gradients and laws (the point laws of
-// fast_kernels.hpp) as the range loops: the results agree to round-off, only
+// point_laws.hpp) as the range loops: the results agree to round-off, only
 // the order of the sums differs. Which shape runs where is chosen in one
 // place, default_kernel_shapes (scatter_policy.hpp).
 #pragma once
 
-#include "tlfea/elements/fast_kernels.hpp"
+#include "tlfea/elements/point_laws.hpp"
 
 namespace tlfea {
 
@@ -38,14 +37,13 @@ using ScratchReals =
 
 // Total point count over the sets, and (set, point) of a flat point index.
 template <class E, int nsets>
-KOKKOS_INLINE_FUNCTION int total_points(const FastPointSet<E> (&set)[nsets]) {
+KOKKOS_INLINE_FUNCTION int total_points(const PointSet<E> (&set)[nsets]) {
   int np = 0;
   for (int k = 0; k < nsets; ++k) np += set[k].np;
   return np;
 }
 template <class E, int nsets>
-KOKKOS_INLINE_FUNCTION void point_of(const FastPointSet<E> (&set)[nsets], int flat, int& k,
-                                     int& p) {
+KOKKOS_INLINE_FUNCTION void point_of(const PointSet<E> (&set)[nsets], int flat, int& k, int& p) {
   k = 0;
   while (k + 1 < nsets && flat >= set[k].np) flat -= set[k++].np;
   p = flat;
@@ -59,20 +57,13 @@ KOKKOS_INLINE_FUNCTION void team_gather(const TeamMember& m, const ElementGeomet
                        [&](const int t) { xs[t] = x(g.conn(e, t / 3), t % 3); });
 }
 
-// F = sum_i x_i (x) h_i at point p of set ps, x from scratch.
+// F = sum_i x_i (x) h_i at point p of set ps, x from scratch
+// (point_law_core.hpp deformation_gradient).
 template <class E>
-KOKKOS_INLINE_FUNCTION Mat3 team_gradient(const FastPointSet<E>& ps, Ordinal e, int p,
-                                          const Real* xs) {
-  Mat3 F = zero3();
-  for (int i = 0; i < E::n; ++i) {
-    const Real h0 = ps.H(e, p, i, 0), h1 = ps.H(e, p, i, 1), h2 = ps.H(e, p, i, 2);
-    for (int a = 0; a < 3; ++a) {
-      const Real x = xs[3 * i + a];
-      F(a, 0) += x * h0;
-      F(a, 1) += x * h1;
-      F(a, 2) += x * h2;
-    }
-  }
+KOKKOS_INLINE_FUNCTION Mat3 team_gradient(const PointSet<E>& ps, Ordinal e, int p, const Real* xs) {
+  Mat3 F;
+  point::deformation_gradient<E::n>([&](int i, int a) { return xs[3 * i + a]; },
+                                    [&](int i, int k) { return ps.H(e, p, i, k); }, F.m);
   return F;
 }
 
@@ -90,8 +81,8 @@ KOKKOS_INLINE_FUNCTION void team_gather_state(const TeamMember& m, const Element
 // F (and Fdot for a viscous law, else 0) at point p of set ps, from the
 // scratch state of team_gather_state.
 template <class E, bool viscous>
-KOKKOS_INLINE_FUNCTION void team_kinematics(const FastPointSet<E>& ps, Ordinal e, int p,
-                                            const Real* xs, Mat3& F, Mat3& Fdot) {
+KOKKOS_INLINE_FUNCTION void team_kinematics(const PointSet<E>& ps, Ordinal e, int p, const Real* xs,
+                                            Mat3& F, Mat3& Fdot) {
   F = team_gradient(ps, e, p, xs);
   Fdot = zero3();
   if constexpr (viscous) Fdot = team_gradient(ps, e, p, xs + 3 * E::n);
@@ -106,8 +97,7 @@ KOKKOS_INLINE_FUNCTION void upper_block(int n, int b, int& i, int& j) {
 
 }  // namespace detail
 
-// f_i += sum_sets sum_p P(F, Fdot) h_i dV (as InternalForceFunctor /
-// SplitInternalForceFunctor / FastInternalForceFunctor). Launched with
+// f_i += sum_sets sum_p P(F, Fdot) h_i dV (as RangeInternalForceFunctor). Launched with
 // for_each_element_team, which calls operator()(member, e) once per element.
 template <class E, class Law, int nsets>
 struct TeamInternalForceFunctor : PointSetLoop<E, Law, nsets> {
@@ -151,7 +141,7 @@ struct TeamInternalForceFunctor : PointSetLoop<E, Law, nsets> {
 };
 
 // values += alpha_K K + alpha_D D, K_ij[a][c] = sum_p C_p[3a+B][3c+D] h_iB
-// h_jD (as TangentFunctor / SplitTangentFunctor / FastTangentFunctor).
+// h_jD (as RangeTangentFunctor).
 template <class E, class Law, int nsets>
 struct TeamTangentFunctor : PointSetTangentLoop<E, Law, nsets> {
   static constexpr bool symmetric = !Law::viscous;

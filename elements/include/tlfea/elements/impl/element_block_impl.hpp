@@ -9,12 +9,13 @@
 #include "tlfea/core/host_device.hpp"
 #include "tlfea/elements/element_block.hpp"
 #include "tlfea/elements/element_types.hpp"
-#include "tlfea/elements/fast_kernels.hpp"
 #include "tlfea/elements/geometry.hpp"
 #include "tlfea/elements/kernels.hpp"
 #include "tlfea/elements/lane_force_dispatch.hpp"
 #include "tlfea/elements/lane_kernels.hpp"
+#include "tlfea/elements/point_laws.hpp"
 #include "tlfea/elements/poisson_split.hpp"
+#include "tlfea/elements/range_kernels.hpp"
 #include "tlfea/materials/materials.hpp"
 
 namespace tlfea {
@@ -87,7 +88,7 @@ struct TeamLoops {
   ElementGeometry<E> geom;
   M mat;
   bool split = false;  // Poisson split: sets[0], sets[1] and law are used
-  detail::FastPointSet<E> sets[2];
+  detail::PointSet<E> sets[2];
   detail::SplitPointLaw<M::is_viscous, typename PoissonSplitTraits<E, M>::Base> law;
   ScatterPolicy scatter;
   const ElementColouring* colouring;
@@ -136,6 +137,7 @@ class ElementBlock final : public ElementBlockBase {
         lane_ = build_lane_points<E>(H, dV, np, 1, el, vi);
       }
     }
+    shapes_ = default_kernel_shapes_for<ExecSpace>(lane_.built());
   }
 
   ElementType element_type() const override { return E::type; }
@@ -146,10 +148,17 @@ class ElementBlock final : public ElementBlockBase {
   int coefficients_per_element() const override { return E::n; }
   int quadrature_points() const override { return E::nq; }
   bool poisson_split() const override { return split_; }
-  void set_reference_kernels(bool on) override { reference_ = on && FastKernelTraits<E>::enabled; }
-  bool reference_kernels() const override { return reference_; }
   KernelShapes kernel_shapes() const override { return shapes_; }
-  void set_kernel_shapes(KernelShapes s) override { shapes_ = s; }
+  void set_kernel_shapes(KernelShapes s) override {
+    if (s.tangent == KernelShape::Lanes)
+      throw_error("element block (", to_string(E::type), ", ", spec_.name(),
+                  "): the tangent has no lanes loop shape (range or team)");
+    if (s.internal_force == KernelShape::Lanes && !lane_.built())
+      throw_error("element block (", to_string(E::type), ", ", spec_.name(),
+                  "): no lanes internal force for this element and material on this execution "
+                  "space (range or team)");
+    shapes_ = s;
+  }
   const ElementGeometry<E>& geometry() const { return geom_; }
 
   CliqueSet cliques() const override {
@@ -169,40 +178,32 @@ class ElementBlock final : public ElementBlockBase {
     block_row_length_ = pattern.block_row_length;
   }
 
+  // The loop shape of shapes_ around the block's point law (point_laws.hpp).
   void internal_force(const CoefView& q, const CoefView& v, const CoefView& f) const override {
-    if (shapes_.internal_force == KernelShape::Team) {
-      team_loops().internal_force(q, v, f);
-      return;
-    }
-    if constexpr (LaneForceTraits<E, M>::enabled && kHostExec) {
-      if (!reference_ && lane_.built()) {
-        const LaneForceKernels k = lane_force_kernels();
-        launch_assembly("tlfea::elements::internal_force",
-                        LaneInternalForceFunctor<E, M::is_viscous>{
-                            geom_, lane_, q, v, f, M::is_viscous ? k.viscous : k.elastic});
+    const char* label = "tlfea::elements::internal_force";
+    switch (shapes_.internal_force) {
+      case KernelShape::Team:
+        team_loops().internal_force(q, v, f);
         return;
-      }
-    }
-    // Restructured force only where it is faster (FastKernelTraits).
-    if constexpr (FastKernelTraits<E>::split_force && PoissonSplitTraits<E, M>::supported) {
-      if (!reference_ && split_) {
-        launch_assembly("tlfea::elements::internal_force",
-                        FastInternalForceFunctor<E, SplitLawOf, 2>{
-                            {geom_, {fast_set(0), fast_set(1)}, split_law(), q, v}, f});
+      case KernelShape::Lanes:
+        if constexpr (LaneForceTraits<E, M>::enabled && kHostExec) {
+          const LaneForceKernels k = lane_force_kernels();
+          launch_assembly(label, LaneInternalForceFunctor<E, M::is_viscous>{
+                                     geom_, lane_, q, v, f, M::is_viscous ? k.viscous : k.elastic});
+          return;
+        }
+        break;  // unreachable: set_kernel_shapes admits Lanes only where lane_ is built
+      case KernelShape::Range:
+        with_point_loop(q, v, [&](const auto& loop) {
+          using Loop = std::decay_t<decltype(loop)>;
+          launch_assembly(
+              label,
+              RangeInternalForceFunctor<E, typename Loop::law_type, Loop::num_sets>{loop, f});
+        });
         return;
-      }
     }
-    if constexpr (PoissonSplitTraits<E, M>::supported) {
-      if (split_) {
-        SplitInternalForceFunctor<E, M::is_viscous, SplitBase> fn{
-            geom_, {split_sets_[0], split_sets_[1]}, q, v, f};
-        fn.base = split_base_;
-        launch_assembly("tlfea::elements::internal_force", fn);
-        return;
-      }
-    }
-    launch_assembly("tlfea::elements::internal_force",
-                    InternalForceFunctor<E, M>{geom_, mat_, q, v, f});
+    throw_error("element block: internal force shape ", to_string(shapes_.internal_force),
+                " not available");
   }
   void tangent(const CoefView& q, const CoefView& v, Real alpha_K, Real alpha_D,
                const DeviceView<Real*>& values) const override {
@@ -211,36 +212,12 @@ class ElementBlock final : public ElementBlockBase {
       team_loops().tangent(q, v, alpha_K, alpha_D, offsets_, block_row_length_, values);
       return;
     }
-    if constexpr (FastKernelTraits<E>::enabled) {
-      if (!reference_) {
-        if constexpr (PoissonSplitTraits<E, M>::supported) {
-          if (split_) {
-            launch_fast_tangent<SplitLawOf, 2>(
-                {geom_, {fast_set(0), fast_set(1)}, split_law(), q, v}, alpha_K, alpha_D, values);
-            return;
-          }
-        }
-        launch_fast_tangent<detail::ContinuumPointLaw<M>, 1>(
-            {geom_, {{geom_.H, geom_.dV, E::nq}}, {mat_}, q, v}, alpha_K, alpha_D, values);
-        return;
-      }
-    }
-    if constexpr (PoissonSplitTraits<E, M>::supported) {
-      if (split_) {
-        SplitTangentFunctor<E, M::is_viscous, SplitBase> sfn{
-            geom_,    {split_sets_[0], split_sets_[1]},
-            q,        v,
-            offsets_, block_row_length_,
-            values,   alpha_K,
-            alpha_D};
-        sfn.base = split_base_;
-        launch_assembly("tlfea::elements::tangent", sfn);
-        return;
-      }
-    }
-    TangentFunctor<E, M> fn{geom_,  mat_,    q,      v, offsets_, block_row_length_,
-                            values, alpha_K, alpha_D};
-    launch_assembly("tlfea::elements::tangent", fn);
+    with_point_loop(q, v, [&](const auto& loop) {
+      using Loop = std::decay_t<decltype(loop)>;
+      launch_assembly("tlfea::elements::tangent",
+                      RangeTangentFunctor<E, typename Loop::law_type, Loop::num_sets>{
+                          {loop, offsets_, block_row_length_, values, alpha_K, alpha_D}});
+    });
   }
   void mass(const CoefView& q0, Real alpha, const DeviceView<Real*>& values) const override {
     require_offsets();
@@ -337,14 +314,14 @@ class ElementBlock final : public ElementBlockBase {
     if constexpr (PoissonSplitTraits<E, M>::supported) {
       if (split_) {
         t.split = true;
-        t.sets[0] = fast_set(0);
-        t.sets[1] = fast_set(1);
+        t.sets[0] = point_set(0);
+        t.sets[1] = point_set(1);
         t.law = split_law();
       }
     }
     return t;
   }
-  detail::FastPointSet<E> fast_set(int k) const {
+  detail::PointSet<E> point_set(int k) const {
     return {split_sets_[k].H, split_sets_[k].dV, split_sets_[k].np};
   }
   using SplitBase = typename PoissonSplitTraits<E, M>::Base;
@@ -358,13 +335,18 @@ class ElementBlock final : public ElementBlockBase {
     l.base = split_base_;
     return l;
   }
-  // values += alpha_K K + alpha_D D by the fast loops on `loop`'s point sets.
-  template <class Law, int nsets>
-  void launch_fast_tangent(const PointSetLoop<E, Law, nsets>& loop, Real alpha_K, Real alpha_D,
-                           const DeviceView<Real*>& values) const {
-    launch_assembly("tlfea::elements::tangent",
-                    FastTangentFunctor<E, Law, nsets>{
-                        {loop, offsets_, block_row_length_, values, alpha_K, alpha_D}});
+  // fn(loop) with the block's point sets and point law: the two sets of the
+  // Poisson split with its law, or the stiffness rule with the material.
+  template <class Fn>
+  void with_point_loop(const CoefView& q, const CoefView& v, Fn&& fn) const {
+    if constexpr (PoissonSplitTraits<E, M>::supported) {
+      if (split_) {
+        fn(PointSetLoop<E, SplitLawOf, 2>{geom_, {point_set(0), point_set(1)}, split_law(), q, v});
+        return;
+      }
+    }
+    fn(PointSetLoop<E, detail::ContinuumPointLaw<M>, 1>{
+        geom_, {{geom_.H, geom_.dV, E::nq}}, {mat_}, q, v});
   }
   void require_offsets() const {
     if (offsets_.extent(0) != static_cast<size_t>(geom_.num_elements))
@@ -387,8 +369,8 @@ class ElementBlock final : public ElementBlockBase {
   // (full rule, reduced rule: beam axis / shell mid-surface) and the law kept
   // in full on the full rule (hyperelastic shells only).
   bool split_ = false;
-  bool reference_ = false;  // set_reference_kernels
-  // internal_force / tangent loop shape; per-space default (scatter_policy.hpp).
+  // internal_force / tangent loop shape; per-space default (scatter_policy.hpp,
+  // set in the constructor once the lane data is known).
   KernelShapes shapes_ = default_kernel_shapes_for<ExecSpace>();
   detail::SplitPointSet<E> split_sets_[2];
   SplitBase split_base_{};
