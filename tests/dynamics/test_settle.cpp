@@ -172,7 +172,16 @@ TEST(Settle, TimeDependentInputsAreHeldAtTimeZero) {
   EXPECT_TRUE(rb.at_rest);
   EXPECT_EQ(rb.velocity_resets, ra.velocity_resets);
   EXPECT_NEAR(rb.kinetic_energy_peak, ra.kinetic_energy_peak, 1e-9 * ra.kinetic_energy_peak);
-  EXPECT_LT(test::max_abs_diff(a.positions(), st.positions()), 1e-12);
+  // One thread sums in one order: the two runs agree to round-off. Several
+  // threads scatter with atomics in a varying order, so Newton may stop at
+  // another iterate within its force tolerance (residual_force_tol, relative)
+  // in either run: the positions then agree to that fraction of the static
+  // extension (closed_form_tip, 4.9e-4 m), times 10 for the accumulation
+  // over the settle's steps; evaluating inputs at t < 0 would move them by
+  // up to 0.04 m.
+  const bool one_order = Kokkos::DefaultExecutionSpace().concurrency() == 1;
+  const Real same = one_order ? 1e-12 : 10.0 * s.residual_force_tol * closed_form_tip();
+  EXPECT_LT(test::max_abs_diff(a.positions(), st.positions()), same);
   EXPECT_EQ(bar.top_z(st.positions()), kL);
   st.step();
   EXPECT_NEAR(bar.top_z(st.positions()), kL + 0.1 * s.dt, 1e-12);
