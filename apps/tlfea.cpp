@@ -302,6 +302,71 @@ std::string not_distributed(const tlfea::scene::Scene& s) {
   return "";
 }
 
+// The settle's report (rank 0, after it).
+void print_settle(const tlfea::scene::Scene& s, const tlfea::SettleReport& sr) {
+  std::fprintf(stderr,
+               "settle: %ld steps (%.6g s, loads eased in over %.6g s), %d velocity resets, "
+               "newton %ld; kinetic energy at the end %.3g J (largest %.3g J)\n",
+               sr.steps, static_cast<double>(s.settle.duration),
+               static_cast<double>(s.settle.ramp < 0 ? 0.5 * s.settle.duration : s.settle.ramp),
+               sr.velocity_resets, sr.newton_iterations,
+               static_cast<double>(sr.kinetic_energy_final),
+               static_cast<double>(sr.kinetic_energy_peak));
+  if (!sr.at_rest)
+    std::fprintf(stderr,
+                 "warning: settle: the bodies are not at rest at its end (kinetic energy "
+                 "%.3g J, %.3g of its largest): a body slides or falls, or vibrates without "
+                 "damping; the run starts from its positions, at rest (settle longer, or see "
+                 "docs/scene.md \"time\")\n",
+                 static_cast<double>(sr.kinetic_energy_final),
+                 sr.kinetic_energy_peak > 0
+                     ? static_cast<double>(sr.kinetic_energy_final / sr.kinetic_energy_peak)
+                     : 0.0);
+}
+
+// The run's summary line, the iterative solver's work and the peak memory
+// (rank 0, at the end; status 0 done, 1 failed, 130 Ctrl-C).
+void print_end(tlfea::Simulation& sim, int status, double wall, double peak, double peak_max,
+               int ranks) {
+  const tlfea::scene::Scene& s = sim.scene();
+  const tlfea::TimeStepper& stepper = sim.stepper();
+  const tlfea::RunTotals& tot = sim.totals();
+  const long done = tot.steps, newton = tot.newton_iterations, outer = tot.outer_iterations;
+  const double sim_time = done * s.settings.dt;
+  if (s.settings.analysis == "static")
+    std::fprintf(stderr, "%s: %ld steps (load increments, to pseudo-time %.6g) in %s, newton %ld\n",
+                 status == 130 ? "stopped by Ctrl-C"
+                 : status == 1 ? "failed"
+                               : "done",
+                 done, static_cast<double>(stepper.time()), fmt_time(wall).c_str(), newton);
+  else
+    std::fprintf(
+        stderr,
+        "%s: %ld steps (to t = %.6g s) in %s, real-time factor %.3g (wall / simulated), "
+        "newton %ld (%.2f per step), outer %ld (%.2f per step), worst constraint violation "
+        "%.3g\n",
+        status == 130 ? "stopped by Ctrl-C"
+        : status == 1 ? "failed"
+                      : "done",
+        done, static_cast<double>(stepper.time()), fmt_time(wall).c_str(),
+        sim_time > 0 ? wall / sim_time : 0.0, newton, done ? double(newton) / done : 0.0, outer,
+        done ? double(outer) / done : 0.0, tot.worst_constraint_violation);
+  // Iterative solvers: their work over the run (a direct solver's is the
+  // factorizations, which Newton's reuse already shows).
+  const tlfea::SolverStats ls = stepper.linear_stats();
+  if (ls.total_iterations > 0)
+    std::fprintf(stderr,
+                 "linear solver %s: %d preconditioner setups, %d solves, %d iterations (%.1f "
+                 "per solve)\n",
+                 ls.backend.c_str(), ls.factorizations, ls.solves, ls.total_iterations,
+                 ls.solves ? double(ls.total_iterations) / ls.solves : 0.0);
+  if (ranks > 1)
+    std::fprintf(stderr, "peak memory: %.0f MiB on rank 0, %.0f MiB on the largest of %d ranks\n",
+                 peak, peak_max, ranks);
+  else
+    std::fprintf(stderr, "peak memory: %.0f MiB\n", peak);
+}
+
 // Several ranks (mpi->world_size() > 1): every rank loads the scene and
 // steps the whole state (elements split between the ranks, TimeStepper);
 // rank 0 alone prints and writes output. The run itself is a
@@ -388,26 +453,7 @@ int cmd_run(const Options& o, const tlfea::MpiSession* mpi) {
       why = e.what();
     }
     if (any_failed("tlfea: the settle failed on another rank")) return 1;
-    if (root) {
-      std::fprintf(stderr,
-                   "settle: %ld steps (%.6g s, loads eased in over %.6g s), %d velocity resets, "
-                   "newton %ld; kinetic energy at the end %.3g J (largest %.3g J)\n",
-                   sr.steps, static_cast<double>(s.settle.duration),
-                   static_cast<double>(s.settle.ramp < 0 ? 0.5 * s.settle.duration : s.settle.ramp),
-                   sr.velocity_resets, sr.newton_iterations,
-                   static_cast<double>(sr.kinetic_energy_final),
-                   static_cast<double>(sr.kinetic_energy_peak));
-      if (!sr.at_rest)
-        std::fprintf(stderr,
-                     "warning: settle: the bodies are not at rest at its end (kinetic energy "
-                     "%.3g J, %.3g of its largest): a body slides or falls, or vibrates without "
-                     "damping; the run starts from its positions, at rest (settle longer, or see "
-                     "docs/scene.md \"time\")\n",
-                     static_cast<double>(sr.kinetic_energy_final),
-                     sr.kinetic_energy_peak > 0
-                         ? static_cast<double>(sr.kinetic_energy_final / sr.kinetic_energy_peak)
-                         : 0.0);
-    }
+    if (root) print_settle(s, sr);
   }
   sim.start();  // the initial velocities; rank 0: the output's step 0
   std::signal(SIGINT, on_sigint);
@@ -463,41 +509,7 @@ int cmd_run(const Options& o, const tlfea::MpiSession* mpi) {
   const std::string ck = sim.finish();  // the output's end, then its checkpoint.h5
   if (!ck.empty())
     std::fprintf(stderr, "output: %s (checkpoint %s)\n", s.output.directory.c_str(), ck.c_str());
-  const tlfea::RunTotals& tot = sim.totals();
-  const long done = tot.steps, newton = tot.newton_iterations, outer = tot.outer_iterations;
-  const double sim_time = done * s.settings.dt;
-  if (s.settings.analysis == "static")
-    std::fprintf(stderr, "%s: %ld steps (load increments, to pseudo-time %.6g) in %s, newton %ld\n",
-                 status == 130 ? "stopped by Ctrl-C"
-                 : status == 1 ? "failed"
-                               : "done",
-                 done, static_cast<double>(stepper.time()), fmt_time(wall).c_str(), newton);
-  else
-    std::fprintf(
-        stderr,
-        "%s: %ld steps (to t = %.6g s) in %s, real-time factor %.3g (wall / simulated), "
-        "newton %ld (%.2f per step), outer %ld (%.2f per step), worst constraint violation "
-        "%.3g\n",
-        status == 130 ? "stopped by Ctrl-C"
-        : status == 1 ? "failed"
-                      : "done",
-        done, static_cast<double>(stepper.time()), fmt_time(wall).c_str(),
-        sim_time > 0 ? wall / sim_time : 0.0, newton, done ? double(newton) / done : 0.0, outer,
-        done ? double(outer) / done : 0.0, tot.worst_constraint_violation);
-  // Iterative solvers: their work over the run (a direct solver's is the
-  // factorizations, which Newton's reuse already shows).
-  const tlfea::SolverStats ls = stepper.linear_stats();
-  if (ls.total_iterations > 0)
-    std::fprintf(stderr,
-                 "linear solver %s: %d preconditioner setups, %d solves, %d iterations (%.1f "
-                 "per solve)\n",
-                 ls.backend.c_str(), ls.factorizations, ls.solves, ls.total_iterations,
-                 ls.solves ? double(ls.total_iterations) / ls.solves : 0.0);
-  if (ranks > 1)
-    std::fprintf(stderr, "peak memory: %.0f MiB on rank 0, %.0f MiB on the largest of %d ranks\n",
-                 peak, peak_max, ranks);
-  else
-    std::fprintf(stderr, "peak memory: %.0f MiB\n", peak);
+  print_end(sim, status, wall, peak, peak_max, ranks);
   if (status == 1) std::fprintf(stderr, "tlfea: %s\n", failure.c_str());
   return status;
 }

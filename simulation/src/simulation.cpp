@@ -28,7 +28,8 @@ Simulation::Simulation(std::shared_ptr<scene::Scene> scene, const RunOptions& op
     throw Error("Simulation: give RunOptions::steps or end_time, not both");
   const StepperSettings& settings = options_.settings ? *options_.settings : s.settings;
   if (options_.steps > 0) s.steps = options_.steps;
-  if (options_.end_time > 0) s.steps = std::max<long>(1, std::lround(options_.end_time / settings.dt));
+  if (options_.end_time > 0)
+    s.steps = std::max<long>(1, std::lround(options_.end_time / settings.dt));
   if (!options_.output_directory.empty()) s.output.directory = options_.output_directory;
   if (!options_.output) s.output.enabled = false;
   // Contact is a force of the step's start state: on the model before the
@@ -41,8 +42,7 @@ Simulation::Simulation(std::shared_ptr<scene::Scene> scene, const RunOptions& op
 Simulation::~Simulation() = default;
 
 bool Simulation::will_settle() const {
-  return !restarted_ && !settled_ && !started_ && options_.settle &&
-         scene_->settle.duration > 0.0;
+  return !restarted_ && !settled_ && !started_ && options_.settle && scene_->settle.duration > 0.0;
 }
 
 SettleReport Simulation::settle() {

@@ -50,8 +50,7 @@ void expect_same(const CoefView& a, const CoefView& b, double tol, const char* w
   int bad = 0;
   for (size_t k = 0; k < ha.extent(0); ++k)
     for (int c = 0; c < 3; ++c) {
-      const bool differ =
-          kSerial ? ha(k, c) != hb(k, c) : std::fabs(ha(k, c) - hb(k, c)) > tol;
+      const bool differ = kSerial ? ha(k, c) != hb(k, c) : std::fabs(ha(k, c) - hb(k, c)) > tol;
       if (differ && bad++ < 5)
         ADD_FAILURE() << what << "(" << k << ", " << c << "): " << ha(k, c) << " vs " << hb(k, c);
     }
@@ -166,8 +165,7 @@ TEST(Simulation, ContactIsAttachedOnceAndErrorsAreClear) {
     b.restore("/nonexistent/checkpoint.h5");
     ADD_FAILURE() << "restore of a missing file";
   } catch (const Error& e) {
-    EXPECT_NE(std::string(e.what()).find("no file '/nonexistent/checkpoint.h5'"),
-              std::string::npos)
+    EXPECT_NE(std::string(e.what()).find("no file '/nonexistent/checkpoint.h5'"), std::string::npos)
         << e.what();
   }
   RunOptions both;

@@ -83,6 +83,8 @@ class Simulation {
   // Called after every step of run() with its report; false ends run().
   using StepCallback = std::function<bool(const StepReport&)>;
 
+  // The options' step count and output overrides are written into the scene
+  // (scene().steps, scene().output), where a summary of the run reads them.
   explicit Simulation(scene::Scene scene, const RunOptions& options = {});
   // A scene shared with other runs (the Python Scene: several steppers of
   // one loaded scene step its one model and share its contact history).
