@@ -27,12 +27,9 @@
 #include "tlfea/core/peak_memory.hpp"
 #include "tlfea/elements/lane_force_dispatch.hpp"
 #include "tlfea/scene/scene.hpp"
+#include "tlfea/simulation/simulation.hpp"
 #include "tlfea/solvers/linear_solver.hpp"
 #include "tlfea/solvers/mpi_session.hpp"
-#ifdef TLFEA_HAVE_IO
-#include "tlfea/io/output.hpp"
-#include "tlfea/io/scene_output.hpp"
-#endif
 
 #ifndef TLFEA_VERSION
 #define TLFEA_VERSION "unknown"
@@ -305,10 +302,77 @@ std::string not_distributed(const tlfea::scene::Scene& s) {
   return "";
 }
 
+// The settle's report (rank 0, after it).
+void print_settle(const tlfea::scene::Scene& s, const tlfea::SettleReport& sr) {
+  std::fprintf(stderr,
+               "settle: %ld steps (%.6g s, loads eased in over %.6g s), %d velocity resets, "
+               "newton %ld; kinetic energy at the end %.3g J (largest %.3g J)\n",
+               sr.steps, static_cast<double>(s.settle.duration),
+               static_cast<double>(s.settle.ramp < 0 ? 0.5 * s.settle.duration : s.settle.ramp),
+               sr.velocity_resets, sr.newton_iterations,
+               static_cast<double>(sr.kinetic_energy_final),
+               static_cast<double>(sr.kinetic_energy_peak));
+  if (!sr.at_rest)
+    std::fprintf(stderr,
+                 "warning: settle: the bodies are not at rest at its end (kinetic energy "
+                 "%.3g J, %.3g of its largest): a body slides or falls, or vibrates without "
+                 "damping; the run starts from its positions, at rest (settle longer, or see "
+                 "docs/scene.md \"time\")\n",
+                 static_cast<double>(sr.kinetic_energy_final),
+                 sr.kinetic_energy_peak > 0
+                     ? static_cast<double>(sr.kinetic_energy_final / sr.kinetic_energy_peak)
+                     : 0.0);
+}
+
+// The run's summary line, the iterative solver's work and the peak memory
+// (rank 0, at the end; status 0 done, 1 failed, 130 Ctrl-C).
+void print_end(tlfea::Simulation& sim, int status, double wall, double peak, double peak_max,
+               int ranks) {
+  const tlfea::scene::Scene& s = sim.scene();
+  const tlfea::TimeStepper& stepper = sim.stepper();
+  const tlfea::RunTotals& tot = sim.totals();
+  const long done = tot.steps, newton = tot.newton_iterations, outer = tot.outer_iterations;
+  const double sim_time = done * s.settings.dt;
+  if (s.settings.analysis == "static")
+    std::fprintf(stderr, "%s: %ld steps (load increments, to pseudo-time %.6g) in %s, newton %ld\n",
+                 status == 130 ? "stopped by Ctrl-C"
+                 : status == 1 ? "failed"
+                               : "done",
+                 done, static_cast<double>(stepper.time()), fmt_time(wall).c_str(), newton);
+  else
+    std::fprintf(
+        stderr,
+        "%s: %ld steps (to t = %.6g s) in %s, real-time factor %.3g (wall / simulated), "
+        "newton %ld (%.2f per step), outer %ld (%.2f per step), worst constraint violation "
+        "%.3g\n",
+        status == 130 ? "stopped by Ctrl-C"
+        : status == 1 ? "failed"
+                      : "done",
+        done, static_cast<double>(stepper.time()), fmt_time(wall).c_str(),
+        sim_time > 0 ? wall / sim_time : 0.0, newton, done ? double(newton) / done : 0.0, outer,
+        done ? double(outer) / done : 0.0, tot.worst_constraint_violation);
+  // Iterative solvers: their work over the run (a direct solver's is the
+  // factorizations, which Newton's reuse already shows).
+  const tlfea::SolverStats ls = stepper.linear_stats();
+  if (ls.total_iterations > 0)
+    std::fprintf(stderr,
+                 "linear solver %s: %d preconditioner setups, %d solves, %d iterations (%.1f "
+                 "per solve)\n",
+                 ls.backend.c_str(), ls.factorizations, ls.solves, ls.total_iterations,
+                 ls.solves ? double(ls.total_iterations) / ls.solves : 0.0);
+  if (ranks > 1)
+    std::fprintf(stderr, "peak memory: %.0f MiB on rank 0, %.0f MiB on the largest of %d ranks\n",
+                 peak, peak_max, ranks);
+  else
+    std::fprintf(stderr, "peak memory: %.0f MiB\n", peak);
+}
+
 // Several ranks (mpi->world_size() > 1): every rank loads the scene and
 // steps the whole state (elements split between the ranks, TimeStepper);
-// rank 0 alone prints and writes output.
-int cmd_run(Options o, const tlfea::MpiSession* mpi) {
+// rank 0 alone prints and writes output. The run itself is a
+// tlfea::Simulation (simulation/): this function parses nothing, it prints
+// and keeps the ranks in step.
+int cmd_run(const Options& o, const tlfea::MpiSession* mpi) {
   const int ranks = mpi ? mpi->world_size() : 1;
   const bool root = !mpi || mpi->world_rank() == 0;
   std::optional<tlfea::scene::Scene> loaded;
@@ -336,14 +400,14 @@ int cmd_run(Options o, const tlfea::MpiSession* mpi) {
   // Every rank stops here alike (the stepper below is collective); rank 0
   // says why, or that another rank failed.
   if (any_failed("tlfea: the scene failed to load on another rank")) return 2;
-  tlfea::scene::Scene& s = *loaded;
-  if (o.steps > 0) s.steps = o.steps;
-  if (o.end_time > 0) s.steps = std::max<long>(1, std::lround(o.end_time / s.settings.dt));
-  if (!o.output.empty()) s.output.directory = o.output;
-  if (o.no_output) s.output.enabled = false;
-  tlfea::TimeStepper stepper(*s.model, s.settings);
-  if (!o.restart.empty()) s.apply_initial_state(stepper);  // then the checkpoint's state
-#ifdef TLFEA_HAVE_IO
+  tlfea::RunOptions ro;
+  ro.steps = o.steps;
+  ro.end_time = o.end_time;
+  ro.output_directory = o.output;
+  ro.output = !o.no_output;
+  ro.write = root;
+  tlfea::Simulation sim(std::move(*loaded), ro);
+  const tlfea::scene::Scene& s = sim.scene();
   if (!o.restart.empty()) {
     // Every rank reads the same checkpoint (the replicated state, any rank
     // count: it holds no partition); all of them stop alike when it cannot
@@ -352,134 +416,88 @@ int cmd_run(Options o, const tlfea::MpiSession* mpi) {
     try {
       if (!std::filesystem::is_regular_file(o.restart))
         bad("--restart: no file '" + o.restart + "'");
-      tlfea::io::load_checkpoint(o.restart, stepper, s.contact.get());
+      sim.restore(o.restart);
     } catch (const tlfea::Error& e) {
       why = e.what();
     }
     if (any_failed("tlfea: --restart: the checkpoint failed to load on another rank")) return 2;
   }
-#else
-  if (!o.restart.empty()) bad("--restart: this build has no output layer (TLFEA::io)");
-#endif
   // Everything is validated: from here on the output directory is written.
   if (root) {
-    print_summary(s, stderr, !o.restart.empty());
+    print_summary(s, stderr, sim.restarted());
     if (ranks > 1) {
-      const tlfea::PartitionInfo pi = stepper.partition_info();
+      const tlfea::PartitionInfo pi = sim.stepper().partition_info();
       std::fprintf(stderr,
                    "MPI: %d ranks, elements split between them by %s (%lld-%lld per rank; %lld "
                    "matrix rows shared; %lld of %lld joint couplings between bodies across "
                    "ranks), linear solver %s\n",
                    ranks, pi.method.c_str(), pi.elements_min, pi.elements_max, pi.shared_rows_total,
                    pi.body_couplings_cut, pi.body_couplings,
-                   stepper.linear_stats().backend.c_str());
+                   sim.stepper().linear_stats().backend.c_str());
     }
-    warn_output_size(s, stepper.steps_taken());
+    warn_output_size(s, sim.stepper().steps_taken());
   }
   // time.settle: dynamic relaxation before t = 0 on a fresh start (a restart
   // continues a settled run); nothing is written before it has ended, and a
   // settle step that fails ends the run like a failed step (exit 1), on
   // every rank alike.
-  if (o.restart.empty() && s.settle.duration > 0.0) {
+  if (sim.will_settle()) {
     tlfea::SettleReport sr;
     try {
       if (root)
         std::fprintf(stderr, "settle: %ld steps of %g s before t = 0 ...\n",
                      std::max(1L, std::lround(s.settle.duration / s.settings.dt)),
                      static_cast<double>(s.settings.dt));
-      sr = stepper.settle(s.settle);
+      sr = sim.settle();
     } catch (const tlfea::Error& e) {
       why = e.what();
     }
     if (any_failed("tlfea: the settle failed on another rank")) return 1;
-    if (root) {
-      std::fprintf(stderr,
-                   "settle: %ld steps (%.6g s, loads eased in over %.6g s), %d velocity resets, "
-                   "newton %ld; kinetic energy at the end %.3g J (largest %.3g J)\n",
-                   sr.steps, static_cast<double>(s.settle.duration),
-                   static_cast<double>(s.settle.ramp < 0 ? 0.5 * s.settle.duration : s.settle.ramp),
-                   sr.velocity_resets, sr.newton_iterations,
-                   static_cast<double>(sr.kinetic_energy_final),
-                   static_cast<double>(sr.kinetic_energy_peak));
-      if (!sr.at_rest)
-        std::fprintf(stderr,
-                     "warning: settle: the bodies are not at rest at its end (kinetic energy "
-                     "%.3g J, %.3g of its largest): a body slides or falls, or vibrates without "
-                     "damping; the run starts from its positions, at rest (settle longer, or see "
-                     "docs/scene.md \"time\")\n",
-                     static_cast<double>(sr.kinetic_energy_final),
-                     sr.kinetic_energy_peak > 0
-                         ? static_cast<double>(sr.kinetic_energy_final / sr.kinetic_energy_peak)
-                         : 0.0);
-    }
+    if (root) print_settle(s, sr);
   }
-  if (o.restart.empty()) s.apply_initial_state(stepper);
-#ifdef TLFEA_HAVE_IO
-  std::unique_ptr<tlfea::io::OutputWriter> writer;
-  if (s.output.enabled && root) {
-    tlfea::io::OutputSettings os = tlfea::io::output_settings(s);
-    // A restart continues the output in the directory (its steps up to the
-    // checkpoint's are kept; docs/scene.md, "output").
-    os.resume = !o.restart.empty();
-    writer = std::make_unique<tlfea::io::OutputWriter>(*s.model, stepper, os);
-    if (s.contact) writer->set_contact(s.contact.get(), &s.detection->points());
-    for (const auto& j : s.joints) writer->add_joint(j.first, j.second);
-  }
-#else
-  if (s.output.enabled && root)
-    std::fprintf(stderr, "note: output not built (no TLFEA::io); nothing written\n");
-#endif
+  sim.start();  // the initial velocities; rank 0: the output's step 0
   std::signal(SIGINT, on_sigint);
   const bool tty = isatty(2);
-  const long first = stepper.steps_taken(), total = s.steps;
-  const long todo = std::max<long>(0, total - first);
+  const tlfea::TimeStepper& stepper = sim.stepper();
+  const long total = sim.steps();
+  const long todo = std::max<long>(0, total - stepper.steps_taken());
   const long every_line = std::max<long>(1, todo / 10);
   using clock = std::chrono::steady_clock;
   const auto t0 = clock::now();
   auto last_line = t0;
-  long done = 0, newton = 0, outer = 0;
-  double worst = 0.0;
   int status = 0;
   std::string failure;
-  while (stepper.steps_taken() < total) {
-    tlfea::StepReport r;
-    try {
-      r = stepper.step();
-    } catch (const tlfea::Error& e) {
-      failure = e.what();
-      status = 1;
-      break;
-    }
-    ++done;
-    newton += r.newton_iterations;
-    outer += r.outer_iterations;
-    if (root && r.retries > 0 && !r.linear_failure.empty())
-      std::fprintf(stderr, "%swarning: step %ld retried with %d halving(s) after: %s\n",
-                   tty ? "\n" : "", stepper.steps_taken(), r.retries, r.linear_failure.c_str());
-    worst = std::max(worst, static_cast<double>(r.constraint_violation));
-#ifdef TLFEA_HAVE_IO
-    if (writer) writer->record(r);
-#endif
-    const auto now = clock::now();
-    const double wall = std::chrono::duration<double>(now - t0).count();
-    const long k = stepper.steps_taken();
-    const bool last = k >= total;
-    if (root && (tty || done % every_line == 0 || last ||
-                 std::chrono::duration<double>(now - last_line).count() > 10.0)) {
-      const double eta = wall / done * (total - k);
-      std::fprintf(stderr, "%sstep %ld/%ld  t = %.6g s  wall %s  ETA %s  newton %d  outer %d%s",
-                   tty ? "\r" : "", k, total, static_cast<double>(stepper.time()),
-                   fmt_time(wall).c_str(), fmt_time(eta).c_str(), r.newton_iterations,
-                   r.outer_iterations, tty ? "   " : "\n");
-      std::fflush(stderr);
-      last_line = now;
-    }
-    // Several ranks: stop together (Ctrl-C may reach the ranks at
-    // different steps).
-    if (ranks > 1 ? mpi->any(g_stop != 0) : g_stop != 0) {
-      status = 130;
-      break;
-    }
+  try {
+    sim.run([&](const tlfea::StepReport& r) {
+      const long done = sim.totals().steps;
+      if (root && r.retries > 0 && !r.linear_failure.empty())
+        std::fprintf(stderr, "%swarning: step %ld retried with %d halving(s) after: %s\n",
+                     tty ? "\n" : "", stepper.steps_taken(), r.retries, r.linear_failure.c_str());
+      const auto now = clock::now();
+      const double wall = std::chrono::duration<double>(now - t0).count();
+      const long k = stepper.steps_taken();
+      const bool last = k >= total;
+      if (root && (tty || done % every_line == 0 || last ||
+                   std::chrono::duration<double>(now - last_line).count() > 10.0)) {
+        const double eta = wall / done * (total - k);
+        std::fprintf(stderr, "%sstep %ld/%ld  t = %.6g s  wall %s  ETA %s  newton %d  outer %d%s",
+                     tty ? "\r" : "", k, total, static_cast<double>(stepper.time()),
+                     fmt_time(wall).c_str(), fmt_time(eta).c_str(), r.newton_iterations,
+                     r.outer_iterations, tty ? "   " : "\n");
+        std::fflush(stderr);
+        last_line = now;
+      }
+      // Several ranks: stop together (Ctrl-C may reach the ranks at
+      // different steps).
+      if (ranks > 1 ? mpi->any(g_stop != 0) : g_stop != 0) {
+        status = 130;
+        return false;
+      }
+      return true;
+    });
+  } catch (const tlfea::StepFailed& e) {
+    failure = e.what();
+    status = 1;
   }
   // Peak memory of this process, and the largest over the ranks (collective:
   // every rank leaves the loop alike).
@@ -488,47 +506,10 @@ int cmd_run(Options o, const tlfea::MpiSession* mpi) {
   if (!root) return status;
   if (tty) std::fprintf(stderr, "\n");
   const double wall = std::chrono::duration<double>(clock::now() - t0).count();
-#ifdef TLFEA_HAVE_IO
-  if (writer) {
-    writer->finish();
-    const std::string ck = (std::filesystem::path(s.output.directory) / "checkpoint.h5").string();
-    tlfea::io::save_checkpoint(ck, stepper, s.contact.get());
+  const std::string ck = sim.finish();  // the output's end, then its checkpoint.h5
+  if (!ck.empty())
     std::fprintf(stderr, "output: %s (checkpoint %s)\n", s.output.directory.c_str(), ck.c_str());
-  }
-#endif
-  const double sim = done * s.settings.dt;
-  if (s.settings.analysis == "static")
-    std::fprintf(stderr, "%s: %ld steps (load increments, to pseudo-time %.6g) in %s, newton %ld\n",
-                 status == 130 ? "stopped by Ctrl-C"
-                 : status == 1 ? "failed"
-                               : "done",
-                 done, static_cast<double>(stepper.time()), fmt_time(wall).c_str(), newton);
-  else
-    std::fprintf(
-        stderr,
-        "%s: %ld steps (to t = %.6g s) in %s, real-time factor %.3g (wall / simulated), "
-        "newton %ld (%.2f per step), outer %ld (%.2f per step), worst constraint violation "
-        "%.3g\n",
-        status == 130 ? "stopped by Ctrl-C"
-        : status == 1 ? "failed"
-                      : "done",
-        done, static_cast<double>(stepper.time()), fmt_time(wall).c_str(),
-        sim > 0 ? wall / sim : 0.0, newton, done ? double(newton) / done : 0.0, outer,
-        done ? double(outer) / done : 0.0, worst);
-  // Iterative solvers: their work over the run (a direct solver's is the
-  // factorizations, which Newton's reuse already shows).
-  const tlfea::SolverStats ls = stepper.linear_stats();
-  if (ls.total_iterations > 0)
-    std::fprintf(stderr,
-                 "linear solver %s: %d preconditioner setups, %d solves, %d iterations (%.1f "
-                 "per solve)\n",
-                 ls.backend.c_str(), ls.factorizations, ls.solves, ls.total_iterations,
-                 ls.solves ? double(ls.total_iterations) / ls.solves : 0.0);
-  if (ranks > 1)
-    std::fprintf(stderr, "peak memory: %.0f MiB on rank 0, %.0f MiB on the largest of %d ranks\n",
-                 peak, peak_max, ranks);
-  else
-    std::fprintf(stderr, "peak memory: %.0f MiB\n", peak);
+  print_end(sim, status, wall, peak, peak_max, ranks);
   if (status == 1) std::fprintf(stderr, "tlfea: %s\n", failure.c_str());
   return status;
 }

@@ -23,8 +23,8 @@
 
 #include "bench_common.hpp"
 #include "tlfea/io/output.hpp"
-#include "tlfea/io/scene_output.hpp"
 #include "tlfea/scene/scene.hpp"
+#include "tlfea/simulation/scene_output.hpp"
 
 using namespace tlfea;
 
@@ -49,6 +49,7 @@ struct Timing {
 // N steps of the scene, with output into `dir` unless it is empty.
 Timing run_once(const std::string& scene_path, long n, const std::string& dir) {
   scene::Scene s = scene::load_scene(scene_path, {"output.every=1"});
+  s.attach_contact();
   TimeStepper stepper(*s.model, s.settings);
   s.apply_initial_state(stepper);
   Timing t;
@@ -60,7 +61,7 @@ Timing run_once(const std::string& scene_path, long n, const std::string& dir) {
     t.plain_cpu = cpu_now() - c0;
     return t;
   }
-  io::OutputSettings os = io::output_settings(s);
+  io::OutputSettings os = tlfea::output_settings(s);
   os.directory = dir;
   io::OutputWriter out(*s.model, stepper, os);
   for (const auto& j : s.joints) out.add_joint(j.first, j.second);

@@ -4,7 +4,7 @@
 
 #ifdef TLFEA_HAVE_IO
 
-#include "tlfea/io/scene_output.hpp"
+#include "tlfea/simulation/scene_output.hpp"
 
 namespace tlfea_py {
 
@@ -22,7 +22,10 @@ void bind_output(py::module_& m) {
              const ModelHandle& h = st.handle();
              // Defaults: the scene's output section and body names, as in
              // `tlfea run`.
-             if (h.scene) os = tlfea::io::output_settings(*h.scene);
+             if (const tlfea::Simulation* sim = st.simulation())
+               os = sim->output_settings();
+             else if (h.scene)
+               os = tlfea::output_settings(*h.scene);
              if (directory) os.directory = *directory;
              if (os.directory.empty()) fail("OutputWriter: no directory given");
              if (every) os.every = *every;

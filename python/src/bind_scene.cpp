@@ -72,21 +72,24 @@ void bind_scene(py::module_& m) {
       .def(
           "stepper",
           [](PyScene& s, std::optional<SS> settings, bool settle) {
-            const tlfea::scene::Scene& sc = s.get();
-            auto st = std::make_unique<PyStepper>(s.handle(), settings ? *settings : sc.settings);
-            if (settle && sc.settle.duration > 0.0) {
-              const tlfea::SettleReport r = st->settle(sc.settle);
-              if (!r.at_rest) {
-                const std::string msg =
-                    "Scene.stepper: the settle (time.settle) ended with the bodies not at rest "
-                    "(kinetic energy " +
-                    fmt(r.kinetic_energy_final) + " J, largest " + fmt(r.kinetic_energy_peak) +
-                    " J): a body slides or falls, or vibrates without damping";
-                if (PyErr_WarnEx(PyExc_RuntimeWarning, msg.c_str(), 1) < 0)
-                  throw py::error_already_set();
-              }
+            // The scene's run (tlfea::Simulation) without output of its own
+            // (an OutputWriter on the stepper is one), started as `tlfea run`
+            // starts it.
+            tlfea::RunOptions ro;
+            ro.settings = settings;
+            ro.output = false;
+            ro.settle = settle;
+            auto st = std::make_unique<PyStepper>(s.handle(), ro);
+            const auto& r = st->simulation()->settle_report();
+            if (r && !r->at_rest) {
+              const std::string msg =
+                  "Scene.stepper: the settle (time.settle) ended with the bodies not at rest "
+                  "(kinetic energy " +
+                  fmt(r->kinetic_energy_final) + " J, largest " + fmt(r->kinetic_energy_peak) +
+                  " J): a body slides or falls, or vibrates without damping";
+              if (PyErr_WarnEx(PyExc_RuntimeWarning, msg.c_str(), 1) < 0)
+                throw py::error_already_set();
             }
-            sc.apply_initial_state(st->get());
             return st;
           },
           py::arg("settings") = py::none(), py::arg("settle") = true,

@@ -149,7 +149,10 @@ void bind_stepper(py::module_& m) {
       .def(
           "save_checkpoint",
           [](PyStepper& s, const std::string& path) {
-            tlfea::io::save_checkpoint(path, s.get(), s.contact());
+            if (tlfea::Simulation* sim = s.simulation())
+              sim->checkpoint(path);
+            else
+              tlfea::io::save_checkpoint(path, s.get(), s.contact());
           },
           py::arg("path"), "Writes an HDF5 checkpoint (as tlfea run's checkpoint.h5).")
       .def(
@@ -157,7 +160,11 @@ void bind_stepper(py::module_& m) {
           [](PyStepper& s, const std::string& path) {
             if (!std::filesystem::is_regular_file(path))
               fail("load_checkpoint: no file '" + path + "'");
-            tlfea::io::load_checkpoint(path, s.mutable_stepper("load_checkpoint"), s.contact());
+            tlfea::TimeStepper& st = s.mutable_stepper("load_checkpoint");
+            if (tlfea::Simulation* sim = s.simulation())
+              sim->restore(path);
+            else
+              tlfea::io::load_checkpoint(path, st, s.contact());
           },
           py::arg("path"),
           "Restores a checkpoint into this stepper (same model layout; continues bit-identically "

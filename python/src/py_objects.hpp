@@ -9,6 +9,7 @@
 #include "py_runtime.hpp"
 #include "tlfea/constraints/constraint_set.hpp"
 #include "tlfea/scene/scene.hpp"
+#include "tlfea/simulation/simulation.hpp"
 #include "tlfea/solvers/model.hpp"
 #include "tlfea/solvers/time_stepper.hpp"
 #ifdef TLFEA_HAVE_IO
@@ -78,16 +79,40 @@ class PyScene : public ModelResource {
   tlfea::scene::Scene& get() const { return *handle().scene; }
 };
 
+// A Stepper: a scene's run (tlfea::Simulation, made by Scene.stepper: its
+// stepper, contact, output wiring and checkpoint), or a TimeStepper on a
+// model built in code (Stepper(model)).
 class PyStepper : public Resource {
  public:
+  // Stepper(model): a scene's model steps with the scene's contact.
   PyStepper(ModelHandle h, const tlfea::StepperSettings& s) : Resource(1), h_(std::move(h)) {
     ensure_initialized();
     py::gil_scoped_release nogil;  // finalize / analysis may take a while
+    if (h_.scene) h_.scene->attach_contact();
     stepper_ = std::make_shared<tlfea::TimeStepper>(*h_.model, s);
+  }
+  // Scene.stepper(): the run of h.scene with options `ro`, started (settled
+  // when asked, with the initial velocities).
+  PyStepper(ModelHandle h, const tlfea::RunOptions& ro) : Resource(1), h_(std::move(h)) {
+    ensure_initialized();
+    {
+      py::gil_scoped_release nogil;
+      sim_ = std::make_shared<tlfea::Simulation>(h_.scene, ro);
+    }
+    stepper_ = std::shared_ptr<tlfea::TimeStepper>(sim_, &sim_->stepper());
+    Busy busy(*this);
+    py::gil_scoped_release nogil;
+    sim_->start();
   }
   void release() override {
     stepper_.reset();
+    sim_.reset();
     h_ = ModelHandle{};
+  }
+  // The scene's run (null for Stepper(model)).
+  tlfea::Simulation* simulation() const {
+    get();
+    return sim_.get();
   }
   tlfea::TimeStepper& get() const {
     if (!stepper_) fail(kFinalizedMessage);
@@ -107,7 +132,7 @@ class PyStepper : public Resource {
     tlfea::TimeStepper& s = mutable_stepper("step");
     Busy busy(*this);
     py::gil_scoped_release nogil;
-    return s.step();
+    return sim_ ? sim_->step() : s.step();
   }
   tlfea::SettleReport settle(const tlfea::SettleSettings& ss) {
     tlfea::TimeStepper& s = mutable_stepper("settle");
@@ -139,7 +164,8 @@ class PyStepper : public Resource {
   };
   bool busy_ = false;
   ModelHandle h_;
-  std::shared_ptr<tlfea::TimeStepper> stepper_;
+  std::shared_ptr<tlfea::Simulation> sim_;
+  std::shared_ptr<tlfea::TimeStepper> stepper_;  // sim_'s (aliasing), or its own
 };
 
 #ifdef TLFEA_HAVE_IO
@@ -148,6 +174,12 @@ class PyOutputWriter : public Resource {
   PyOutputWriter(const PyStepper& st, const tlfea::io::OutputSettings& os) : Resource(0) {
     h_ = st.handle();
     stepper_ = st.shared();
+    // A scene's run wires its writer itself (contact, joints).
+    if (tlfea::Simulation* sim = st.simulation()) {
+      writer_ = sim->make_output(os);
+      directory_ = os.directory;
+      return;
+    }
     writer_ = std::make_unique<tlfea::io::OutputWriter>(*h_.model, *stepper_, os);
     if (h_.scene) {
       if (h_.scene->contact)

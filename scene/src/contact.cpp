@@ -205,11 +205,8 @@ void Builder::add_contact(const YAML::Node& node) {
                          model.body_motion(bodies_[b].id, model.reference(), rest).mass,
                          damping_mass == "shared");
   }
-  model.add_step_force(
-      [det, cf](Real t, const CoefView& q, const CoefView& v, Real h, const CoefView& f) {
-        det->detect(q, t);
-        cf->compute(det->points(), q, v, h, f, t);
-      });
+  // Not put on the model here: the run (tlfea::Simulation, or
+  // Scene::attach_contact) attaches it to the model's step.
   s_.detection = det;
   s_.contact = cf;
 }

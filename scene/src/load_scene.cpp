@@ -1,4 +1,4 @@
-// TLFEA: scene files (YAML) -> Model, stepper settings, contact hook: the
+// TLFEA: scene files (YAML) -> Model, stepper settings, contact: the
 // public load_scene entry points, the top-level Builder::build, --set
 // overrides and the duplicate-key check. Keys, defaults and units:
 // docs/scene.md. Every error is one tlfea::Error "FILE:LINE:COLUMN: message".
@@ -273,6 +273,19 @@ void Scene::apply_initial_state(TimeStepper& stepper) const {
     for (int a = 0; a < 3; ++a) h(k, a) = initial_velocity[k][a];
   copy_to_device(v, h);
   stepper.set_velocities(v);
+}
+
+void Scene::attach_contact() {
+  if (!contact || contact_attached) return;
+  // Detection at the step's start state, then the forces: explicit within
+  // the step (docs/theory.md §7.6).
+  model->add_step_force([det = detection, cf = contact](Real t, const CoefView& q,
+                                                        const CoefView& v, Real h,
+                                                        const CoefView& f) {
+    det->detect(q, t);
+    cf->compute(det->points(), q, v, h, f, t);
+  });
+  contact_attached = true;
 }
 
 Scene load_scene_text(const std::string& text, const std::string& file, const std::string& base_dir,

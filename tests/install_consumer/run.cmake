@@ -20,7 +20,7 @@ execute_process(COMMAND ${CMAKE_COMMAND} --build ${WORK_DIR}/build RESULT_VARIAB
 if(NOT rc EQUAL 0)
   message(FATAL_ERROR "building the consumer failed: ${rc}")
 endif()
-foreach(prog consumer model_example)
+foreach(prog consumer model_example sim_example)
   execute_process(COMMAND ${WORK_DIR}/build/${prog} RESULT_VARIABLE rc)
   if(NOT rc EQUAL 0)
     message(FATAL_ERROR "${prog} failed: ${rc}")

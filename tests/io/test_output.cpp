@@ -22,8 +22,8 @@
 #include "tlfea/constraints/material_point.hpp"
 #include "tlfea/core/generators.hpp"
 #include "tlfea/io/output.hpp"
-#include "tlfea/io/scene_output.hpp"
 #include "tlfea/scene/scene.hpp"
+#include "tlfea/simulation/scene_output.hpp"
 
 namespace tlfea {
 namespace {
@@ -199,7 +199,7 @@ TEST(Output, IndexIsAppendedInPlace) {
   scene::Scene s = scene::load_scene_text(kPendulum, "pendulum.yaml", ".");
   TimeStepper stepper(*s.model, s.settings);
   s.apply_initial_state(stepper);
-  io::OutputSettings os = io::output_settings(s);
+  io::OutputSettings os = tlfea::output_settings(s);
   os.directory = dir;
   io::OutputWriter out(*s.model, stepper, os);
   for (const auto& j : s.joints) out.add_joint(j.first, j.second);
@@ -370,7 +370,7 @@ TEST(Output, DISABLED_KilledPendulumChild) {
   scene::Scene s = scene::load_scene_text(kPendulum, "pendulum.yaml", ".");
   TimeStepper stepper(*s.model, s.settings);
   s.apply_initial_state(stepper);
-  io::OutputSettings os = io::output_settings(s);
+  io::OutputSettings os = tlfea::output_settings(s);
   os.directory = dir;
   io::OutputWriter out(*s.model, stepper, os);
   for (const auto& j : s.joints) out.add_joint(j.first, j.second);

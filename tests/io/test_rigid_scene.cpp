@@ -286,6 +286,7 @@ contact:
   obstacles: [{type: plane, point: [0, 0, 0], normal: [0, 0, 1]}]
 )";
   scene::Scene s = load(text);
+  s.attach_contact();
   TimeStepper st(*s.model, s.settings);
   for (int i = 0; i < 4000; ++i) ASSERT_TRUE(st.step().converged);
   auto q = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), st.positions());

@@ -347,6 +347,7 @@ Real slide_ratio(Real tan_alpha) {
   Scene s = scene::load_scene_text(slope_scene(tan_alpha, ""), "slope.yaml", ".");
   EXPECT_TRUE(s.settle_auto);
   EXPECT_GT(s.settle.duration, 0.0);
+  s.attach_contact();
   TimeStepper st(*s.model, s.settings);
   st.settle(s.settle);
   s.apply_initial_state(st);

@@ -24,6 +24,8 @@ TEST(SceneCoupling, TireCouplingRunsAsItsThirtyTwoSphericalJoints) {
   ASSERT_EQ(a.joints.size(), 1u);
   ASSERT_EQ(b.joints.size(), 32u);
   EXPECT_EQ(a.constraint_rows(), b.constraint_rows());  // 96 + 6 rigidity
+  a.attach_contact();
+  b.attach_contact();
   TimeStepper sa(*a.model, a.settings), sb(*b.model, b.settings);
   a.apply_initial_state(sa);
   b.apply_initial_state(sb);
