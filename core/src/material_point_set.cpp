@@ -2,6 +2,8 @@
 // (core/material_point_set.hpp; docs/theory.md §1.6).
 #include "tlfea/core/material_point_set.hpp"
 
+#include <algorithm>
+
 #include "tlfea/core/error.hpp"
 #include "tlfea/core/host_device.hpp"
 #include "tlfea/core/view_utils.hpp"
@@ -72,6 +74,19 @@ MaterialPointSet upload_material_points(const std::string& label, const Material
     for (int a = 0; a < 3; ++a) o(k, a) = h.offset[k][a];
   copy_to_device(d.offset, o);
   return d;
+}
+
+CliqueSet MaterialPointSetHost::grouped_cliques(const int group) const {
+  const Ordinal groups = group > 0 ? size() / group : 0;
+  CliqueSet c;
+  for (Ordinal g = 0; g < groups; ++g)
+    c.size = std::max<int>(c.size, ptr[group * (g + 1)] - ptr[group * g]);
+  for (Ordinal g = 0; g < groups; ++g) {
+    const Ordinal b = ptr[group * g], end = ptr[group * (g + 1)];
+    for (Ordinal l = b; l < end; ++l) c.ids.push_back(id[l]);
+    for (Ordinal l = end - b; l < c.size; ++l) c.ids.push_back(-1);
+  }
+  return c;
 }
 
 MaterialPointSetHost download_material_points(const MaterialPointSet& d) {

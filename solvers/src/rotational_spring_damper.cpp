@@ -194,27 +194,15 @@ void RotationalSpringDampers::finalize() {
   vectors_ = upload_material_points("tlfea::solvers::rsda_vectors", vectors_host_);
   params_ = DeviceView<Real* [3]>("tlfea::solvers::rsda_params", size());
   auto p = host_mirror(params_);
-  clique_size_ = 0;
   for (int e = 0; e < size(); ++e) {
     p(e, 0) = specs_[e].stiffness;
     p(e, 1) = specs_[e].damping;
     p(e, 2) = specs_[e].angle0;
-    clique_size_ =
-        std::max<int>(clique_size_, vectors_host_.ptr[3 * e + 3] - vectors_host_.ptr[3 * e]);
   }
   copy_to_device(params_, p);
 }
 
-CliqueSet RotationalSpringDampers::cliques() const {
-  CliqueSet c;
-  c.size = clique_size_;
-  for (int e = 0; e < size(); ++e) {
-    const Ordinal b = vectors_host_.ptr[3 * e], end = vectors_host_.ptr[3 * e + 3];
-    for (Ordinal l = b; l < end; ++l) c.ids.push_back(vectors_host_.id[l]);
-    for (Ordinal l = end - b; l < clique_size_; ++l) c.ids.push_back(-1);
-  }
-  return c;
-}
+CliqueSet RotationalSpringDampers::cliques() const { return vectors_host_.grouped_cliques(3); }
 
 void RotationalSpringDampers::set_matrix_offsets(const CrsPattern& pattern,
                                                  const DeviceView<Offset***>& offsets) {

@@ -190,7 +190,6 @@ void SpringDampers::finalize() {
   auto t = host_mirror(table_);
   auto xy = host_mirror(table_xy_);
   Ordinal r = 0;
-  clique_size_ = 0;
   for (int e = 0; e < n; ++e) {
     const SpringDamperSpec& s = specs_[e];
     p(e, 0) = s.stiffness;
@@ -204,24 +203,13 @@ void SpringDampers::finalize() {
       ++r;
     }
     t(e, 1) = r;
-    clique_size_ = std::max<int>(clique_size_, points_host_.num_coefficients(2 * e) +
-                                                   points_host_.num_coefficients(2 * e + 1));
   }
   copy_to_device(params_, p);
   copy_to_device(table_, t);
   copy_to_device(table_xy_, xy);
 }
 
-CliqueSet SpringDampers::cliques() const {
-  CliqueSet c;
-  c.size = clique_size_;
-  for (int e = 0; e < size(); ++e) {
-    const Ordinal b = points_host_.ptr[2 * e], end = points_host_.ptr[2 * e + 2];
-    for (Ordinal l = b; l < end; ++l) c.ids.push_back(points_host_.id[l]);
-    for (Ordinal l = end - b; l < clique_size_; ++l) c.ids.push_back(-1);
-  }
-  return c;
-}
+CliqueSet SpringDampers::cliques() const { return points_host_.grouped_cliques(2); }
 
 void SpringDampers::set_matrix_offsets(const CrsPattern& pattern,
                                        const DeviceView<Offset***>& offsets) {

@@ -21,6 +21,7 @@
 #include <string>
 #include <vector>
 
+#include "tlfea/core/crs_pattern.hpp"
 #include "tlfea/core/tensor.hpp"
 #include "tlfea/core/types.hpp"
 
@@ -82,6 +83,12 @@ struct MaterialPointSetHost {
 
   // r_k at the host coefficients q; throws Error for an id outside q.
   Vec3 position(Ordinal k, const CoefViewHost& q) const;
+
+  // The coefficient cliques of consecutive groups of `group` points (group g:
+  // points [group g, group (g + 1))), each padded with -1 to the largest
+  // group's count: the pattern entries of a force element that joins the
+  // points of one group.
+  CliqueSet grouped_cliques(int group) const;
 };
 
 // Device copy of a set.

@@ -56,7 +56,6 @@ class RotationalSpringDampers {
   DeviceView<Real* [3]> params_;  // k, c, theta0
   DeviceView<Offset***> offsets_;
   DeviceView<Offset*> block_row_length_;
-  int clique_size_ = 0;
 };
 
 }  // namespace tlfea

@@ -78,7 +78,6 @@ class SpringDampers {
   DeviceView<Real* [2]> table_xy_;
   DeviceView<Offset***> offsets_;
   DeviceView<Offset*> block_row_length_;
-  int clique_size_ = 0;
 };
 
 }  // namespace tlfea
