@@ -26,9 +26,9 @@
 #include "tlfea/core/error.hpp"
 #include "tlfea/core/peak_memory.hpp"
 #include "tlfea/elements/lane_force_dispatch.hpp"
+#include "tlfea/linalg/linear_solver.hpp"
+#include "tlfea/linalg/mpi_session.hpp"
 #include "tlfea/scene/scene.hpp"
-#include "tlfea/solvers/linear_solver.hpp"
-#include "tlfea/solvers/mpi_session.hpp"
 #ifdef TLFEA_HAVE_IO
 #include "tlfea/io/output.hpp"
 #include "tlfea/io/scene_output.hpp"

@@ -13,10 +13,10 @@
 #include "bench_common.hpp"
 #include "tlfea/core/error.hpp"
 #include "tlfea/core/mesh.hpp"
-#include "tlfea/solvers/linear_solver.hpp"
-#include "tlfea/solvers/model.hpp"
-#include "tlfea/solvers/mpi_session.hpp"
-#include "tlfea/solvers/time_stepper.hpp"
+#include "tlfea/integrators/time_stepper.hpp"
+#include "tlfea/linalg/linear_solver.hpp"
+#include "tlfea/linalg/mpi_session.hpp"
+#include "tlfea/model/model.hpp"
 
 namespace tlfea::bench {
 

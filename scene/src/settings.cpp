@@ -6,7 +6,7 @@
 #include <sstream>
 
 #include "builder.hpp"
-#include "tlfea/solvers/linear_solver.hpp"
+#include "tlfea/linalg/linear_solver.hpp"
 
 namespace tlfea::scene::detail {
 

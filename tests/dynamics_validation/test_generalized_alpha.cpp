@@ -12,7 +12,7 @@
 #include <cstdio>
 
 #include "tlfea/constraints/material_point.hpp"
-#include "tlfea/solvers/time_stepper.hpp"
+#include "tlfea/integrators/time_stepper.hpp"
 
 namespace tlfea {
 namespace {

@@ -2,7 +2,7 @@
 // tire example's one coupling entry against the 32 spherical joints it
 // replaces, and bad entries refused at their node.
 #include "scene_test_util.hpp"
-#include "tlfea/solvers/time_stepper.hpp"
+#include "tlfea/integrators/time_stepper.hpp"
 
 namespace tlfea::scene_test {
 namespace {
