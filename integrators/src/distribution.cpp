@@ -468,21 +468,7 @@ void Distribution::zero_unowned_rows(const DeviceView<Real*>& values) const {
 }
 
 std::unique_ptr<LinearSolver> Distribution::make_solver(const LinearSolverOptions& options) const {
-  std::string name = options.backend;
-  if (name == "default") name = options.symmetric ? "dist-cg" : "dist-gmres";
-  if (name == "belos-cg") name = "dist-cg";
-  if (name == "belos-gmres") name = "dist-gmres";
-  if (name != "dist-cg" && name != "dist-gmres")
-    throw_error("linear solver \"", options.backend, "\" cannot run on ", size_,
-                " MPI ranks (direct and one-rank backends: tacho, klu2, eigen-ldlt, eigen-lu, "
-                "cudss, kk-cg, kk-gmres, belos-minres); use dist-cg (symmetric) or dist-gmres "
-                "(belos-cg / belos-gmres / default select them on several ranks)");
-#ifdef TLFEA_HAVE_TRILINOS_SOLVERS
-  configure_blas_threads();
-  return make_distributed(options, name == "dist-cg" ? "CG" : "GMRES", rows_);
-#else
-  throw_error("linear solver \"", name, "\" needs the Trilinos solvers (TLFEA_ENABLE_TRILINOS=ON)");
-#endif
+  return make_partitioned_linear_solver(options, size_, rows_);
 }
 
 }  // namespace tlfea::detail

@@ -45,8 +45,8 @@
 #include <string>
 #include <vector>
 
-#include "backends.hpp"
 #include "tlfea/integrators/time_stepper.hpp"
+#include "tlfea/linalg/distributed_solver.hpp"
 #include "tlfea/model/model.hpp"
 
 namespace tlfea::detail {

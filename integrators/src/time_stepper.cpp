@@ -11,7 +11,7 @@
 #include <sstream>
 
 #include "distribution.hpp"
-#include "rigid_body_modes.hpp"
+#include "rigid_body_layout.hpp"
 #include "tlfea/core/error.hpp"
 #include "tlfea/core/host_device.hpp"
 #include "tlfea/core/view_utils.hpp"

@@ -6,6 +6,7 @@
 #include <memory>
 #include <vector>
 
+#include "tlfea/linalg/distributed_solver.hpp"
 #include "tlfea/linalg/linear_solver.hpp"
 
 namespace tlfea::detail {
@@ -24,19 +25,6 @@ std::unique_ptr<LinearSolver> make_klu2(const LinearSolverOptions& options);
 std::unique_ptr<LinearSolver> make_belos(const LinearSolverOptions& options, const char* kind);
 #endif
 
-// The scalar rows of the Newton matrix one MPI rank adds values to (touched)
-// and those it owns in the distributed matrix (owned: disjoint over the
-// ranks, their union all rows, owned a subset of touched), both ascending.
-// Empty on one rank: every row, both.
-struct RowPartition {
-  std::vector<Ordinal> touched, owned;
-  // Where the rank's values of the touched rows sit (the whole pattern on
-  // one rank).
-  RowLayout layout;
-  // Set by the element partition (distribution.cpp): both lists may then be
-  // empty on a rank that holds no elements.
-  bool partitioned = false;
-};
 #ifdef TLFEA_HAVE_TRILINOS_SOLVERS
 // dist-cg / dist-gmres (linear_solver_distributed.cpp): Belos over
 // MPI_COMM_WORLD on the sum over ranks of their partial values; kind "CG" or

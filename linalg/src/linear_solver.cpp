@@ -176,6 +176,26 @@ std::unique_ptr<LinearSolver> make_linear_solver(const LinearSolverOptions& opti
   throw_error("unknown linear solver \"", name, "\"; available: ", list_names());
 }
 
+std::unique_ptr<LinearSolver> make_partitioned_linear_solver(const LinearSolverOptions& options,
+                                                             int ranks, const RowPartition& rows) {
+  std::string name = options.backend;
+  if (name == "default") name = options.symmetric ? "dist-cg" : "dist-gmres";
+  if (name == "belos-cg") name = "dist-cg";
+  if (name == "belos-gmres") name = "dist-gmres";
+  if (name != "dist-cg" && name != "dist-gmres")
+    throw_error("linear solver \"", options.backend, "\" cannot run on ", ranks,
+                " MPI ranks (direct and one-rank backends: tacho, klu2, eigen-ldlt, eigen-lu, "
+                "cudss, kk-cg, kk-gmres, belos-minres); use dist-cg (symmetric) or dist-gmres "
+                "(belos-cg / belos-gmres / default select them on several ranks)");
+#ifdef TLFEA_HAVE_TRILINOS_SOLVERS
+  configure_blas_threads();
+  return detail::make_distributed(options, name == "dist-cg" ? "CG" : "GMRES", rows);
+#else
+  (void)rows;
+  throw_error("linear solver \"", name, "\" needs the Trilinos solvers (TLFEA_ENABLE_TRILINOS=ON)");
+#endif
+}
+
 namespace detail {
 
 void check_solution(const char* backend, const HostView<const Real*>& x, Ordinal n) {

@@ -19,6 +19,7 @@
 #include <vector>
 
 // Internal, header-only: the modes the Belos backends hand to MueLu.
+#include "../../integrators/src/rigid_body_layout.hpp"
 #include "../../linalg/src/rigid_body_modes.hpp"
 #include "tlfea/core/generators.hpp"
 #include "tlfea/core/view_utils.hpp"
