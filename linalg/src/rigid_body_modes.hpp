@@ -21,6 +21,7 @@
 // every column.
 #pragma once
 
+#include "tlfea/core/error.hpp"
 #include "tlfea/core/host_device.hpp"
 #include "tlfea/core/types.hpp"
 #include "tlfea/linalg/linear_solver.hpp"
