@@ -215,7 +215,7 @@ inline RunResult run_steps(Model& model, const StepperOptions& o, const Probe& p
   s.linear.backend = o.solver;
   s.linear.ordering = o.ordering;
   s.linear.preconditioner = o.preconditioner;
-  s.partition = o.partition;
+  s.partition = tlfea::parse_partition_method(o.partition);
   Kokkos::fence();
   const double t_setup = now();
   for (int b = 0; b < model.num_bodies(); ++b)

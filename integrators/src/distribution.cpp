@@ -122,12 +122,12 @@ std::vector<int> metis_parts(const Mesh& mesh, int size) {
 // set), else contiguous ranges (a deterministic fallback: the split changes
 // only the work per rank and the round-off of the sums, not the results;
 // PartitionInfo::method reports it).
-std::vector<int> element_parts(const Mesh& mesh, int size, const std::string& method,
+std::vector<int> element_parts(const Mesh& mesh, int size, PartitionMethod method,
                                bool& used_metis) {
   const Ordinal ne = mesh.num_elements();
   used_metis = false;
 #ifdef TLFEA_HAVE_METIS
-  if (method == "metis" && ne >= 2LL * size) {
+  if (method == PartitionMethod::metis && ne >= 2LL * size) {
     std::vector<int> part = metis_parts(mesh, size);
     if (!part.empty()) {
       used_metis = true;
@@ -263,26 +263,29 @@ std::vector<std::string> available_partitions() {
 
 namespace tlfea::detail {
 
-std::string resolve_partition(const std::string& name) {
+PartitionMethod resolve_partition(PartitionMethod method) {
 #ifdef TLFEA_HAVE_METIS
   constexpr bool have_metis = true;
 #else
   constexpr bool have_metis = false;
 #endif
-  if (name == "default") return have_metis ? "metis" : "range";
-  if (name == "range") return name;
-  if (name == "metis") {
-    if (!have_metis)
-      throw_error(
-          "StepperSettings: partition 'metis' needs METIS, and this build has none (the Trilinos "
-          "build with libmetis-dev); use partition 'range' or 'default'");
-    return name;
+  switch (method) {
+    case PartitionMethod::automatic:
+      return have_metis ? PartitionMethod::metis : PartitionMethod::range;
+    case PartitionMethod::range:
+      return method;
+    case PartitionMethod::metis:
+      if (!have_metis)
+        throw_error(
+            "StepperSettings: partition 'metis' needs METIS, and this build has none (the "
+            "Trilinos build with libmetis-dev); use partition 'range' or 'default'");
+      return method;
   }
-  throw_error("StepperSettings: unknown partition '", name, "' (use default, metis or range)");
+  throw_error("StepperSettings: unknown partition");
 }
 
-std::unique_ptr<Distribution> Distribution::make(Model& model, const std::string& partition) {
-  const std::string method = resolve_partition(partition);
+std::unique_ptr<Distribution> Distribution::make(Model& model, PartitionMethod partition) {
+  const PartitionMethod method = resolve_partition(partition);
 #ifdef TLFEA_HAVE_MPI
   int initialized = 0, finalized = 0;
   MPI_Initialized(&initialized);

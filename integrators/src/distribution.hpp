@@ -51,17 +51,17 @@
 
 namespace tlfea::detail {
 
-// The element partition method for StepperSettings::partition ("default":
-// "metis" in a build with METIS, else "range"); throws Error for an unknown
-// name or "metis" without METIS.
-std::string resolve_partition(const std::string& name);
+// The element partition method for StepperSettings::partition (automatic:
+// metis in a build with METIS, else range); throws Error for metis without
+// METIS or a value out of the enumeration.
+PartitionMethod resolve_partition(PartitionMethod method);
 
 class Distribution {
  public:
   // nullptr unless MPI is initialised with more than one rank in
   // MPI_COMM_WORLD (always nullptr in a build without MPI). Collective.
   // `partition`: StepperSettings::partition.
-  static std::unique_ptr<Distribution> make(Model& model, const std::string& partition);
+  static std::unique_ptr<Distribution> make(Model& model, PartitionMethod partition);
   ~Distribution();
 
   int rank() const { return rank_; }

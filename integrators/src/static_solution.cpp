@@ -8,7 +8,7 @@ namespace tlfea {
 
 StaticSolution solve_static(Model& model, int increments, StepperSettings settings) {
   if (increments < 1) throw_error("solve_static: increments must be >= 1, got ", increments);
-  settings.analysis = "static";
+  settings.analysis = Analysis::static_equilibrium;
   settings.dt = 1.0 / increments;
   TimeStepper stepper(model, settings);
   StaticSolution out;

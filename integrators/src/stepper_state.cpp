@@ -85,7 +85,7 @@ void TimeStepper::restore(const StepperState& st) {
   // A saved factorization was assembled by a generalized-alpha step exactly
   // when a_n was valid (the start-up step drops its backward-Euler factors).
   ga_step_ = ga_started_;
-  if (st.have_factor && s_.inner_solver == "newton") {
+  if (st.have_factor && s_.inner_solver == InnerSolver::newton) {
     // Reassemble at exactly the saved point and refactor: the factors equal
     // the saved run's (Serial assembly and factorization are deterministic).
     from_host_vector(st.factor_q, qt_, "factor_q");

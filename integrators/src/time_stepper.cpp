@@ -229,6 +229,45 @@ TimeIntegrator parse_time_integrator(const std::string& name) {
   throw_error("unknown time integrator '", name, "' (use backward_euler or generalized_alpha)");
 }
 
+const char* analysis_name(Analysis a) {
+  return a == Analysis::static_equilibrium ? "static" : "dynamic";
+}
+
+Analysis parse_analysis(const std::string& name) {
+  if (name == "dynamic") return Analysis::dynamic;
+  if (name == "static") return Analysis::static_equilibrium;
+  throw_error("unknown analysis '", name, "' (use dynamic or static)");
+}
+
+const char* inner_solver_name(InnerSolver s) {
+  return s == InnerSolver::adamw ? "adamw" : "newton";
+}
+
+InnerSolver parse_inner_solver(const std::string& name) {
+  if (name == "newton") return InnerSolver::newton;
+  if (name == "adamw") return InnerSolver::adamw;
+  throw_error("unknown inner solver '", name, "' (use newton or adamw)");
+}
+
+const char* partition_method_name(PartitionMethod m) {
+  switch (m) {
+    case PartitionMethod::metis:
+      return "metis";
+    case PartitionMethod::range:
+      return "range";
+    case PartitionMethod::automatic:
+      break;
+  }
+  return "default";
+}
+
+PartitionMethod parse_partition_method(const std::string& name) {
+  if (name == "default") return PartitionMethod::automatic;
+  if (name == "metis") return PartitionMethod::metis;
+  if (name == "range") return PartitionMethod::range;
+  throw_error("unknown partition '", name, "' (use default, metis or range)");
+}
+
 TimeStepper::TimeStepper(Model& model, const StepperSettings& settings)
     : model_(model), s_(settings) {
   if (!(s_.dt > 0)) throw_error("time step dt must be positive, got ", s_.dt);
@@ -261,18 +300,18 @@ TimeStepper::TimeStepper(Model& model, const StepperSettings& settings)
   c_ = DeviceView<Real*>("tlfea::solvers::c", m_);
   y_ = DeviceView<Real*>("tlfea::solvers::y", m_);
   if (m_ > 0) fc_ = CoefView("tlfea::solvers::constraint_force", n);
-  if (s_.analysis == "static") {
+  if (s_.analysis == Analysis::static_equilibrium) {
     static_ = true;
     zero_ = CoefView("tlfea::solvers::zero_velocity", n);
-    if (s_.inner_solver != "newton")
-      throw_error("static analysis: inner solver '", s_.inner_solver,
+    if (s_.inner_solver != InnerSolver::newton)
+      throw_error("static analysis: inner solver '", inner_solver_name(s_.inner_solver),
                   "' is not supported (use newton)");
     if (!model_.step_forces().empty())
       throw_error(
           "static analysis: contact (and other explicit per-step forces) is not supported; "
           "use a dynamic analysis with damping to settle a model in contact");
-  } else if (s_.analysis != "dynamic") {
-    throw_error("unknown analysis '", s_.analysis, "' (use dynamic or static)");
+  } else if (s_.analysis != Analysis::dynamic) {
+    throw_error("StepperSettings: unknown analysis");
   }
   if (s_.integrator == TimeIntegrator::generalized_alpha) {
     if (static_)
@@ -298,7 +337,8 @@ TimeStepper::TimeStepper(Model& model, const StepperSettings& settings)
                 "], got ", s_.krylov_iterations);
   if (s_.krylov_factor_age < 1)
     throw_error("StepperSettings: krylov_factor_age must be >= 1, got ", s_.krylov_factor_age);
-  if (!static_ && s_.reuse_jacobian && s_.inner_solver == "newton" && s_.krylov_iterations > 0) {
+  if (!static_ && s_.reuse_jacobian && s_.inner_solver == InnerSolver::newton &&
+      s_.krylov_iterations > 0) {
     for (int j = 0; j <= s_.krylov_iterations; ++j)
       krylov_v_.push_back(CoefView("tlfea::solvers::krylov_v", n));
     for (int j = 0; j < s_.krylov_iterations; ++j)
@@ -398,11 +438,11 @@ TimeStepper::TimeStepper(Model& model, const StepperSettings& settings)
   presc_vel_ = DeviceView<Real*>("tlfea::solvers::prescribed_velocity", presc.size());
   presc_vel_host_ = host_mirror(presc_vel_);
 
-  if (s_.inner_solver == "adamw") {
+  if (s_.inner_solver == InnerSolver::adamw) {
     adam_m_ = CoefView("tlfea::solvers::adam_m", n);
     adam_s_ = CoefView("tlfea::solvers::adam_s", n);
-  } else if (s_.inner_solver != "newton") {
-    throw_error("unknown inner solver '", s_.inner_solver, "' (use newton or adamw)");
+  } else if (s_.inner_solver != InnerSolver::newton) {
+    throw_error("StepperSettings: unknown inner solver");
   }
   LinearSolverOptions lo = s_.linear;
   if (s_.dp1_curvature) lo.positive_definite = false;
@@ -844,7 +884,7 @@ bool TimeStepper::advance(Real h, StepReport& rep) {
   bool last_fast = false;
   for (int outer = 0; outer < std::max(1, s_.max_outer); ++outer) {
     ++rep.outer_iterations;
-    const bool converged = s_.inner_solver == "adamw"
+    const bool converged = s_.inner_solver == InnerSolver::adamw
                                ? inner_adamw(h, t1, rep)
                                : inner_newton(h, t1, rep, reuse_ok, last_fast);
     if (!converged) return false;

@@ -281,7 +281,7 @@ TEST(Settle, RejectsBadSettingsAndLateCalls) {
   expect_error([&] { once.settle(ss); }, "settled already");
 
   HangingBar bar2;
-  s.analysis = "static";
+  s.analysis = Analysis::static_equilibrium;
   TimeStepper stat(bar2.model, s);
   expect_error([&] { stat.settle(ss); }, "static analysis");
 }

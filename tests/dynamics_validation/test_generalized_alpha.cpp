@@ -325,7 +325,7 @@ TEST(GeneralizedAlpha, SettingsAreChecked) {
     EXPECT_NE(std::string(e.what()).find("rho_inf"), std::string::npos) << e.what();
   }
   st.rho_inf = 0.9;
-  st.analysis = "static";
+  st.analysis = Analysis::static_equilibrium;
   try {
     TimeStepper bad(model, st);
     ADD_FAILURE() << "static analysis with generalized alpha accepted";

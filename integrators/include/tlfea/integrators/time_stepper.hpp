@@ -7,7 +7,7 @@
 // Newton on the fixed-sparsity matrix for v, then lambda <- lambda + rho c,
 // until the weighted constraint violation is below tolerance.
 //
-// Static analysis (analysis = "static", docs/theory.md §6.10): the same loops
+// Static analysis (Analysis::static_equilibrium, docs/theory.md §6.10): the same loops
 // on g(v, lambda) = f_int(q(v), 0) - f_ext(t_{n+1}, q(v)) + h C_q^T (lambda +
 // rho c) with q(v) = q_n + h v, i.e. no inertia and no viscous force; t is a
 // pseudo-time that only drives the load functions and prescribed motions, h
@@ -50,6 +50,44 @@ enum class TimeIntegrator {
 const char* time_integrator_name(TimeIntegrator i);
 TimeIntegrator parse_time_integrator(const std::string& name);
 
+// The analysis a TimeStepper runs (the scene key `analysis`).
+enum class Analysis {
+  dynamic,             // time integration with inertia (the default)
+  static_equilibrium,  // equilibrium per load increment (see above; no contact)
+};
+// "dynamic" / "static"; parse_analysis throws Error naming the accepted
+// names for anything else.
+const char* analysis_name(Analysis a);
+Analysis parse_analysis(const std::string& name);
+
+// The inner solver of each augmented-Lagrangian iteration (the scene key
+// `solver.inner`).
+enum class InnerSolver {
+  newton,  // assembled matrix + linear solver (the default)
+  // First order on the gradient g of the step objective: Adam moments,
+  // decoupled weight decay, learning-rate decay; converged when |g| meets
+  // the residual tolerances, recorded every adamw_check_every iterations.
+  adamw,
+};
+// "newton" / "adamw"; parse_inner_solver throws Error naming the accepted
+// names for anything else.
+const char* inner_solver_name(InnerSolver s);
+InnerSolver parse_inner_solver(const std::string& name);
+
+// How each deformable body's elements are split between several MPI ranks
+// (integrators/src/distribution.hpp; the scene key `solver.partition`).
+enum class PartitionMethod {
+  automatic,  // "default": metis in a build with METIS, else range
+  metis,      // a k-way partition of the element graph: balanced counts, few rows shared
+  range,      // contiguous ranges of the element numbering
+};
+// "default" / "metis" / "range"; parse_partition_method throws Error naming
+// the accepted names for anything else (metis also in a build without
+// METIS: a TimeStepper refuses it there, available_partitions() says which
+// this build takes).
+const char* partition_method_name(PartitionMethod m);
+PartitionMethod parse_partition_method(const std::string& name);
+
 struct StepperSettings {
   Real dt = 1e-3;  // time step h [s]
   // Dynamic analysis only (a static analysis and settle() use their own
@@ -85,9 +123,7 @@ struct StepperSettings {
   Real residual_abs_tol = 0.0;
   Real step_tol = 1e-10;
   Real position_tol = 1e-13;
-  // "dynamic" (backward Euler) or "static" (equilibrium per load increment,
-  // see above; no contact).
-  std::string analysis = "dynamic";
+  Analysis analysis = Analysis::dynamic;
   bool dp1_curvature = false;  // include h^2 sum eta_i grad^2 c_i (indefinite)
   bool line_search = true;     // backtracking on |g|
   bool reuse_jacobian = true;  // keep the factorization while convergence stays fast
@@ -105,16 +141,9 @@ struct StepperSettings {
   int max_retries = 4;  // step halvings after a failed or NaN step
   LinearSolverOptions linear;
   // Several MPI ranks: how each deformable body's elements are split between
-  // them (integrators/src/distribution.hpp): "metis" (a k-way partition of the
-  // element graph: balanced counts, few rows shared between ranks), "range"
-  // (contiguous ranges of the element numbering), "default" ("metis" in a
-  // build with METIS, else "range"). Checked, but not used, on one rank.
-  std::string partition = "default";
-  // Inner solver: "newton" (assembled matrix + linear solver) or "adamw"
-  // (first order on the gradient g of the step objective: Adam moments,
-  // decoupled weight decay, learning-rate decay; converged when |g| meets
-  // the residual tolerances, recorded every adamw_check_every iterations).
-  std::string inner_solver = "newton";
+  // them. Checked, but not used, on one rank.
+  PartitionMethod partition = PartitionMethod::automatic;
+  InnerSolver inner_solver = InnerSolver::newton;
   Real adamw_learning_rate = 1e-3;  // step in v per iteration [m/s]
   Real adamw_beta1 = 0.9, adamw_beta2 = 0.999, adamw_epsilon = 1e-12;
   Real adamw_weight_decay = 0.0;  // decoupled decay of v (0: unbiased)
@@ -366,7 +395,7 @@ class TimeStepper {
 // Static equilibrium (docs/theory.md §6.10) of `model` under its loads at
 // pseudo-time t = 1, reached in `increments` equal increments of pseudo-time
 // (load functions and prescribed motions are evaluated at t = i /
-// increments): a TimeStepper with analysis = "static" and dt = 1 /
+// increments): a TimeStepper with Analysis::static_equilibrium and dt = 1 /
 // increments (the other fields of `settings` are used as given), so a
 // failed increment is halved up to settings.max_retries times. Throws Error
 // naming the increment when one still fails.
