@@ -1,14 +1,14 @@
-// TLFEA: the AdamW inner solver of a time step (StepperSettings::inner_solver
-// = "adamw", docs/theory.md §6.9): first-order iterations on the gradient g
-// of the step objective instead of Newton.
+// TLFEA: the AdamW inner solver of a time step (adamw.hpp, docs/theory.md
+// §6.9).
+#include "adamw.hpp"
+
 #include <algorithm>
 #include <cmath>
 
 #include "tlfea/core/host_device.hpp"
 #include "tlfea/core/types.hpp"
-#include "tlfea/integrators/time_stepper.hpp"
 
-namespace tlfea {
+namespace tlfea::detail {
 namespace {
 
 using Range = Kokkos::RangePolicy<ExecSpace>;
@@ -32,28 +32,34 @@ struct AdamWUpdate {
 
 }  // namespace
 
-bool TimeStepper::inner_adamw(Real h, Real t1, StepReport& rep) {
-  fill(adam_m_, 0.0);
-  fill(adam_s_, 0.0);
-  Real r = residual(h, t1);
+AdamW::AdamW(Ordinal n, const StepperSettings& settings)
+    : s_(settings),
+      m_(CoefView("tlfea::solvers::adam_m", n)),
+      v2_(CoefView("tlfea::solvers::adam_s", n)) {}
+
+bool AdamW::solve(const CoefView& v, const CoefView& g, const std::function<Real()>& residual,
+                  const std::function<bool(Real, Real)>& converged, StepReport& rep) {
+  fill(m_, 0.0);
+  fill(v2_, 0.0);
+  Real r = residual();
   const Real r0 = r;
   Real lr = s_.adamw_learning_rate, p1 = 1.0, p2 = 1.0;
   for (int k = 1; k <= s_.adamw_max_iterations; ++k) {
     if (!std::isfinite(r)) return false;
-    if (residual_converged(r, r0)) break;
+    if (converged(r, r0)) break;
     p1 *= s_.adamw_beta1;
     p2 *= s_.adamw_beta2;
-    Kokkos::parallel_for("tlfea::solvers::adamw", Range(0, vt_.extent(0)),
-                         AdamWUpdate{vt_, gt_, adam_m_, adam_s_, lr, s_.adamw_beta1, s_.adamw_beta2,
-                                     1 - p1, 1 - p2, s_.adamw_epsilon, s_.adamw_weight_decay});
+    Kokkos::parallel_for("tlfea::solvers::adamw", Range(0, v.extent(0)),
+                         AdamWUpdate{v, g, m_, v2_, lr, s_.adamw_beta1, s_.adamw_beta2, 1 - p1,
+                                     1 - p2, s_.adamw_epsilon, s_.adamw_weight_decay});
     lr *= s_.adamw_lr_decay;
     ++rep.newton_iterations;
     const bool check = k % std::max(1, s_.adamw_check_every) == 0;
-    r = residual(h, t1);  // g is needed every iteration; |g| is recorded when checked
+    r = residual();  // g is needed every iteration; |g| is recorded when checked
     if (check) rep.residual_history.push_back(r);
-    if (k == s_.adamw_max_iterations) return residual_converged(r, r0);
+    if (k == s_.adamw_max_iterations) return converged(r, r0);
   }
   return true;
 }
 
-}  // namespace tlfea
+}  // namespace tlfea::detail

@@ -10,6 +10,7 @@
 #include <cmath>
 #include <sstream>
 
+#include "adamw.hpp"
 #include "distribution.hpp"
 #include "rigid_body_layout.hpp"
 #include "tlfea/core/error.hpp"
@@ -439,8 +440,7 @@ TimeStepper::TimeStepper(Model& model, const StepperSettings& settings)
   presc_vel_host_ = host_mirror(presc_vel_);
 
   if (s_.inner_solver == InnerSolver::adamw) {
-    adam_m_ = CoefView("tlfea::solvers::adam_m", n);
-    adam_s_ = CoefView("tlfea::solvers::adam_s", n);
+    adamw_ = std::make_unique<detail::AdamW>(n, s_);
   } else if (s_.inner_solver != InnerSolver::newton) {
     throw_error("StepperSettings: unknown inner solver");
   }
@@ -884,9 +884,12 @@ bool TimeStepper::advance(Real h, StepReport& rep) {
   bool last_fast = false;
   for (int outer = 0; outer < std::max(1, s_.max_outer); ++outer) {
     ++rep.outer_iterations;
-    const bool converged = s_.inner_solver == InnerSolver::adamw
-                               ? inner_adamw(h, t1, rep)
-                               : inner_newton(h, t1, rep, reuse_ok, last_fast);
+    const bool converged =
+        s_.inner_solver == InnerSolver::adamw
+            ? adamw_->solve(
+                  vt_, gt_, [&] { return residual(h, t1); },
+                  [&](Real r, Real r0) { return residual_converged(r, r0); }, rep)
+            : inner_newton(h, t1, rep, reuse_ok, last_fast);
     if (!converged) return false;
     if (m_ == 0) {
       rep.constraint_violation = 0.0;

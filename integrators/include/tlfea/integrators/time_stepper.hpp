@@ -34,7 +34,8 @@ namespace tlfea {
 
 namespace detail {
 class Distribution;  // integrators/src/distribution.hpp
-}
+class AdamW;         // integrators/src/adamw.hpp
+}  // namespace detail
 
 // The largest StepperSettings::krylov_iterations (the GMRES rescue keeps its
 // Hessenberg system in fixed arrays of this size: no allocation in a step).
@@ -308,7 +309,6 @@ class TimeStepper {
   // with |J dv + g| <= tol, J dv by differences of g at v_base_ (= vt_), the
   // kept factors as right preconditioner; false when not reached.
   bool krylov_correction(Real h, Real t1, Real tol, StepReport& rep);
-  bool inner_adamw(Real h, Real t1, StepReport& rep);
   // Rigid bodies: whether the kept factors' rigidity penalty has turned
   // too far with the bodies since their assembly (rigid_reuse.cpp).
   void init_rigid_reuse();
@@ -356,8 +356,8 @@ class TimeStepper {
   DeviceView<Offset*> mass_row_map_;                  // node-level scalar mass, for M (v - v_n)
   DeviceView<Ordinal*> mass_cols_;
   DeviceView<Real*> mass_block_;
-  CoefView fstep_;            // explicit per-step forces (contact), evaluated at step start
-  CoefView adam_m_, adam_s_;  // AdamW moments (allocated only for "adamw")
+  CoefView fstep_;  // explicit per-step forces (contact), evaluated at step start
+  std::unique_ptr<detail::AdamW> adamw_;  // the AdamW inner solver (InnerSolver::adamw only)
   DeviceView<Real*> values_, lambda_, lambda_t_, c_, y_;
   DeviceView<Ordinal*> fixed_dofs_;  // scalar dofs of clamped coefficients
   DeviceView<Offset*> fixed_zero_;   // CRS offsets zeroed for elimination
