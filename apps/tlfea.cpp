@@ -26,10 +26,12 @@
 #include "tlfea/core/error.hpp"
 #include "tlfea/core/peak_memory.hpp"
 #include "tlfea/elements/lane_force_dispatch.hpp"
+#include "tlfea/linalg/linear_solver.hpp"
+#include "tlfea/linalg/mpi_session.hpp"
 #include "tlfea/scene/scene.hpp"
 #include "tlfea/simulation/simulation.hpp"
-#include "tlfea/solvers/linear_solver.hpp"
-#include "tlfea/solvers/mpi_session.hpp"
+#include "tlfea/linalg/linear_solver.hpp"
+#include "tlfea/linalg/mpi_session.hpp"
 
 #ifndef TLFEA_VERSION
 #define TLFEA_VERSION "unknown"
@@ -189,7 +191,7 @@ void print_summary(const tlfea::scene::Scene& s, FILE* f, bool restart = false) 
                               std::to_string(s.detection->num_obstacles()) + " obstacles")
                                  .c_str()
                            : "none");
-  if (s.settings.analysis == "static")
+  if (s.settings.analysis == tlfea::Analysis::static_equilibrium)
     std::fprintf(f, "analysis: static, %ld load increments of %.6g to pseudo-time %.6g\n", s.steps,
                  s.settings.dt, s.end_time);
   else
@@ -201,7 +203,8 @@ void print_summary(const tlfea::scene::Scene& s, FILE* f, bool restart = false) 
                      ? ", settled before t = 0 by default: bodies start in contact under gravity "
                        "(time.settle: 0 turns this off)"
                      : ", settled before t = 0 (time.settle)");
-  std::fprintf(f, "solver: inner %s, linear %s\n", s.settings.inner_solver.c_str(),
+  std::fprintf(f, "solver: inner %s, linear %s\n",
+               tlfea::inner_solver_name(s.settings.inner_solver),
                s.settings.linear.backend.c_str());
   if (s.settings.integrator == tlfea::TimeIntegrator::generalized_alpha)
     std::fprintf(f, "integrator: generalized alpha, rho_inf %.6g (first step backward Euler)\n",
@@ -289,14 +292,14 @@ int cmd_info(int ranks) {
 // checkpoint (docs/guide/mpi.md, test mpi_scenes).
 std::string not_distributed(const tlfea::scene::Scene& s) {
   const std::string& l = s.settings.linear.backend;
-  if (s.settings.inner_solver == "newton" && l != "default" && l != "belos-cg" &&
+  if (s.settings.inner_solver == tlfea::InnerSolver::newton && l != "default" && l != "belos-cg" &&
       l != "belos-gmres" && l != "dist-cg" && l != "dist-gmres")
     return "linear solver '" + l +
            "' cannot run on several ranks (use default, dist-cg or dist-gmres; belos-cg and "
            "belos-gmres select them)";
   const std::string& pc = s.settings.linear.preconditioner;
-  if (s.settings.inner_solver == "newton" && pc != "default" && pc != "ilu" && pc != "jacobi" &&
-      pc != "muelu" && pc != "none")
+  if (s.settings.inner_solver == tlfea::InnerSolver::newton && pc != "default" && pc != "ilu" &&
+      pc != "jacobi" && pc != "muelu" && pc != "none")
     return "preconditioner '" + pc +
            "' cannot run on several ranks (use ilu, jacobi, muelu or none)";
   return "";
@@ -333,7 +336,7 @@ void print_end(tlfea::Simulation& sim, int status, double wall, double peak, dou
   const tlfea::RunTotals& tot = sim.totals();
   const long done = tot.steps, newton = tot.newton_iterations, outer = tot.outer_iterations;
   const double sim_time = done * s.settings.dt;
-  if (s.settings.analysis == "static")
+  if (s.settings.analysis == tlfea::Analysis::static_equilibrium)
     std::fprintf(stderr, "%s: %ld steps (load increments, to pseudo-time %.6g) in %s, newton %ld\n",
                  status == 130 ? "stopped by Ctrl-C"
                  : status == 1 ? "failed"

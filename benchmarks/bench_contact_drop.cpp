@@ -17,7 +17,7 @@
 #include "tlfea/contact/detection.hpp"
 #include "tlfea/core/error.hpp"
 #include "tlfea/core/generators.hpp"
-#include "tlfea/solvers/time_stepper.hpp"
+#include "tlfea/integrators/time_stepper.hpp"
 
 using namespace tlfea;
 

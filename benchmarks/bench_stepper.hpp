@@ -13,10 +13,10 @@
 #include "bench_common.hpp"
 #include "tlfea/core/error.hpp"
 #include "tlfea/core/mesh.hpp"
-#include "tlfea/solvers/linear_solver.hpp"
-#include "tlfea/solvers/model.hpp"
-#include "tlfea/solvers/mpi_session.hpp"
-#include "tlfea/solvers/time_stepper.hpp"
+#include "tlfea/integrators/time_stepper.hpp"
+#include "tlfea/linalg/linear_solver.hpp"
+#include "tlfea/linalg/mpi_session.hpp"
+#include "tlfea/model/model.hpp"
 
 namespace tlfea::bench {
 
@@ -216,7 +216,7 @@ inline RunResult run_steps(Model& model, const StepperOptions& o, const Probe& p
   s.linear.backend = o.solver;
   s.linear.ordering = o.ordering;
   s.linear.preconditioner = o.preconditioner;
-  s.partition = o.partition;
+  s.partition = tlfea::parse_partition_method(o.partition);
   Kokkos::fence();
   const double t_setup = now();
   if (o.kernel_shapes != "default")

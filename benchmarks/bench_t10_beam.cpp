@@ -49,10 +49,10 @@
 #include "tlfea/core/error.hpp"
 #include "tlfea/core/generators.hpp"
 #include "tlfea/core/mesh_io.hpp"
-#include "tlfea/solvers/linear_solver.hpp"
-#include "tlfea/solvers/model.hpp"
-#include "tlfea/solvers/mpi_session.hpp"
-#include "tlfea/solvers/time_stepper.hpp"
+#include "tlfea/integrators/time_stepper.hpp"
+#include "tlfea/linalg/linear_solver.hpp"
+#include "tlfea/linalg/mpi_session.hpp"
+#include "tlfea/model/model.hpp"
 
 using namespace tlfea;
 

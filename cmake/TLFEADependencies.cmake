@@ -5,7 +5,7 @@
 # Trilinos (>= 13.2), found once through its exported package by
 # cmake/FindTLFEATrilinos.cmake (the only place that knows about particular
 # Trilinos installs, e.g. Debian's): TLFEATrilinos::kokkos here,
-# TLFEATrilinos::solvers in solvers/. Point at a Trilinos with
+# TLFEATrilinos::solvers in linalg/ and integrators/. Point at a Trilinos with
 # -DTrilinos_DIR=<prefix>/lib/cmake/Trilinos or CMAKE_PREFIX_PATH=<prefix>.
 #
 # Otherwise: a standalone Kokkos (-DKokkos_ROOT=<prefix>) and the Kokkos

@@ -10,8 +10,8 @@
 #include <utility>
 #include <vector>
 
+#include "tlfea/integrators/diagnostics.hpp"
 #include "tlfea/io/output.hpp"
-#include "tlfea/solvers/diagnostics.hpp"
 
 namespace tlfea::io {
 

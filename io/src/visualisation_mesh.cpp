@@ -8,7 +8,7 @@
 
 #include "output_impl.hpp"
 #include "tlfea/core/host_device.hpp"
-#include "tlfea/solvers/rigid_body.hpp"
+#include "tlfea/model/rigid_body.hpp"
 
 namespace tlfea::io {
 

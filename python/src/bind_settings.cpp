@@ -7,13 +7,15 @@ namespace tlfea_py {
 
 namespace {
 
-// Setter of a StepperSettings string that takes one of two values.
-auto one_of(std::string tlfea::StepperSettings::*field, const std::string& name,
-            const std::string& a, const std::string& b) {
+// Setter of a StepperSettings mode (an enum) from its name, one of two
+// values; `parse` is the library's name -> enum.
+template <class E>
+auto one_of(E tlfea::StepperSettings::*field, const std::string& name, const std::string& a,
+            const std::string& b, E (*parse)(const std::string&)) {
   return [=](tlfea::StepperSettings& s, const std::string& v) {
     if (v != a && v != b)
       fail("StepperSettings." + name + ": expected '" + a + "' or '" + b + "', got '" + v + "'");
-    s.*field = v;
+    s.*field = parse(v);
   };
 }
 
@@ -115,8 +117,8 @@ void bind_settings(py::module_& m) {
       .def_readwrite("step_tol", &SS::step_tol)
       .def_readwrite("position_tol", &SS::position_tol)
       .def_property(
-          "analysis", [](const SS& s) { return s.analysis; },
-          one_of(&SS::analysis, "analysis", "dynamic", "static"))
+          "analysis", [](const SS& s) { return std::string(tlfea::analysis_name(s.analysis)); },
+          one_of(&SS::analysis, "analysis", "dynamic", "static", &tlfea::parse_analysis))
       .def_readwrite("dp1_curvature", &SS::dp1_curvature)
       .def_readwrite("line_search", &SS::line_search)
       .def_readwrite("reuse_jacobian", &SS::reuse_jacobian)
@@ -125,10 +127,19 @@ void bind_settings(py::module_& m) {
       .def_readwrite("krylov_factor_age", &SS::krylov_factor_age)
       .def_readwrite("max_retries", &SS::max_retries)
       .def_readwrite("linear", &SS::linear)
-      .def_readwrite("partition", &SS::partition)
       .def_property(
-          "inner_solver", [](const SS& s) { return s.inner_solver; },
-          one_of(&SS::inner_solver, "inner_solver", "newton", "adamw"))
+          "partition",
+          [](const SS& s) { return std::string(tlfea::partition_method_name(s.partition)); },
+          [](SS& s, const std::string& v) {
+            if (v != "default" && v != "metis" && v != "range")
+              fail("StepperSettings.partition: expected 'default', 'metis' or 'range', got '" + v +
+                   "'");
+            s.partition = tlfea::parse_partition_method(v);
+          })
+      .def_property(
+          "inner_solver",
+          [](const SS& s) { return std::string(tlfea::inner_solver_name(s.inner_solver)); },
+          one_of(&SS::inner_solver, "inner_solver", "newton", "adamw", &tlfea::parse_inner_solver))
       .def_readwrite("adamw_learning_rate", &SS::adamw_learning_rate)
       .def_readwrite("adamw_beta1", &SS::adamw_beta1)
       .def_readwrite("adamw_beta2", &SS::adamw_beta2)

@@ -26,12 +26,12 @@
 #include "tlfea/core/generators.hpp"
 #include "tlfea/core/mesh.hpp"
 #include "tlfea/core/mesh_io.hpp"
+#include "tlfea/integrators/time_stepper.hpp"
+#include "tlfea/linalg/linear_solver.hpp"
+#include "tlfea/linalg/mpi_session.hpp"
 #include "tlfea/materials/material_spec.hpp"
+#include "tlfea/model/model.hpp"
 #include "tlfea/scene/scene.hpp"
-#include "tlfea/solvers/linear_solver.hpp"
-#include "tlfea/solvers/model.hpp"
-#include "tlfea/solvers/mpi_session.hpp"
-#include "tlfea/solvers/time_stepper.hpp"
 #ifdef TLFEA_HAVE_IO
 #include "tlfea/io/output.hpp"
 #endif

@@ -18,7 +18,7 @@
 #include "tlfea/core/host_device.hpp"
 #include "tlfea/core/mesh.hpp"
 #include "tlfea/core/tensor.hpp"
-#include "tlfea/solvers/model.hpp"
+#include "tlfea/model/model.hpp"
 
 // tlfea::Vec3 <-> any sequence of three numbers (list, tuple, NumPy array);
 // returned as a tuple.

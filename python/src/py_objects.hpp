@@ -8,10 +8,12 @@
 
 #include "py_runtime.hpp"
 #include "tlfea/constraints/constraint_set.hpp"
+#include "tlfea/integrators/time_stepper.hpp"
+#include "tlfea/model/model.hpp"
 #include "tlfea/scene/scene.hpp"
 #include "tlfea/simulation/simulation.hpp"
-#include "tlfea/solvers/model.hpp"
-#include "tlfea/solvers/time_stepper.hpp"
+#include "tlfea/model/model.hpp"
+#include "tlfea/integrators/time_stepper.hpp"
 #ifdef TLFEA_HAVE_IO
 #include "tlfea/core/host_device.hpp"
 #include "tlfea/io/output.hpp"

@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "tlfea/core/error.hpp"
-#include "tlfea/solvers/mpi_session.hpp"
+#include "tlfea/linalg/mpi_session.hpp"
 
 namespace py = pybind11;
 

@@ -178,7 +178,7 @@ void Builder::initial_motion(Map& m, int body_id, const Vec3& center) {
   const Vec3 v0 = m.vec3("velocity", Vec3{{0, 0, 0}});
   const Vec3 w = m.vec3("angular_velocity", Vec3{{0, 0, 0}});
   if (dot(v0, v0) > 0 || dot(w, w) > 0) init_v_.push_back({body_id, v0, w, center});
-  if (s_.settings.analysis == "static" && (dot(v0, v0) > 0 || dot(w, w) > 0))
+  if (s_.settings.analysis == Analysis::static_equilibrium && (dot(v0, v0) > 0 || dot(w, w) > 0))
     fail(c_, m.node()[dot(v0, v0) > 0 ? "velocity" : "angular_velocity"],
          m.key(dot(v0, v0) > 0 ? "velocity" : "angular_velocity") +
              ": a static analysis (analysis: static) has no initial velocity");

@@ -78,7 +78,7 @@ void Builder::build(const YAML::Node& root) {
                kind_name(gn));
     }
   }
-  s_.settings.analysis = top.choice("analysis", {"dynamic", "static"}, "dynamic");
+  s_.settings.analysis = parse_analysis(top.choice("analysis", {"dynamic", "static"}, "dynamic"));
   parse_time(top);
   parse_solver(top);
   parse_output(top);
@@ -108,7 +108,7 @@ void Builder::build(const YAML::Node& root) {
   }
   check_output_size();
   const bool has_contact = top.has("contact");
-  if (has_contact && s_.settings.analysis == "static")
+  if (has_contact && s_.settings.analysis == Analysis::static_equilibrium)
     fail(c_, top.get("contact"),
          "contact: not supported in a static analysis (analysis: static); settle a model in "
          "contact with a dynamic analysis and time.settle");
@@ -122,8 +122,9 @@ void Builder::build(const YAML::Node& root) {
   // (docs/theory.md §6.11). Unless time.settle says otherwise they are
   // settled first, over kAutoSettle (at least 200 steps).
   const Real gn = std::sqrt(dot(gravity, gravity));
-  if (has_contact && !settle_given_ && s_.settings.analysis == "dynamic" && !gravity_amplitude &&
-      gn > 0.0 && touch_under_gravity(Vec3{{gravity[0] / gn, gravity[1] / gn, gravity[2] / gn}})) {
+  if (has_contact && !settle_given_ && s_.settings.analysis == Analysis::dynamic &&
+      !gravity_amplitude && gn > 0.0 &&
+      touch_under_gravity(Vec3{{gravity[0] / gn, gravity[1] / gn, gravity[2] / gn}})) {
     s_.settle.duration = std::max(kAutoSettle, 200.0 * s_.settings.dt);
     s_.settle_auto = true;
   }

@@ -4,7 +4,7 @@
 #include <limits>
 
 #include "builder.hpp"
-#include "tlfea/solvers/rigid_body.hpp"
+#include "tlfea/model/rigid_body.hpp"
 
 namespace tlfea::scene::detail {
 

@@ -6,7 +6,7 @@
 #include <sstream>
 
 #include "builder.hpp"
-#include "tlfea/solvers/linear_solver.hpp"
+#include "tlfea/linalg/linear_solver.hpp"
 
 namespace tlfea::scene::detail {
 
@@ -55,7 +55,7 @@ void Builder::parse_time(Map& top) {
     s_.settings.rho_inf = r;
   }
   if (s_.settings.integrator == TimeIntegrator::generalized_alpha &&
-      s_.settings.analysis == "static")
+      s_.settings.analysis == Analysis::static_equilibrium)
     fail(c_, t.node()["integrator"],
          "time.integrator: generalized_alpha integrates a dynamic analysis; a static analysis "
          "(analysis: static) has no inertia");
@@ -92,7 +92,7 @@ void Builder::parse_time(Map& top) {
       fail(c_, sn,
            "time.settle: duration / dt = " + Map::fmt(ss.duration) + " / " + Map::fmt(dt) +
                " is more than " + Map::fmt(kMaxSteps) + " steps");
-    if (!off && s_.settings.analysis == "static")
+    if (!off && s_.settings.analysis == Analysis::static_equilibrium)
       fail(c_, sn,
            "time.settle: a static analysis (analysis: static) solves for equilibrium itself; "
            "settle is for a dynamic analysis");
@@ -104,7 +104,7 @@ void Builder::parse_solver(Map& top) {
   StepperSettings& st = s_.settings;
   if (!top.has("solver")) return;
   Map m(c_, top.get("solver"), "solver");
-  st.inner_solver = m.choice("inner", {"newton", "adamw"}, "newton");
+  st.inner_solver = parse_inner_solver(m.choice("inner", {"newton", "adamw"}, "newton"));
   if (m.has("linear_solver")) {
     const std::vector<std::string> avail = available_linear_solvers();
     const std::string name = m.str("linear_solver", "default");
@@ -127,7 +127,8 @@ void Builder::parse_solver(Map& top) {
          "solver.ilu_level must be >= 0, got " + std::to_string(st.linear.ilu_level));
   st.linear.symmetric = m.boolean("symmetric", st.linear.symmetric);
   st.linear.ordering = m.choice("ordering", {"default", "nd", "amd"}, st.linear.ordering);
-  st.partition = m.choice("partition", available_partitions(), st.partition);
+  st.partition = parse_partition_method(
+      m.choice("partition", available_partitions(), partition_method_name(st.partition)));
   st.linear.positive_definite = m.boolean("positive_definite", st.linear.positive_definite);
   st.penalty = m.num("rho", st.penalty);
   if (st.penalty < 0.0) fail(c_, m.node()["rho"], "solver.rho must be >= 0 (0: automatic)");

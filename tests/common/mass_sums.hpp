@@ -4,7 +4,7 @@
 // from the contact code under test.
 #pragma once
 
-#include "tlfea/solvers/model.hpp"
+#include "tlfea/model/model.hpp"
 
 namespace tlfea::test {
 

@@ -10,7 +10,7 @@
 #include <algorithm>
 #include <string>
 
-#include "tlfea/solvers/time_stepper.hpp"
+#include "tlfea/integrators/time_stepper.hpp"
 
 namespace tlfea::test {
 

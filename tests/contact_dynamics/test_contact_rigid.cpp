@@ -21,7 +21,7 @@
 #include "tlfea/contact/contact_forces.hpp"
 #include "tlfea/contact/detection.hpp"
 #include "tlfea/core/generators.hpp"
-#include "tlfea/solvers/time_stepper.hpp"
+#include "tlfea/integrators/time_stepper.hpp"
 
 namespace tlfea {
 namespace {

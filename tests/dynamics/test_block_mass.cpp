@@ -9,7 +9,7 @@
 #include <cmath>
 
 #include "tlfea/core/generators.hpp"
-#include "tlfea/solvers/model.hpp"
+#include "tlfea/model/model.hpp"
 
 namespace tlfea {
 namespace {

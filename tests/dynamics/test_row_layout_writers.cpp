@@ -3,7 +3,7 @@
 // rigid-torque load stiffness, the constraints' Gauss-Newton and DP1
 // Hessian terms) fills a values array holding only some rows exactly as it
 // fills those rows of the whole pattern (the layout a TimeStepper on several
-// MPI ranks sets, solvers/src/distribution.hpp), and the whole layout comes
+// MPI ranks sets, integrators/src/distribution.hpp), and the whole layout comes
 // back. The reference is the same writers on the whole pattern, read at the
 // rows' packed positions computed here from the row map.
 #include <gtest/gtest.h>
@@ -14,7 +14,7 @@
 
 #include "tlfea/core/error.hpp"
 #include "tlfea/core/generators.hpp"
-#include "tlfea/solvers/model.hpp"
+#include "tlfea/model/model.hpp"
 
 namespace tlfea {
 namespace {

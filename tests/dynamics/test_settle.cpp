@@ -23,7 +23,7 @@
 
 #include "tlfea/core/error.hpp"
 #include "tlfea/core/generators.hpp"
-#include "tlfea/solvers/time_stepper.hpp"
+#include "tlfea/integrators/time_stepper.hpp"
 #include "view_norms.hpp"
 
 namespace tlfea {
@@ -290,7 +290,7 @@ TEST(Settle, RejectsBadSettingsAndLateCalls) {
   expect_error([&] { once.settle(ss); }, "settled already");
 
   HangingBar bar2;
-  s.analysis = "static";
+  s.analysis = Analysis::static_equilibrium;
   TimeStepper stat(bar2.model, s);
   expect_error([&] { stat.settle(ss); }, "static analysis");
 }

@@ -1,5 +1,5 @@
 // The GMRES correction of stalled Jacobian reuse (StepperSettings::
-// krylov_iterations, solvers/src/stale_krylov.cpp, docs/theory.md §6.6):
+// krylov_iterations, integrators/src/stale_krylov.cpp, docs/theory.md §6.6):
 // on the B3 plate (ANCF 3443, 8 x 8, a/h = 100, clamped edge, swinging under
 // gravity), where factors kept from the previous step stall Newton once the
 // plate has rotated, the correction must (1) run, (2) save factorizations,
@@ -12,7 +12,7 @@
 #include <cstdio>
 
 #include "tlfea/core/generators.hpp"
-#include "tlfea/solvers/time_stepper.hpp"
+#include "tlfea/integrators/time_stepper.hpp"
 
 namespace tlfea {
 namespace {

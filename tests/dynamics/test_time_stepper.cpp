@@ -6,7 +6,7 @@
 #include "mass_sums.hpp"
 #include "tlfea/core/generators.hpp"
 #include "tlfea/core/host_device.hpp"
-#include "tlfea/solvers/time_stepper.hpp"
+#include "tlfea/integrators/time_stepper.hpp"
 
 namespace tlfea {
 namespace {
@@ -428,7 +428,7 @@ TEST(TimeStepper, AdamWMatchesNewtonStepSolution) {
     model.set_gravity(Vec3{{0.0, 0.0, -9.81}});
     StepperSettings s;
     s.dt = 1e-3;
-    s.inner_solver = inner;
+    s.inner_solver = parse_inner_solver(inner);
     s.residual_rel_tol = 1e-9;
     s.adamw_learning_rate = 1e-3;
     s.adamw_lr_decay = 0.998;

@@ -10,7 +10,7 @@
 #include "tlfea/core/error.hpp"
 #include "tlfea/core/generators.hpp"
 #include "tlfea/core/host_device.hpp"
-#include "tlfea/solvers/time_stepper.hpp"
+#include "tlfea/integrators/time_stepper.hpp"
 
 namespace tlfea {
 namespace {

@@ -12,7 +12,7 @@
 #include <cstdio>
 
 #include "tlfea/constraints/material_point.hpp"
-#include "tlfea/solvers/time_stepper.hpp"
+#include "tlfea/integrators/time_stepper.hpp"
 
 namespace tlfea {
 namespace {
@@ -325,7 +325,7 @@ TEST(GeneralizedAlpha, SettingsAreChecked) {
     EXPECT_NE(std::string(e.what()).find("rho_inf"), std::string::npos) << e.what();
   }
   st.rho_inf = 0.9;
-  st.analysis = "static";
+  st.analysis = Analysis::static_equilibrium;
   try {
     TimeStepper bad(model, st);
     ADD_FAILURE() << "static analysis with generalized alpha accepted";

@@ -12,8 +12,8 @@
 
 #include "tlfea/core/error.hpp"
 #include "tlfea/core/generators.hpp"
-#include "tlfea/solvers/mpi_session.hpp"
-#include "tlfea/solvers/time_stepper.hpp"
+#include "tlfea/integrators/time_stepper.hpp"
+#include "tlfea/linalg/mpi_session.hpp"
 
 namespace tlfea {
 namespace {

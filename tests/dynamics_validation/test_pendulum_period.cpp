@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "tlfea/core/generators.hpp"
-#include "tlfea/solvers/time_stepper.hpp"
+#include "tlfea/integrators/time_stepper.hpp"
 
 namespace tlfea {
 namespace {

@@ -9,7 +9,7 @@
 #include <cstdio>
 
 #include "tlfea/core/generators.hpp"
-#include "tlfea/solvers/time_stepper.hpp"
+#include "tlfea/integrators/time_stepper.hpp"
 
 namespace tlfea {
 namespace {

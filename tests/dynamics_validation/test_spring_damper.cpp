@@ -8,8 +8,8 @@
 #include <vector>
 
 #include "tlfea/constraints/material_point.hpp"
-#include "tlfea/solvers/diagnostics.hpp"
-#include "tlfea/solvers/time_stepper.hpp"
+#include "tlfea/integrators/diagnostics.hpp"
+#include "tlfea/integrators/time_stepper.hpp"
 
 namespace tlfea {
 namespace {

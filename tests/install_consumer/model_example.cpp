@@ -4,7 +4,7 @@
 #include <cstdio>
 
 #include "tlfea/core/generators.hpp"
-#include "tlfea/solvers/time_stepper.hpp"
+#include "tlfea/integrators/time_stepper.hpp"
 
 int main(int argc, char** argv) {
   Kokkos::ScopeGuard kokkos(argc, argv);

@@ -9,8 +9,8 @@
 
 #include "tlfea/constraints/material_point.hpp"
 #include "tlfea/core/generators.hpp"
+#include "tlfea/integrators/diagnostics.hpp"
 #include "tlfea/io/output.hpp"
-#include "tlfea/solvers/diagnostics.hpp"
 
 namespace tlfea {
 namespace {

@@ -28,8 +28,8 @@
 #include "tlfea/constraints/material_point.hpp"
 #include "tlfea/core/error.hpp"
 #include "tlfea/core/generators.hpp"
-#include "tlfea/solvers/mpi_session.hpp"
-#include "tlfea/solvers/time_stepper.hpp"
+#include "tlfea/integrators/time_stepper.hpp"
+#include "tlfea/linalg/mpi_session.hpp"
 
 namespace {
 
@@ -120,7 +120,7 @@ int run(const std::string& which, const std::string& solver, const std::string& 
   s.dt = 2e-3;
   s.linear.backend = solver;
   s.linear.preconditioner = pc;
-  s.partition = partition;
+  s.partition = tlfea::parse_partition_method(partition);
   TimeStepper stepper(model, s);
   if (check_partition(stepper.partition_info(), partition, ranks, rank) != 0) return 1;
   std::FILE* f = rank == 0 ? std::fopen(out.c_str(), "w") : nullptr;

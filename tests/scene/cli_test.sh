@@ -139,7 +139,7 @@ default_scene)
       fail "tacho on 2 ranks: not one message: $(cat "$work/mpi_tacho")"
     [ -e "$work/out_mpi3" ] && fail "tacho on 2 ranks wrote output"
     # An exception inside the distributed linear solve on rank 1 alone
-    # (injected: TLFEA_FAULT_SOLVE_RANK, solvers/src/linear_solver_distributed.cpp)
+    # (injected: TLFEA_FAULT_SOLVE_RANK, linalg/src/linear_solver_distributed.cpp)
     # ends both ranks with rank 1's message instead of leaving rank 0 waiting
     # in Belos's next collective.
     timeout 120 env OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 \

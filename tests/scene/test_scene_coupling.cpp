@@ -3,7 +3,7 @@
 // replaces, and bad entries refused at their node.
 #include "scene_test_util.hpp"
 #include "tlfea/core/generators.hpp"
-#include "tlfea/solvers/time_stepper.hpp"
+#include "tlfea/integrators/time_stepper.hpp"
 
 namespace tlfea::scene_test {
 namespace {

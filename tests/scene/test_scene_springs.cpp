@@ -2,7 +2,7 @@
 // defaults (rest length = the points' reference distance), and bad input
 // refused at its node.
 #include "scene_test_util.hpp"
-#include "tlfea/solvers/time_stepper.hpp"
+#include "tlfea/integrators/time_stepper.hpp"
 
 namespace tlfea::scene_test {
 namespace {

@@ -6,7 +6,7 @@
 
 #include <Kokkos_Core.hpp>
 
-#include "tlfea/solvers/mpi_session.hpp"
+#include "tlfea/linalg/mpi_session.hpp"
 
 int main(int argc, char** argv) {
   tlfea::MpiSession mpi(&argc, &argv);

@@ -13,7 +13,7 @@
 #include "tlfea/core/crs_pattern.hpp"
 #include "tlfea/core/error.hpp"
 #include "tlfea/core/generators.hpp"
-#include "tlfea/solvers/linear_solver.hpp"
+#include "tlfea/linalg/linear_solver.hpp"
 #include "vectors.hpp"
 
 namespace tlfea {

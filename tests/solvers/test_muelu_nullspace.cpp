@@ -1,5 +1,5 @@
 // The rigid-body near-nullspace of the muelu preconditioner
-// (solvers/src/rigid_body_modes.hpp, docs/theory.md §8.4):
+// (linalg/src/rigid_body_modes.hpp, docs/theory.md §8.4):
 //  - the six modes lie in the null space of the unconstrained stiffness at
 //    the reference state, for T10, ANCF 3243 beams and ANCF 3443 shells: a
 //    rigid motion x -> t + w x x changes the deformation gradient by
@@ -19,12 +19,13 @@
 #include <vector>
 
 // Internal, header-only: the modes the Belos backends hand to MueLu.
-#include "../../solvers/src/rigid_body_modes.hpp"
+#include "../../integrators/src/rigid_body_layout.hpp"
+#include "../../linalg/src/rigid_body_modes.hpp"
 #include "tlfea/core/generators.hpp"
 #include "tlfea/core/view_utils.hpp"
-#include "tlfea/solvers/linear_solver.hpp"
-#include "tlfea/solvers/model.hpp"
-#include "tlfea/solvers/rigid_body.hpp"
+#include "tlfea/linalg/linear_solver.hpp"
+#include "tlfea/model/model.hpp"
+#include "tlfea/model/rigid_body.hpp"
 #include "vectors.hpp"
 
 namespace tlfea {

@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "tlfea/core/mesh_io.hpp"
-#include "tlfea/solvers/time_stepper.hpp"
+#include "tlfea/integrators/time_stepper.hpp"
 
 namespace tlfea {
 namespace {

@@ -84,7 +84,7 @@
 #include <cstdio>
 #include <string>
 
-#include "tlfea/solvers/time_stepper.hpp"
+#include "tlfea/integrators/time_stepper.hpp"
 
 namespace tlfea {
 namespace {

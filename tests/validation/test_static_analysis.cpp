@@ -13,7 +13,7 @@
 
 #include "tlfea/core/error.hpp"
 #include "tlfea/core/generators.hpp"
-#include "tlfea/solvers/time_stepper.hpp"
+#include "tlfea/integrators/time_stepper.hpp"
 
 namespace tlfea {
 namespace {
@@ -183,10 +183,9 @@ TEST(StaticAnalysis, BadSettingsAreRefused) {
   model.clamp_node_set(body, "end0");
   EXPECT_THROW(solve_static(model, 0), Error);
   StepperSettings s;
-  s.analysis = "quasistatic";
-  EXPECT_THROW(TimeStepper(model, s), Error);
-  s.analysis = "static";
-  s.inner_solver = "adamw";
+  EXPECT_THROW(parse_analysis("quasistatic"), Error);
+  s.analysis = Analysis::static_equilibrium;
+  s.inner_solver = InnerSolver::adamw;
   EXPECT_THROW(TimeStepper(model, s), Error);
 }
 

@@ -13,7 +13,7 @@
 #include "static_solve.hpp"
 #include "tlfea/core/generators.hpp"
 #include "tlfea/elements/element_block.hpp"
-#include "tlfea/solvers/time_stepper.hpp"
+#include "tlfea/integrators/time_stepper.hpp"
 
 namespace tlfea {
 namespace {

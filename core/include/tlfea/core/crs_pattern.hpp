@@ -41,7 +41,7 @@ CrsPattern build_crs_pattern(Ordinal num_coefficients, const std::vector<CliqueS
                              std::vector<DeviceView<Offset***>>& offsets);
 
 // Where the entries of the pattern's rows sit in a values array that holds
-// only some of the rows (one MPI rank's rows: solvers/src/distribution.hpp).
+// only some of the rows (one MPI rank's rows: integrators/src/distribution.hpp).
 // Row r's entries, in the pattern's order, are at row_map(r) + shift(r) ..
 // row_map(r + 1) + shift(r) - 1; shift(r) = kAbsent for a row not held.
 // Rows keep their lengths, so the three scalar rows of a block row stay

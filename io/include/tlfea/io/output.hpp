@@ -66,8 +66,8 @@
 #include "tlfea/constraints/constraint_set.hpp"
 #include "tlfea/contact/contact_forces.hpp"
 #include "tlfea/contact/contact_points.hpp"
-#include "tlfea/solvers/model.hpp"
-#include "tlfea/solvers/time_stepper.hpp"
+#include "tlfea/integrators/time_stepper.hpp"
+#include "tlfea/model/model.hpp"
 
 namespace tlfea::io {
 

@@ -19,8 +19,8 @@
 #include "tlfea/constraints/constraint_set.hpp"
 #include "tlfea/contact/contact_forces.hpp"
 #include "tlfea/contact/detection.hpp"
-#include "tlfea/solvers/model.hpp"
-#include "tlfea/solvers/time_stepper.hpp"
+#include "tlfea/integrators/time_stepper.hpp"
+#include "tlfea/model/model.hpp"
 
 namespace tlfea::scene {
 

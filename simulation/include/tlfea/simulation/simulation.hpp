@@ -35,7 +35,7 @@
 #include "tlfea/core/error.hpp"
 #include "tlfea/io/output.hpp"
 #include "tlfea/scene/scene.hpp"
-#include "tlfea/solvers/time_stepper.hpp"
+#include "tlfea/integrators/time_stepper.hpp"
 
 namespace tlfea {
 
