@@ -30,8 +30,6 @@
 #include "tlfea/linalg/mpi_session.hpp"
 #include "tlfea/scene/scene.hpp"
 #include "tlfea/simulation/simulation.hpp"
-#include "tlfea/linalg/linear_solver.hpp"
-#include "tlfea/linalg/mpi_session.hpp"
 
 #ifndef TLFEA_VERSION
 #define TLFEA_VERSION "unknown"

@@ -12,8 +12,6 @@
 #include "tlfea/model/model.hpp"
 #include "tlfea/scene/scene.hpp"
 #include "tlfea/simulation/simulation.hpp"
-#include "tlfea/model/model.hpp"
-#include "tlfea/integrators/time_stepper.hpp"
 #ifdef TLFEA_HAVE_IO
 #include "tlfea/core/host_device.hpp"
 #include "tlfea/io/output.hpp"

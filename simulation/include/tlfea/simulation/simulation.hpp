@@ -33,9 +33,9 @@
 #include <string>
 
 #include "tlfea/core/error.hpp"
+#include "tlfea/integrators/time_stepper.hpp"
 #include "tlfea/io/output.hpp"
 #include "tlfea/scene/scene.hpp"
-#include "tlfea/integrators/time_stepper.hpp"
 
 namespace tlfea {
 
