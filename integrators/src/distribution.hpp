@@ -1,6 +1,6 @@
 // TLFEA: the element partition of a TimeStepper run on several MPI ranks
 // (replicated state, partitioned element work; docs/guide/mpi.md).
-// Internal to the solvers layer.
+// Internal to the integrators layer.
 //
 // Every rank holds the whole Model and the whole state (q, v, lambda, the CRS
 // pattern); the Newton matrix values only of the rows it touches or owns

@@ -1,5 +1,5 @@
 // TLFEA: static equilibrium by load increments (solve_static, docs/theory.md
-// §6.10): a TimeStepper with analysis = "static" stepping pseudo-time 0 -> 1.
+// §6.10): a TimeStepper with analysis = Analysis::static_equilibrium stepping pseudo-time 0 -> 1.
 #include "tlfea/core/error.hpp"
 #include "tlfea/core/host_device.hpp"
 #include "tlfea/integrators/time_stepper.hpp"

@@ -72,7 +72,7 @@ std::string OutputWriter::Impl::header() const {
 void OutputWriter::Impl::histories_row(const StepReport* rep, double wall_s) {
   const CoefView& q = stepper.positions();
   const CoefView& v = stepper.velocities();
-  // Device reductions where q and v live (solvers/diagnostics.hpp); only
+  // Device reductions where q and v live (integrators/diagnostics.hpp); only
   // the sums reach the host.
   const Energies e = measures->energies(q, v, stepper.time());
   std::vector<Real> row(columns.size(), 0.0);

@@ -104,7 +104,7 @@ void OutputWriter::Impl::write_step() {
   StepEntry entry{index, step, stepper.time(), 0, 0};
   if (s.reactions && model.has_constraints()) {
     // Joint reactions F = -h C_q^T lambda over each joint's rows, at its
-    // location (solvers/diagnostics.hpp, joint_reaction).
+    // location (integrators/diagnostics.hpp, joint_reaction).
     std::vector<std::pair<std::string, RowRange>> groups = joints;
     if (groups.empty())
       groups.push_back({"constraints", RowRange{0, model.constraints().num_rows()}});

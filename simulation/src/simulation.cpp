@@ -1,5 +1,5 @@
 // TLFEA: the run object (simulation.hpp): a scene's stepper, contact,
-// output and checkpoint, in the order `tlfea run` has always used.
+// output and checkpoint, wired in the order of simulation.hpp's steps.
 #include "tlfea/simulation/simulation.hpp"
 
 #include <algorithm>

@@ -388,7 +388,7 @@ TEST(RigidBody, TorqueSpinsUpABodyAsTheClosedForm) {
   EXPECT_LT(worst_th, 2.5e-3);
 }
 
-// Static analysis (analysis = "static", solve_static, docs/theory.md
+// Static analysis (analysis = Analysis::static_equilibrium, solve_static, docs/theory.md
 // §6.10) with a rigid body in a restrained mechanism: a bar (1 x 0.1 x
 // 0.05 m, 1000 kg/m^3) pinned to the ground about e_y at one end and resting
 // at the other on a soft T10 column (0.1 x 0.1 x 0.5 m, E = 1e7 Pa, clamped

@@ -136,8 +136,8 @@ struct ReferenceTangentFunctor {
   }
 };
 
-// Functors of the split element (same contracts as InternalForceFunctor,
-// TangentFunctor, StrainEnergyFunctor in kernels.hpp). `viscous`: the
+// Functors of the split element (same contracts as ReferenceInternalForceFunctor,
+// ReferenceTangentFunctor, and StrainEnergyFunctor in kernels.hpp). `viscous`: the
 // Kelvin-Voigt part is present; `Base`: the law kept in full on set 0 (the
 // full rule; NoBaseLaw for SVK, the hyperelastic law for MR / NH shells).
 template <class E, bool viscous, class Base = NoBaseLaw>
@@ -233,7 +233,7 @@ struct ReferenceSplitTangentFunctor {
                 for (int D = 0; D < 3; ++D)
                   G[a][c][D] = C.a[3 * a][3 * c + D] * h0 + C.a[3 * a + 1][3 * c + D] * h1 +
                                C.a[3 * a + 2][3 * c + D] * h2;
-            // Elastic: major symmetry, only j >= i (as TangentFunctor).
+            // Elastic: major symmetry, only j >= i (as ReferenceTangentFunctor).
             for (int j = viscous ? 0 : i; j < E::n; ++j) {
               const Real k0 = hl[j][0], k1 = hl[j][1], k2 = hl[j][2];
               for (int a = 0; a < 3; ++a)

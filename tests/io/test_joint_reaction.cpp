@@ -1,4 +1,4 @@
-// Joint reactions as the output writes them (solvers/diagnostics.hpp,
+// Joint reactions as the output writes them (integrators/diagnostics.hpp,
 // joint_reaction): the location is the joint's first material point, the
 // body it is reported on is that point's body (or, for a point on the
 // ground, the body the joint pushes hardest), and the per-body forces are

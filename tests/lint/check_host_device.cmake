@@ -11,7 +11,7 @@ cmake_minimum_required(VERSION 3.16)
 if(NOT SOURCE_DIR)
   message(FATAL_ERROR "check_host_device.cmake: SOURCE_DIR not set")
 endif()
-set(dirs core elements materials constraints contact model linalg integrators io scene python apps)
+set(dirs core elements materials constraints contact model linalg integrators io scene simulation python apps)
 # The one file allowed to call them.
 set(allowed "core/include/tlfea/core/host_device.hpp")
 set(found 0)

@@ -1,4 +1,4 @@
-// The static analysis (analysis = "static", tlfea::solve_static,
+// The static analysis (analysis = Analysis::static_equilibrium, tlfea::solve_static,
 // docs/theory.md §6.10) against closed forms and published values:
 // prescribed large stretch (exact homogeneous solution), increment cutting
 // on the large-deflection elastica, a Kelvin-Voigt material (its viscous

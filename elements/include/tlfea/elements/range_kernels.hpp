@@ -36,8 +36,8 @@
 namespace tlfea {
 
 // Per element type: staged_force, the force loop stages each point's
-// gradients in a transposed local array (measured faster only for the split
-// ANCF 3243 beam: tlfea_bench_kernels); chunk, the tangent's points per
+// gradients in a transposed local array (faster for the ANCF 3243 beam,
+// docs/benchmarks.md); chunk, the tangent's points per
 // block update (a divisor of the point counts avoids padding).
 template <class E>
 struct RangeShapeTraits {

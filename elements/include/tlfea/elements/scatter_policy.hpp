@@ -146,7 +146,7 @@ struct KernelShapes {
 // times the shapes of both kernels; docs/benchmarks.md):
 // - host spaces: Range for both (the Team loops re-read the gradients once
 //   per output entry), except Lanes for the internal force of the blocks
-//   that have a lane loop (`lane_force`: 1.4-2.2x the general force loop, docs/benchmarks.md);
+//   that have a lane loop (`lane_force`; docs/benchmarks.md);
 // - GPU memory spaces: Range for the internal force (a thread keeps only the
 //   n x 3 force sums of its element), Team for the tangent (the Range
 //   element matrix, 52 KB for Q27, would spill to local memory).

@@ -128,7 +128,7 @@ class OutputWriter {
 // resultant of -h C_q^T lambda over the body's position coefficients, at the
 // stepper's current state (h = settings.dt, the step that produced lambda;
 // after a step halving the last substep was shorter and this is approximate).
-// The same as tlfea::constraint_force_per_body (solvers/diagnostics.hpp).
+// The same as tlfea::constraint_force_per_body (integrators/diagnostics.hpp).
 std::vector<Vec3> joint_reaction_per_body(Model& model, const TimeStepper& stepper, RowRange rows);
 
 // Restart: everything needed to continue bit-identically (Serial): time,
