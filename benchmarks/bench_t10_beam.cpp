@@ -343,8 +343,7 @@ int main(int argc, char** argv) {
         o.generated = true;
       } else if (a.rfind("--kokkos-", 0) == 0) {
         // Kokkos's own options (--kokkos-num-threads=N ...), read by ScopeGuard.
-      } else if (a == "--threads" ||
-                 !bench::parse_stepper_option(a, next, o.run)) {
+      } else if (a == "--threads" || !bench::parse_stepper_option(a, next, o.run)) {
         bench::arg_error("unknown argument '" + a + "'");
       }
     }
