@@ -220,53 +220,59 @@ double wall() {
 
 }  // namespace
 
-const char* time_integrator_name(TimeIntegrator i) {
-  return i == TimeIntegrator::generalized_alpha ? "generalized_alpha" : "backward_euler";
+namespace {
+
+// The scene/Python names of each mode enum, in one table per enum; the
+// first name of a table is also what a value outside it prints as.
+template <class E>
+struct ModeName {
+  E value;
+  const char* name;
+};
+constexpr ModeName<TimeIntegrator> kIntegrators[] = {
+    {TimeIntegrator::backward_euler, "backward_euler"},
+    {TimeIntegrator::generalized_alpha, "generalized_alpha"}};
+constexpr ModeName<Analysis> kAnalyses[] = {{Analysis::dynamic, "dynamic"},
+                                            {Analysis::static_equilibrium, "static"}};
+constexpr ModeName<InnerSolver> kInnerSolvers[] = {{InnerSolver::newton, "newton"},
+                                                   {InnerSolver::adamw, "adamw"}};
+constexpr ModeName<PartitionMethod> kPartitions[] = {{PartitionMethod::automatic, "default"},
+                                                     {PartitionMethod::metis, "metis"},
+                                                     {PartitionMethod::range, "range"}};
+
+template <class E, size_t N>
+const char* mode_name(const ModeName<E> (&table)[N], E value) {
+  for (const ModeName<E>& m : table)
+    if (m.value == value) return m.name;
+  return table[0].name;
 }
 
-TimeIntegrator parse_time_integrator(const std::string& name) {
-  if (name == "backward_euler") return TimeIntegrator::backward_euler;
-  if (name == "generalized_alpha") return TimeIntegrator::generalized_alpha;
-  throw_error("unknown time integrator '", name, "' (use backward_euler or generalized_alpha)");
-}
-
-const char* analysis_name(Analysis a) {
-  return a == Analysis::static_equilibrium ? "static" : "dynamic";
-}
-
-Analysis parse_analysis(const std::string& name) {
-  if (name == "dynamic") return Analysis::dynamic;
-  if (name == "static") return Analysis::static_equilibrium;
-  throw_error("unknown analysis '", name, "' (use dynamic or static)");
-}
-
-const char* inner_solver_name(InnerSolver s) {
-  return s == InnerSolver::adamw ? "adamw" : "newton";
-}
-
-InnerSolver parse_inner_solver(const std::string& name) {
-  if (name == "newton") return InnerSolver::newton;
-  if (name == "adamw") return InnerSolver::adamw;
-  throw_error("unknown inner solver '", name, "' (use newton or adamw)");
-}
-
-const char* partition_method_name(PartitionMethod m) {
-  switch (m) {
-    case PartitionMethod::metis:
-      return "metis";
-    case PartitionMethod::range:
-      return "range";
-    case PartitionMethod::automatic:
-      break;
+// The value named `name`; Error "unknown <what> 'name' (use a, b or c)".
+template <class E, size_t N>
+E parse_mode(const ModeName<E> (&table)[N], const std::string& name, const char* what) {
+  std::string names;
+  for (size_t i = 0; i < N; ++i) {
+    if (name == table[i].name) return table[i].value;
+    names += (i == 0 ? "" : i + 1 == N ? " or " : ", ") + std::string(table[i].name);
   }
-  return "default";
+  throw_error("unknown ", what, " '", name, "' (use ", names, ")");
 }
 
+}  // namespace
+
+const char* time_integrator_name(TimeIntegrator i) { return mode_name(kIntegrators, i); }
+TimeIntegrator parse_time_integrator(const std::string& name) {
+  return parse_mode(kIntegrators, name, "time integrator");
+}
+const char* analysis_name(Analysis a) { return mode_name(kAnalyses, a); }
+Analysis parse_analysis(const std::string& name) { return parse_mode(kAnalyses, name, "analysis"); }
+const char* inner_solver_name(InnerSolver s) { return mode_name(kInnerSolvers, s); }
+InnerSolver parse_inner_solver(const std::string& name) {
+  return parse_mode(kInnerSolvers, name, "inner solver");
+}
+const char* partition_method_name(PartitionMethod m) { return mode_name(kPartitions, m); }
 PartitionMethod parse_partition_method(const std::string& name) {
-  if (name == "default") return PartitionMethod::automatic;
-  if (name == "metis") return PartitionMethod::metis;
-  if (name == "range") return PartitionMethod::range;
-  throw_error("unknown partition '", name, "' (use default, metis or range)");
+  return parse_mode(kPartitions, name, "partition");
 }
 
 TimeStepper::TimeStepper(Model& model, const StepperSettings& settings)
