@@ -11,6 +11,20 @@
 //   "block-jacobi" (default): M = blockdiag(A_bb), the 3 x 3 diagonal block of
 //                  each coefficient, inverted once per matrix;
 //   "jacobi":      M = diag(A);
+//   "sgs":         one symmetric block Gauss-Seidel sweep from zero, the
+//                  blocks the same 3 x 3 diagonal blocks: with A = L + D + U
+//                  (D = blockdiag(A_bb), L / U the blocks below / above it in
+//                  the sweep order), M = (D + L) D^-1 (D + U), symmetric
+//                  positive definite for SPD A (Saad 2003, Sec. 4.1.1 and
+//                  eq. 10.8 with blocks), so CG stays valid. The sweep order
+//                  is multicolour: the coefficient graph is coloured once
+//                  per pattern (Kokkos Kernels' deterministic distance-1
+//                  colouring), no two coefficients of one colour couple, so
+//                  each colour is one parallel kernel (forward: colours
+//                  1..C, backward: C..1, 2C kernels per application) and no
+//                  triangular solve runs serially. The colouring fixes the
+//                  order, not the symmetry of M, and is the same in every
+//                  execution space and thread count;
 //   "none":        M = I.
 // Algorithms: CG as in Saad, Iterative Methods for Sparse Linear Systems
 // (2nd ed., 2003), Alg. 9.1; GMRES(m) with right preconditioning, Alg. 9.5,
@@ -31,7 +45,10 @@
 #include <KokkosBlas1_nrminf.hpp>
 #include <KokkosBlas1_scal.hpp>
 #include <KokkosBlas2_gemv.hpp>
+#include <KokkosGraph_Distance1Color.hpp>
+#include <KokkosKernels_Handle.hpp>
 #include <KokkosSparse_spmv.hpp>
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <vector>
@@ -114,6 +131,69 @@ struct InvertBlocks {
   }
 };
 
+// Block-row lengths of the coefficient graph: coefficient b couples to
+// (row_map(3b + 1) - row_map(3b)) / 3 coefficients (whole 3 x 3 blocks).
+struct CoefficientDegree {
+  DeviceView<Offset*> row_map;
+  DeviceView<Ordinal*> graph_map;
+  KOKKOS_INLINE_FUNCTION void operator()(const Ordinal b, Ordinal& sum, const bool last) const {
+    const Ordinal d = (row_map(3 * b + 1) - row_map(3 * b)) / 3;
+    if (last) graph_map(b) = sum;
+    sum += d;
+    if (last && b + 1 == static_cast<Ordinal>(graph_map.extent(0)) - 1) graph_map(b + 1) = sum;
+  }
+};
+
+// Coefficient graph: the block columns of scalar row 3b, divided by 3.
+struct CoefficientGraph {
+  DeviceView<Offset*> row_map;
+  DeviceView<Ordinal*> entries, graph_map, graph;
+  KOKKOS_INLINE_FUNCTION void operator()(const Ordinal b) const {
+    const Offset k0 = row_map(3 * b);
+    for (Ordinal i = graph_map(b); i < graph_map(b + 1); ++i)
+      graph(i) = entries(k0 + 3 * (i - graph_map(b))) / 3;
+  }
+};
+
+// One colour of a block Gauss-Seidel sweep: for each coefficient b of the
+// colour, y_b = A_bb^-1 (x_b - sum_{c != b} A_bc y_c). Coefficients of one
+// colour do not couple, so they update y independently. The three scalar
+// rows of b hold the same block columns in the same order
+// (core/crs_pattern.hpp), so the product runs block by block: 9 independent
+// sums (row r, column q of the block) over one list of column indices.
+struct BlockGaussSeidelColour {
+  DeviceView<Offset*> row_map;
+  DeviceView<Ordinal*> entries;
+  DeviceView<Real*> values;
+  DeviceView<Offset*> diag;
+  Kokkos::View<Real* [9], Kokkos::LayoutRight, DeviceType> inv;
+  DeviceView<Ordinal*> order;  // coefficients sorted by colour
+  Ordinal begin;               // first of this colour in order
+  Vector x, y;
+  KOKKOS_INLINE_FUNCTION void operator()(const Ordinal i) const {
+    const Ordinal b = order(begin + i);
+    const Offset k0 = row_map(3 * b), k1 = row_map(3 * b + 1), k2 = row_map(3 * b + 2);
+    const Offset len = k1 - k0, d = diag(3 * b) - k0;  // the diagonal block: [d, d + 3)
+    Real s[3][3] = {{0.0, 0.0, 0.0}, {0.0, 0.0, 0.0}, {0.0, 0.0, 0.0}};
+    for (Offset j = 0; j < len; j += 3) {
+      if (j == d) continue;
+      const Ordinal c = entries(k0 + j);
+      for (int q = 0; q < 3; ++q) {
+        const Real yc = y(c + q);
+        s[0][q] += values(k0 + j + q) * yc;
+        s[1][q] += values(k1 + j + q) * yc;
+        s[2][q] += values(k2 + j + q) * yc;
+      }
+    }
+    const Real t0 = x(3 * b) - (s[0][0] + s[0][1] + s[0][2]);
+    const Real t1 = x(3 * b + 1) - (s[1][0] + s[1][1] + s[1][2]);
+    const Real t2 = x(3 * b + 2) - (s[2][0] + s[2][1] + s[2][2]);
+    y(3 * b) = inv(b, 0) * t0 + inv(b, 1) * t1 + inv(b, 2) * t2;
+    y(3 * b + 1) = inv(b, 3) * t0 + inv(b, 4) * t1 + inv(b, 5) * t2;
+    y(3 * b + 2) = inv(b, 6) * t0 + inv(b, 7) * t1 + inv(b, 8) * t2;
+  }
+};
+
 struct ApplyBlockInverse {
   Kokkos::View<Real* [9], Kokkos::LayoutRight, DeviceType> inv;
   Vector x, y;
@@ -159,7 +239,14 @@ struct ApplyDiagonal {
 };
 
 enum class Method { CG, GMRES };
-enum class Preconditioner { None, Jacobi, BlockJacobi };
+enum class Preconditioner { None, Jacobi, BlockJacobi, SymmetricGaussSeidel };
+
+// The preconditioner names kk-cg / kk-gmres accept ("default": block-jacobi).
+constexpr const char* kPreconditionerNames = "block-jacobi, jacobi, sgs or none";
+
+using ColouringHandle =
+    KokkosKernels::Experimental::KokkosKernelsHandle<Ordinal, Ordinal, Real, ExecSpace, MemSpace,
+                                                     MemSpace>;
 
 class KrylovSolver final : public LinearSolver {
  public:
@@ -171,11 +258,13 @@ class KrylovSolver final : public LinearSolver {
       prec_ = Preconditioner::BlockJacobi;
     else if (p == "jacobi")
       prec_ = Preconditioner::Jacobi;
+    else if (p == "sgs")
+      prec_ = Preconditioner::SymmetricGaussSeidel;
     else if (p == "none")
       prec_ = Preconditioner::None;
     else
-      throw_error(name_, ": preconditioner \"", p,
-                  "\" is not available (kk-cg / kk-gmres take block-jacobi, jacobi or none)");
+      throw_error(name_, ": preconditioner \"", p, "\" is not available (kk-cg / kk-gmres take ",
+                  kPreconditionerNames, ")");
     if (method == Method::CG && !options.symmetric)
       throw_error(name_, ": CG needs a symmetric matrix (symmetric: false given); use kk-gmres");
     if (!(options.tolerance > 0.0 && options.tolerance < 1.0))
@@ -201,10 +290,12 @@ class KrylovSolver final : public LinearSolver {
                          FindDiagonalBlock{pattern.row_map, pattern.entries, diag_});
     values_ = Vector("tlfea::solvers::krylov::values", pattern.nnz());
     matrix_ = make_sparse_matrix(pattern_, values_, "tlfea::solvers::krylov::A");
-    block_inv_ = decltype(block_inv_)("tlfea::solvers::krylov::block_inverse",
-                                      prec_ == Preconditioner::BlockJacobi ? n_ / 3 : 0);
+    const bool blocks =
+        prec_ == Preconditioner::BlockJacobi || prec_ == Preconditioner::SymmetricGaussSeidel;
+    block_inv_ = decltype(block_inv_)("tlfea::solvers::krylov::block_inverse", blocks ? n_ / 3 : 0);
     diag_inv_ = Vector("tlfea::solvers::krylov::diagonal_inverse",
                        prec_ == Preconditioner::Jacobi ? n_ : 0);
+    if (prec_ == Preconditioner::SymmetricGaussSeidel) colour_coefficients();
     r_ = Vector("tlfea::solvers::krylov::r", n_);
     z_ = Vector("tlfea::solvers::krylov::z", n_);
     p_ = Vector("tlfea::solvers::krylov::p", n_);
@@ -232,13 +323,13 @@ class KrylovSolver final : public LinearSolver {
     factored_ = false;
     device_copy(values_, values);
     Ordinal bad = 0;
-    if (prec_ == Preconditioner::BlockJacobi) {
+    if (prec_ == Preconditioner::BlockJacobi || prec_ == Preconditioner::SymmetricGaussSeidel) {
       Kokkos::parallel_reduce("tlfea::solvers::krylov::invert_blocks", Range(0, n_ / 3),
                               InvertBlocks{values_, diag_, block_inv_}, bad);
       if (bad > 0)
-        throw_error(name_, ": ", bad,
-                    " diagonal 3 x 3 block(s) are singular or missing (block-Jacobi "
-                    "preconditioner); try preconditioner jacobi or none, or a direct solver");
+        throw_error(name_, ": ", bad, " diagonal 3 x 3 block(s) are singular or missing (",
+                    prec_ == Preconditioner::BlockJacobi ? "block-Jacobi" : "Gauss-Seidel",
+                    " preconditioner); try preconditioner jacobi or none, or a direct solver");
     } else if (prec_ == Preconditioner::Jacobi) {
       Kokkos::parallel_reduce("tlfea::solvers::krylov::invert_diagonal", Range(0, n_),
                               InvertDiagonal{values_, diag_, diag_inv_}, bad);
@@ -325,10 +416,55 @@ class KrylovSolver final : public LinearSolver {
         Kokkos::parallel_for("tlfea::solvers::krylov::jacobi", Range(0, n_),
                              ApplyDiagonal{diag_inv_, x, y});
         break;
+      case Preconditioner::SymmetricGaussSeidel: {
+        // y = M^-1 x: one forward and one backward sweep on A y = x from y = 0.
+        fill(y, 0.0);
+        const int colours = static_cast<int>(colour_begin_.size()) - 1;
+        for (int pass = 0; pass < 2; ++pass)
+          for (int i = 0; i < colours; ++i) {
+            const int c = pass == 0 ? i : colours - 1 - i;
+            const Ordinal begin = colour_begin_[c];
+            Kokkos::parallel_for(
+                "tlfea::solvers::krylov::block_gauss_seidel",
+                Range(0, colour_begin_[c + 1] - begin),
+                BlockGaussSeidelColour{pattern_.row_map, pattern_.entries, values_, diag_,
+                                       block_inv_, colour_order_, begin, x, y});
+          }
+        break;
+      }
       case Preconditioner::None:
         device_copy(y, x);
         break;
     }
+  }
+
+  // sgs: colours the coefficient graph and sorts the coefficients by colour
+  // (colour_order_, colour_begin_). Kokkos Kernels' vertex-based
+  // deterministic colouring (COLORING_VBD) gives the same colours in every
+  // execution space and thread count.
+  void colour_coefficients() {
+    const Ordinal nb = n_ / 3;
+    DeviceView<Ordinal*> graph_map("tlfea::solvers::krylov::coefficient_graph_map", nb + 1);
+    Ordinal edges = 0;
+    Kokkos::parallel_scan("tlfea::solvers::krylov::coefficient_degree", Range(0, nb),
+                          CoefficientDegree{pattern_.row_map, graph_map}, edges);
+    DeviceView<Ordinal*> graph("tlfea::solvers::krylov::coefficient_graph", edges);
+    Kokkos::parallel_for("tlfea::solvers::krylov::coefficient_graph", Range(0, nb),
+                         CoefficientGraph{pattern_.row_map, pattern_.entries, graph_map, graph});
+    ColouringHandle handle;
+    handle.create_graph_coloring_handle(KokkosGraph::COLORING_VBD);
+    KokkosGraph::Experimental::graph_color(&handle, nb, nb, graph_map, graph);
+    const auto colours = to_host(handle.get_graph_coloring_handle()->get_vertex_colors());
+    handle.destroy_graph_coloring_handle();
+    // Counting sort by colour (colours are 1-based), on the host: once per pattern.
+    Ordinal num_colours = 0;
+    for (Ordinal b = 0; b < nb; ++b) num_colours = std::max<Ordinal>(num_colours, colours(b));
+    colour_begin_.assign(num_colours + 1, 0);
+    for (Ordinal b = 0; b < nb; ++b) ++colour_begin_[colours(b)];
+    for (Ordinal c = 0; c < num_colours; ++c) colour_begin_[c + 1] += colour_begin_[c];
+    std::vector<Ordinal> order(nb), next(colour_begin_.begin(), colour_begin_.end() - 1);
+    for (Ordinal b = 0; b < nb; ++b) order[next[colours(b) - 1]++] = b;
+    colour_order_ = upload_to_device("tlfea::solvers::krylov::colour_order", order);
   }
 
   // Preconditioned CG (Saad Alg. 9.1) from the current x, at most max_it
@@ -449,6 +585,10 @@ class KrylovSolver final : public LinearSolver {
   Kokkos::View<Real* [9], Kokkos::LayoutRight, DeviceType> block_inv_;
   Basis basis_;
   SparseMatrix matrix_;
+  // sgs: coefficients sorted by colour; colour c is colour_order_[colour_begin_[c], colour_begin_[c
+  // + 1]).
+  DeviceView<Ordinal*> colour_order_;
+  std::vector<Ordinal> colour_begin_;
 };
 
 }  // namespace
