@@ -460,8 +460,7 @@ TEST(LinearSolver, SymmetricGaussSeidelSolvesToToleranceInFewerIterationsThanBlo
   const std::vector<Real> x_sgs = solve("kk-cg", "sgs", it_sgs);
   const std::vector<Real> x_gmres = solve("kk-gmres", "sgs", it_gmres);
   std::cout << "  |x_sgs - x_direct| / |x_direct| = " << relative_difference(x_sgs, x_direct)
-            << ", |x_bj - x_direct| / |x_direct| = " << relative_difference(x_bj, x_direct)
-            << "\n";
+            << ", |x_bj - x_direct| / |x_direct| = " << relative_difference(x_bj, x_direct) << "\n";
   EXPECT_LT(relative_difference(x_sgs, x_direct), 1e-7);
   EXPECT_LT(relative_difference(x_gmres, x_direct), 1e-7);
   // The residual the solver reports is the true one, at the tolerance.
