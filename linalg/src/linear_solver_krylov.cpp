@@ -21,8 +21,9 @@
 //                  per pattern (Kokkos Kernels' deterministic distance-1
 //                  colouring), no two coefficients of one colour couple, so
 //                  each colour is one parallel kernel (forward: colours
-//                  1..C, backward: C..1, 2C kernels per application) and no
-//                  triangular solve runs serially. The colouring fixes the
+//                  1..C, backward: C-1..1, 2C - 1 kernels per application,
+//                  each off-diagonal block read once) and no triangular
+//                  solve runs serially. The colouring fixes the
 //                  order, not the symmetry of M, and is the same in every
 //                  execution space and thread count;
 //   "none":        M = I.
@@ -155,8 +156,14 @@ struct CoefficientGraph {
   }
 };
 
-// One colour of a block Gauss-Seidel sweep: for each coefficient b of the
-// colour, y_b = A_bb^-1 (x_b - sum_{c != b} A_bc y_c). Coefficients of one
+// One colour of a block Gauss-Seidel sweep, with A = L + D + U split by
+// colour (L: blocks A_bc with colour(c) < colour(b), U: colour(c) >
+// colour(b), D: the diagonal blocks). Forward, (D + L) y1 = x:
+//   y_b = A_bb^-1 (x_b - sum_{colour(c) < colour(b)} A_bc y_c);
+// backward, (D + U) y = x - L y1 = D y1 (the forward equation), so
+//   y_b = y1_b - A_bb^-1 sum_{colour(c) > colour(b)} A_bc y_c,
+// which together give y = (D + U)^-1 D (D + L)^-1 x = M^-1 x and read each
+// off-diagonal block once per application, not twice. Coefficients of one
 // colour do not couple, so they update y independently. The three scalar
 // rows of b hold the same block columns in the same order
 // (core/crs_pattern.hpp), so the product runs block by block: 9 independent
@@ -165,19 +172,22 @@ struct BlockGaussSeidelColour {
   DeviceView<Offset*> row_map;
   DeviceView<Ordinal*> entries;
   DeviceView<Real*> values;
-  DeviceView<Offset*> diag;
   Kokkos::View<Real* [9], Kokkos::LayoutRight, DeviceType> inv;
-  DeviceView<Ordinal*> order;  // coefficients sorted by colour
-  Ordinal begin;               // first of this colour in order
+  DeviceView<Ordinal*> order;   // coefficients sorted by colour
+  DeviceView<Ordinal*> colour;  // colour of each coefficient
+  Ordinal begin;                // first of this colour in order
+  bool backward;
   Vector x, y;
   KOKKOS_INLINE_FUNCTION void operator()(const Ordinal i) const {
     const Ordinal b = order(begin + i);
+    const Ordinal cb = colour(b);
     const Offset k0 = row_map(3 * b), k1 = row_map(3 * b + 1), k2 = row_map(3 * b + 2);
-    const Offset len = k1 - k0, d = diag(3 * b) - k0;  // the diagonal block: [d, d + 3)
+    const Offset len = k1 - k0;
     Real s[3][3] = {{0.0, 0.0, 0.0}, {0.0, 0.0, 0.0}, {0.0, 0.0, 0.0}};
     for (Offset j = 0; j < len; j += 3) {
-      if (j == d) continue;
       const Ordinal c = entries(k0 + j);
+      const Ordinal cc = colour(c / 3);
+      if (backward ? !(cc > cb) : !(cc < cb)) continue;
       for (int q = 0; q < 3; ++q) {
         const Real yc = y(c + q);
         s[0][q] += values(k0 + j + q) * yc;
@@ -185,12 +195,22 @@ struct BlockGaussSeidelColour {
         s[2][q] += values(k2 + j + q) * yc;
       }
     }
-    const Real t0 = x(3 * b) - (s[0][0] + s[0][1] + s[0][2]);
-    const Real t1 = x(3 * b + 1) - (s[1][0] + s[1][1] + s[1][2]);
-    const Real t2 = x(3 * b + 2) - (s[2][0] + s[2][1] + s[2][2]);
-    y(3 * b) = inv(b, 0) * t0 + inv(b, 1) * t1 + inv(b, 2) * t2;
-    y(3 * b + 1) = inv(b, 3) * t0 + inv(b, 4) * t1 + inv(b, 5) * t2;
-    y(3 * b + 2) = inv(b, 6) * t0 + inv(b, 7) * t1 + inv(b, 8) * t2;
+    const Real t0 = s[0][0] + s[0][1] + s[0][2];
+    const Real t1 = s[1][0] + s[1][1] + s[1][2];
+    const Real t2 = s[2][0] + s[2][1] + s[2][2];
+    const Real u0 = inv(b, 0) * t0 + inv(b, 1) * t1 + inv(b, 2) * t2;
+    const Real u1 = inv(b, 3) * t0 + inv(b, 4) * t1 + inv(b, 5) * t2;
+    const Real u2 = inv(b, 6) * t0 + inv(b, 7) * t1 + inv(b, 8) * t2;
+    if (backward) {
+      y(3 * b) -= u0;
+      y(3 * b + 1) -= u1;
+      y(3 * b + 2) -= u2;
+    } else {
+      const Real x0 = x(3 * b), x1 = x(3 * b + 1), x2 = x(3 * b + 2);
+      y(3 * b) = inv(b, 0) * x0 + inv(b, 1) * x1 + inv(b, 2) * x2 - u0;
+      y(3 * b + 1) = inv(b, 3) * x0 + inv(b, 4) * x1 + inv(b, 5) * x2 - u1;
+      y(3 * b + 2) = inv(b, 6) * x0 + inv(b, 7) * x1 + inv(b, 8) * x2 - u2;
+    }
   }
 };
 
@@ -417,19 +437,18 @@ class KrylovSolver final : public LinearSolver {
                              ApplyDiagonal{diag_inv_, x, y});
         break;
       case Preconditioner::SymmetricGaussSeidel: {
-        // y = M^-1 x: one forward and one backward sweep on A y = x from y = 0.
-        fill(y, 0.0);
+        // y = M^-1 x: forward over colours 0..C-1, backward over C-2..0 (the
+        // last colour has no block above it in U).
         const int colours = static_cast<int>(colour_begin_.size()) - 1;
-        for (int pass = 0; pass < 2; ++pass)
-          for (int i = 0; i < colours; ++i) {
-            const int c = pass == 0 ? i : colours - 1 - i;
-            const Ordinal begin = colour_begin_[c];
-            Kokkos::parallel_for(
-                "tlfea::solvers::krylov::block_gauss_seidel",
-                Range(0, colour_begin_[c + 1] - begin),
-                BlockGaussSeidelColour{pattern_.row_map, pattern_.entries, values_, diag_,
-                                       block_inv_, colour_order_, begin, x, y});
-          }
+        for (int i = 0; i < 2 * colours - 1; ++i) {
+          const bool backward = i >= colours;
+          const int c = backward ? 2 * colours - 2 - i : i;
+          const Ordinal begin = colour_begin_[c];
+          Kokkos::parallel_for(
+              "tlfea::solvers::krylov::block_gauss_seidel", Range(0, colour_begin_[c + 1] - begin),
+              BlockGaussSeidelColour{pattern_.row_map, pattern_.entries, values_, block_inv_,
+                                     colour_order_, colour_, begin, backward, x, y});
+        }
         break;
       }
       case Preconditioner::None:
@@ -463,8 +482,13 @@ class KrylovSolver final : public LinearSolver {
     for (Ordinal b = 0; b < nb; ++b) ++colour_begin_[colours(b)];
     for (Ordinal c = 0; c < num_colours; ++c) colour_begin_[c + 1] += colour_begin_[c];
     std::vector<Ordinal> order(nb), next(colour_begin_.begin(), colour_begin_.end() - 1);
-    for (Ordinal b = 0; b < nb; ++b) order[next[colours(b) - 1]++] = b;
+    std::vector<Ordinal> colour(nb);
+    for (Ordinal b = 0; b < nb; ++b) {
+      colour[b] = colours(b) - 1;
+      order[next[colour[b]]++] = b;
+    }
     colour_order_ = upload_to_device("tlfea::solvers::krylov::colour_order", order);
+    colour_ = upload_to_device("tlfea::solvers::krylov::colour", colour);
   }
 
   // Preconditioned CG (Saad Alg. 9.1) from the current x, at most max_it
@@ -588,6 +612,7 @@ class KrylovSolver final : public LinearSolver {
   // sgs: coefficients sorted by colour; colour c is colour_order_[colour_begin_[c], colour_begin_[c
   // + 1]).
   DeviceView<Ordinal*> colour_order_;
+  DeviceView<Ordinal*> colour_;  // sgs: colour of each coefficient (0-based)
   std::vector<Ordinal> colour_begin_;
 };
 
