@@ -156,6 +156,20 @@ struct CoefficientGraph {
   }
 };
 
+// dst rows 3p..3p+2 = src rows 3b..3b+2 of b = order(p): the matrix rows in
+// colour order, so that each colour's rows are contiguous in memory.
+template <class T>
+struct PermuteRows {
+  DeviceView<Offset*> src_map, dst_map;
+  DeviceView<Ordinal*> order;
+  DeviceView<T*> src, dst;
+  KOKKOS_INLINE_FUNCTION void operator()(const Ordinal p) const {
+    const Ordinal b = order(p);
+    const Offset from = src_map(3 * b), to = dst_map(3 * p);
+    for (Offset k = 0; k < src_map(3 * b + 3) - from; ++k) dst(to + k) = src(from + k);
+  }
+};
+
 // One colour of a block Gauss-Seidel sweep, with A = L + D + U split by
 // colour (L: blocks A_bc with colour(c) < colour(b), U: colour(c) >
 // colour(b), D: the diagonal blocks). Forward, (D + L) y1 = x:
@@ -167,11 +181,13 @@ struct CoefficientGraph {
 // colour do not couple, so they update y independently. The three scalar
 // rows of b hold the same block columns in the same order
 // (core/crs_pattern.hpp), so the product runs block by block: 9 independent
-// sums (row r, column q of the block) over one list of column indices.
+// sums (row r, column q of the block) over one list of column indices. The
+// rows are the colour-ordered copy (PermuteRows): coefficient order(p) has
+// rows 3p..3p+2 there, with the original column indices.
 struct BlockGaussSeidelColour {
-  DeviceView<Offset*> row_map;
-  DeviceView<Ordinal*> entries;
-  DeviceView<Real*> values;
+  DeviceView<Offset*> row_map;   // of the colour-ordered rows
+  DeviceView<Ordinal*> entries;  // of the colour-ordered rows
+  DeviceView<Real*> values;      // of the colour-ordered rows
   Kokkos::View<Real* [9], Kokkos::LayoutRight, DeviceType> inv;
   DeviceView<Ordinal*> order;   // coefficients sorted by colour
   DeviceView<Ordinal*> colour;  // colour of each coefficient
@@ -179,9 +195,9 @@ struct BlockGaussSeidelColour {
   bool backward;
   Vector x, y;
   KOKKOS_INLINE_FUNCTION void operator()(const Ordinal i) const {
-    const Ordinal b = order(begin + i);
+    const Ordinal p = begin + i, b = order(p);
     const Ordinal cb = colour(b);
-    const Offset k0 = row_map(3 * b), k1 = row_map(3 * b + 1), k2 = row_map(3 * b + 2);
+    const Offset k0 = row_map(3 * p), k1 = row_map(3 * p + 1), k2 = row_map(3 * p + 2);
     const Offset len = k1 - k0;
     Real s[3][3] = {{0.0, 0.0, 0.0}, {0.0, 0.0, 0.0}, {0.0, 0.0, 0.0}};
     for (Offset j = 0; j < len; j += 3) {
@@ -343,6 +359,10 @@ class KrylovSolver final : public LinearSolver {
     factored_ = false;
     device_copy(values_, values);
     Ordinal bad = 0;
+    if (prec_ == Preconditioner::SymmetricGaussSeidel)
+      Kokkos::parallel_for("tlfea::solvers::krylov::colour_values", Range(0, n_ / 3),
+                           PermuteRows<Real>{pattern_.row_map, colour_row_map_, colour_order_,
+                                             values_, colour_values_});
     if (prec_ == Preconditioner::BlockJacobi || prec_ == Preconditioner::SymmetricGaussSeidel) {
       Kokkos::parallel_reduce("tlfea::solvers::krylov::invert_blocks", Range(0, n_ / 3),
                               InvertBlocks{values_, diag_, block_inv_}, bad);
@@ -446,7 +466,7 @@ class KrylovSolver final : public LinearSolver {
           const Ordinal begin = colour_begin_[c];
           Kokkos::parallel_for(
               "tlfea::solvers::krylov::block_gauss_seidel", Range(0, colour_begin_[c + 1] - begin),
-              BlockGaussSeidelColour{pattern_.row_map, pattern_.entries, values_, block_inv_,
+              BlockGaussSeidelColour{colour_row_map_, colour_entries_, colour_values_, block_inv_,
                                      colour_order_, colour_, begin, backward, x, y});
         }
         break;
@@ -489,6 +509,21 @@ class KrylovSolver final : public LinearSolver {
     }
     colour_order_ = upload_to_device("tlfea::solvers::krylov::colour_order", order);
     colour_ = upload_to_device("tlfea::solvers::krylov::colour", colour);
+    // The rows in colour order: row map on the host, column indices copied
+    // here, values in every factorize().
+    const auto row_map = to_host(pattern_.row_map);
+    std::vector<Offset> colour_map(n_ + 1, 0);
+    for (Ordinal q = 0; q < nb; ++q)
+      for (int r = 0; r < 3; ++r)
+        colour_map[3 * q + r + 1] =
+            colour_map[3 * q + r] + row_map(3 * order[q] + r + 1) - row_map(3 * order[q] + r);
+    colour_row_map_ = upload_to_device("tlfea::solvers::krylov::colour_row_map", colour_map);
+    colour_entries_ =
+        DeviceView<Ordinal*>("tlfea::solvers::krylov::colour_entries", pattern_.nnz());
+    colour_values_ = Vector("tlfea::solvers::krylov::colour_values", pattern_.nnz());
+    Kokkos::parallel_for("tlfea::solvers::krylov::colour_entries", Range(0, nb),
+                         PermuteRows<Ordinal>{pattern_.row_map, colour_row_map_, colour_order_,
+                                              pattern_.entries, colour_entries_});
   }
 
   // Preconditioned CG (Saad Alg. 9.1) from the current x, at most max_it
@@ -613,6 +648,10 @@ class KrylovSolver final : public LinearSolver {
   // + 1]).
   DeviceView<Ordinal*> colour_order_;
   DeviceView<Ordinal*> colour_;  // sgs: colour of each coefficient (0-based)
+  // sgs: the matrix rows in colour order (row map, column indices, values).
+  DeviceView<Offset*> colour_row_map_;
+  DeviceView<Ordinal*> colour_entries_;
+  Vector colour_values_;
   std::vector<Ordinal> colour_begin_;
 };
 
