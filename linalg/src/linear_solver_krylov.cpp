@@ -25,7 +25,10 @@
 //                  each off-diagonal block read once) and no triangular
 //                  solve runs serially. The colouring fixes the
 //                  order, not the symmetry of M, and is the same in every
-//                  execution space and thread count;
+//                  execution space and thread count. analyze() colours and
+//                  lays out the off-diagonal blocks by colour, L part then U
+//                  part per row; factorize() gathers the values into that
+//                  layout (16 bytes per matrix entry beside the matrix);
 //   "none":        M = I.
 // Algorithms: CG as in Saad, Iterative Methods for Sparse Linear Systems
 // (2nd ed., 2003), Alg. 9.1; GMRES(m) with right preconditioning, Alg. 9.5,
@@ -156,18 +159,11 @@ struct CoefficientGraph {
   }
 };
 
-// dst rows 3p..3p+2 = src rows 3b..3b+2 of b = order(p): the matrix rows in
-// colour order, so that each colour's rows are contiguous in memory.
-template <class T>
-struct PermuteRows {
-  DeviceView<Offset*> src_map, dst_map;
-  DeviceView<Ordinal*> order;
-  DeviceView<T*> src, dst;
-  KOKKOS_INLINE_FUNCTION void operator()(const Ordinal p) const {
-    const Ordinal b = order(p);
-    const Offset from = src_map(3 * b), to = dst_map(3 * p);
-    for (Offset k = 0; k < src_map(3 * b + 3) - from; ++k) dst(to + k) = src(from + k);
-  }
+// dst(k) = src(from(k)): the off-diagonal values in the sweep's layout.
+struct Gather {
+  DeviceView<Offset*> from;
+  Vector src, dst;
+  KOKKOS_INLINE_FUNCTION void operator()(const Offset k) const { dst(k) = src(from(k)); }
 };
 
 // One colour of a block Gauss-Seidel sweep, with A = L + D + U split by
@@ -181,29 +177,28 @@ struct PermuteRows {
 // colour do not couple, so they update y independently. The three scalar
 // rows of b hold the same block columns in the same order
 // (core/crs_pattern.hpp), so the product runs block by block: 9 independent
-// sums (row r, column q of the block) over one list of column indices. The
-// rows are the colour-ordered copy (PermuteRows): coefficient order(p) has
-// rows 3p..3p+2 there, with the original column indices.
+// sums (row r, column q of the block) over one list of column indices.
+// Layout (built once per pattern): coefficient b = order(p) in colour order
+// has rows 3p..3p+2, each holding its L blocks at [0, split(p)) and its U
+// blocks at [split(p), len), the diagonal block left out; so each colour's
+// rows are contiguous and each sweep reads only its own half.
 struct BlockGaussSeidelColour {
-  DeviceView<Offset*> row_map;   // of the colour-ordered rows
-  DeviceView<Ordinal*> entries;  // of the colour-ordered rows
-  DeviceView<Real*> values;      // of the colour-ordered rows
+  DeviceView<Offset*> row_map;   // of the rows in colour order
+  DeviceView<Ordinal*> entries;  // original column indices
+  DeviceView<Real*> values;
+  DeviceView<Offset*> split;  // per position p: length of the L part of each row
   Kokkos::View<Real* [9], Kokkos::LayoutRight, DeviceType> inv;
-  DeviceView<Ordinal*> order;   // coefficients sorted by colour
-  DeviceView<Ordinal*> colour;  // colour of each coefficient
-  Ordinal begin;                // first of this colour in order
+  DeviceView<Ordinal*> order;  // coefficients sorted by colour
+  Ordinal begin;               // first of this colour in order
   bool backward;
   Vector x, y;
   KOKKOS_INLINE_FUNCTION void operator()(const Ordinal i) const {
     const Ordinal p = begin + i, b = order(p);
-    const Ordinal cb = colour(b);
     const Offset k0 = row_map(3 * p), k1 = row_map(3 * p + 1), k2 = row_map(3 * p + 2);
-    const Offset len = k1 - k0;
+    const Offset lo = backward ? split(p) : 0, hi = backward ? k1 - k0 : split(p);
     Real s[3][3] = {{0.0, 0.0, 0.0}, {0.0, 0.0, 0.0}, {0.0, 0.0, 0.0}};
-    for (Offset j = 0; j < len; j += 3) {
+    for (Offset j = lo; j < hi; j += 3) {
       const Ordinal c = entries(k0 + j);
-      const Ordinal cc = colour(c / 3);
-      if (backward ? !(cc > cb) : !(cc < cb)) continue;
       for (int q = 0; q < 3; ++q) {
         const Real yc = y(c + q);
         s[0][q] += values(k0 + j + q) * yc;
@@ -360,9 +355,9 @@ class KrylovSolver final : public LinearSolver {
     device_copy(values_, values);
     Ordinal bad = 0;
     if (prec_ == Preconditioner::SymmetricGaussSeidel)
-      Kokkos::parallel_for("tlfea::solvers::krylov::colour_values", Range(0, n_ / 3),
-                           PermuteRows<Real>{pattern_.row_map, colour_row_map_, colour_order_,
-                                             values_, colour_values_});
+      Kokkos::parallel_for("tlfea::solvers::krylov::colour_values",
+                           Range(0, static_cast<Offset>(colour_values_.extent(0))),
+                           Gather{colour_from_, values_, colour_values_});
     if (prec_ == Preconditioner::BlockJacobi || prec_ == Preconditioner::SymmetricGaussSeidel) {
       Kokkos::parallel_reduce("tlfea::solvers::krylov::invert_blocks", Range(0, n_ / 3),
                               InvertBlocks{values_, diag_, block_inv_}, bad);
@@ -464,10 +459,11 @@ class KrylovSolver final : public LinearSolver {
           const bool backward = i >= colours;
           const int c = backward ? 2 * colours - 2 - i : i;
           const Ordinal begin = colour_begin_[c];
-          Kokkos::parallel_for(
-              "tlfea::solvers::krylov::block_gauss_seidel", Range(0, colour_begin_[c + 1] - begin),
-              BlockGaussSeidelColour{colour_row_map_, colour_entries_, colour_values_, block_inv_,
-                                     colour_order_, colour_, begin, backward, x, y});
+          Kokkos::parallel_for("tlfea::solvers::krylov::block_gauss_seidel",
+                               Range(0, colour_begin_[c + 1] - begin),
+                               BlockGaussSeidelColour{colour_row_map_, colour_entries_,
+                                                      colour_values_, colour_split_, block_inv_,
+                                                      colour_order_, begin, backward, x, y});
         }
         break;
       }
@@ -508,22 +504,38 @@ class KrylovSolver final : public LinearSolver {
       order[next[colour[b]]++] = b;
     }
     colour_order_ = upload_to_device("tlfea::solvers::krylov::colour_order", order);
-    colour_ = upload_to_device("tlfea::solvers::krylov::colour", colour);
-    // The rows in colour order: row map on the host, column indices copied
-    // here, values in every factorize().
+    // The sweep's layout (BlockGaussSeidelColour), on the host once per
+    // pattern: per coefficient in colour order, its rows' L blocks, then U
+    // blocks; colour_from_ maps each entry to its offset in the values.
     const auto row_map = to_host(pattern_.row_map);
-    std::vector<Offset> colour_map(n_ + 1, 0);
-    for (Ordinal q = 0; q < nb; ++q)
-      for (int r = 0; r < 3; ++r)
-        colour_map[3 * q + r + 1] =
-            colour_map[3 * q + r] + row_map(3 * order[q] + r + 1) - row_map(3 * order[q] + r);
-    colour_row_map_ = upload_to_device("tlfea::solvers::krylov::colour_row_map", colour_map);
-    colour_entries_ =
-        DeviceView<Ordinal*>("tlfea::solvers::krylov::colour_entries", pattern_.nnz());
-    colour_values_ = Vector("tlfea::solvers::krylov::colour_values", pattern_.nnz());
-    Kokkos::parallel_for("tlfea::solvers::krylov::colour_entries", Range(0, nb),
-                         PermuteRows<Ordinal>{pattern_.row_map, colour_row_map_, colour_order_,
-                                              pattern_.entries, colour_entries_});
+    const auto entries = to_host(pattern_.entries);
+    std::vector<Offset> map(n_ + 1, 0), split(nb), from;
+    std::vector<Ordinal> cols;
+    from.reserve(pattern_.nnz());
+    cols.reserve(pattern_.nnz());
+    for (Ordinal p = 0; p < nb; ++p) {
+      const Ordinal b = order[p];
+      for (int r = 0; r < 3; ++r) {
+        const Offset k = row_map(3 * b + r), len = row_map(3 * b + r + 1) - k;
+        for (int part = 0; part < 2; ++part) {  // L, then U
+          if (part == 1 && r == 0) split[p] = static_cast<Offset>(from.size()) - map[3 * p];
+          for (Offset j = 0; j < len; j += 3) {
+            const Ordinal c = entries(k + j) / 3;
+            if (c == b || (colour[c] < colour[b]) != (part == 0)) continue;
+            for (int q = 0; q < 3; ++q) {
+              from.push_back(k + j + q);
+              cols.push_back(entries(k + j + q));
+            }
+          }
+        }
+        map[3 * p + r + 1] = static_cast<Offset>(from.size());
+      }
+    }
+    colour_row_map_ = upload_to_device("tlfea::solvers::krylov::colour_row_map", map);
+    colour_split_ = upload_to_device("tlfea::solvers::krylov::colour_split", split);
+    colour_entries_ = upload_to_device("tlfea::solvers::krylov::colour_entries", cols);
+    colour_from_ = upload_to_device("tlfea::solvers::krylov::colour_from", from);
+    colour_values_ = Vector("tlfea::solvers::krylov::colour_values", from.size());
   }
 
   // Preconditioned CG (Saad Alg. 9.1) from the current x, at most max_it
@@ -647,9 +659,8 @@ class KrylovSolver final : public LinearSolver {
   // sgs: coefficients sorted by colour; colour c is colour_order_[colour_begin_[c], colour_begin_[c
   // + 1]).
   DeviceView<Ordinal*> colour_order_;
-  DeviceView<Ordinal*> colour_;  // sgs: colour of each coefficient (0-based)
-  // sgs: the matrix rows in colour order (row map, column indices, values).
-  DeviceView<Offset*> colour_row_map_;
+  // sgs: the off-diagonal blocks in the sweep's layout (BlockGaussSeidelColour).
+  DeviceView<Offset*> colour_row_map_, colour_split_, colour_from_;
   DeviceView<Ordinal*> colour_entries_;
   Vector colour_values_;
   std::vector<Ordinal> colour_begin_;
