@@ -521,6 +521,9 @@ class KrylovSolver final : public LinearSolver {
           if (part == 1 && r == 0) split[p] = static_cast<Offset>(from.size()) - map[3 * p];
           for (Offset j = 0; j < len; j += 3) {
             const Ordinal c = entries(k + j) / 3;
+            if (c != b && colour[c] == colour[b])  // the sweep would race and M lose symmetry
+              throw_error(name_, ": coefficients ", b, " and ", c,
+                          " couple but got one colour (sgs preconditioner)");
             if (c == b || (colour[c] < colour[b]) != (part == 0)) continue;
             for (int q = 0; q < 3; ++q) {
               from.push_back(k + j + q);
@@ -656,8 +659,8 @@ class KrylovSolver final : public LinearSolver {
   Kokkos::View<Real* [9], Kokkos::LayoutRight, DeviceType> block_inv_;
   Basis basis_;
   SparseMatrix matrix_;
-  // sgs: coefficients sorted by colour; colour c is colour_order_[colour_begin_[c], colour_begin_[c
-  // + 1]).
+  // sgs: coefficients sorted by colour; colour c is
+  // colour_order_(colour_begin_[c] .. colour_begin_[c + 1] - 1).
   DeviceView<Ordinal*> colour_order_;
   // sgs: the off-diagonal blocks in the sweep's layout (BlockGaussSeidelColour).
   DeviceView<Offset*> colour_row_map_, colour_split_, colour_from_;
