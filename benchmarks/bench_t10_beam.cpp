@@ -5,7 +5,7 @@
 //                        [--material svk|mr] [--solver NAME] [--generated]
 //                        [--abs-tol A] [--rel-tol R] [--reuse-jacobian 0|1]
 //                        [--breakdown 0|1] [--ordering default|nd|amd]
-//                        [--preconditioner default|none|jacobi|ilu|muelu]
+//                        [--preconditioner default|none|jacobi|block-jacobi|sgs|ilu|muelu]
 //
 // Problem (B1): beam [0,3] x [0,2] x [0,1] m; every node with x = 0 clamped;
 // 5000 N in +x split equally over every mesh node with x = 3 (midside nodes
@@ -63,8 +63,7 @@ constexpr const char* kUsage =
     "                            [--material svk|mr] [--solver NAME] [--generated]\n"
     "                            [--abs-tol A] [--rel-tol R] [--reuse-jacobian 0|1]\n"
     "                            [--breakdown 0|1] [--ordering default|nd|amd]\n"
-    "                            [--preconditioner default|none|jacobi|block-jacobi|ilu|muelu]\n"
-    "                            [--partition default|metis|range]\n"
+    "                            [--preconditioner P] [--partition default|metis|range]\n"
     "  B1 T10 beam (docs/theory.md §A.1): one JSON object on stdout.\n"
     "  --mesh-dir DIR   folder of beam_3x2x1_res{0,2,4,8,16}.1.{node,ele}\n"
     "                   (needed for those res unless --generated)\n"
@@ -81,7 +80,7 @@ constexpr const char* kUsage =
     "  --breakdown 0|1  estimate assembly/factorisation/solve times after the run (default 1)\n"
     "  --ordering O     Tacho fill-reducing order: default (nd with METIS, else amd), nd, amd\n"
     "  --preconditioner P  Belos / dist-* backends: default (ilu), none, jacobi, ilu,\n"
-    "                   muelu (AMG on the rigid-body modes); kk-*: block-jacobi\n"
+    "                   muelu (AMG on the rigid-body modes); kk-*: block-jacobi, sgs\n"
     "  --partition P    several MPI ranks: default (metis with METIS, else range),\n"
     "                   metis, range (StepperSettings::partition)\n";
 

@@ -12,7 +12,8 @@
 #      beside the GPU runs); per scene a verdict from the two history.csv
 #      files: the centres of mass and the energies agree within 1e-9 of
 #      their scale (the largest magnitude of the column family over the run);
-#   3. B1 res 8, 16 and 32 with cudss and with kk-cg; B2 128 elements; B3
+#   3. B1 res 8, 16 and 32 with cudss and with kk-cg (block-jacobi), res 16 and
+#      32 also with kk-cg preconditioner sgs (symmetric Gauss-Seidel); B2 128 elements; B3
 #      32x32 and 64x64; B4 16^3 and 24^3; the contact drop with 4x4x4 and
 #      8x8x4 cubes; the element kernels, range against team.
 set -uo pipefail
@@ -177,6 +178,12 @@ for res in 8 16 32; do
     timed "b1_res${res}_$solver" driver 90 "$GPU_BIN/tlfea_bench_t10_beam" --res "$res" \
       --generated --steps 20 --solver "$solver"
   done
+done
+# kk-cg's two preconditioners on one device: block-jacobi (the kk-cg runs
+# above) against sgs, iterations per solve and seconds per step.
+for res in 16 32; do
+  timed "b1_res${res}_kk-cg_sgs" driver 90 "$GPU_BIN/tlfea_bench_t10_beam" --res "$res" \
+    --generated --steps 20 --solver kk-cg --preconditioner sgs
 done
 timed b2_128 driver 60 "$GPU_BIN/tlfea_bench_ancf_beam" --elements 128 --steps 20
 for d in 32 64; do timed "b3_${d}x$d" driver 90 "$GPU_BIN/tlfea_bench_ancf_plate" --divisions "$d" --steps 10; done

@@ -11,6 +11,24 @@
 //   "block-jacobi" (default): M = blockdiag(A_bb), the 3 x 3 diagonal block of
 //                  each coefficient, inverted once per matrix;
 //   "jacobi":      M = diag(A);
+//   "sgs":         one symmetric block Gauss-Seidel sweep from zero, the
+//                  blocks the same 3 x 3 diagonal blocks: with A = L + D + U
+//                  (D = blockdiag(A_bb), L / U the blocks below / above it in
+//                  the sweep order), M = (D + L) D^-1 (D + U), symmetric
+//                  positive definite for SPD A (Saad 2003, Sec. 4.1.1 and
+//                  eq. 10.8 with blocks), so CG stays valid. The sweep order
+//                  is multicolour: the coefficient graph is coloured once
+//                  per pattern (Kokkos Kernels' deterministic distance-1
+//                  colouring), no two coefficients of one colour couple, so
+//                  each colour is one parallel kernel (forward: colours
+//                  1..C, backward: C-1..1, 2C - 1 kernels per application,
+//                  each off-diagonal block read once) and no triangular
+//                  solve runs serially. The colouring fixes the
+//                  order, not the symmetry of M, and is the same in every
+//                  execution space and thread count. analyze() colours and
+//                  lays out the off-diagonal blocks by colour, L part then U
+//                  part per row; factorize() gathers the values into that
+//                  layout (16 bytes per matrix entry beside the matrix);
 //   "none":        M = I.
 // Algorithms: CG as in Saad, Iterative Methods for Sparse Linear Systems
 // (2nd ed., 2003), Alg. 9.1; GMRES(m) with right preconditioning, Alg. 9.5,
@@ -31,7 +49,10 @@
 #include <KokkosBlas1_nrminf.hpp>
 #include <KokkosBlas1_scal.hpp>
 #include <KokkosBlas2_gemv.hpp>
+#include <KokkosGraph_Distance1Color.hpp>
+#include <KokkosKernels_Handle.hpp>
 #include <KokkosSparse_spmv.hpp>
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <vector>
@@ -114,6 +135,96 @@ struct InvertBlocks {
   }
 };
 
+// Block-row lengths of the coefficient graph: coefficient b couples to
+// (row_map(3b + 1) - row_map(3b)) / 3 coefficients (whole 3 x 3 blocks).
+struct CoefficientDegree {
+  DeviceView<Offset*> row_map;
+  DeviceView<Ordinal*> graph_map;
+  KOKKOS_INLINE_FUNCTION void operator()(const Ordinal b, Ordinal& sum, const bool last) const {
+    const Ordinal d = (row_map(3 * b + 1) - row_map(3 * b)) / 3;
+    if (last) graph_map(b) = sum;
+    sum += d;
+    if (last && b + 1 == static_cast<Ordinal>(graph_map.extent(0)) - 1) graph_map(b + 1) = sum;
+  }
+};
+
+// Coefficient graph: the block columns of scalar row 3b, divided by 3.
+struct CoefficientGraph {
+  DeviceView<Offset*> row_map;
+  DeviceView<Ordinal*> entries, graph_map, graph;
+  KOKKOS_INLINE_FUNCTION void operator()(const Ordinal b) const {
+    const Offset k0 = row_map(3 * b);
+    for (Ordinal i = graph_map(b); i < graph_map(b + 1); ++i)
+      graph(i) = entries(k0 + 3 * (i - graph_map(b))) / 3;
+  }
+};
+
+// dst(k) = src(from(k)): the off-diagonal values in the sweep's layout.
+struct Gather {
+  DeviceView<Offset*> from;
+  Vector src, dst;
+  KOKKOS_INLINE_FUNCTION void operator()(const Offset k) const { dst(k) = src(from(k)); }
+};
+
+// One colour of a block Gauss-Seidel sweep, with A = L + D + U split by
+// colour (L: blocks A_bc with colour(c) < colour(b), U: colour(c) >
+// colour(b), D: the diagonal blocks). Forward, (D + L) y1 = x:
+//   y_b = A_bb^-1 (x_b - sum_{colour(c) < colour(b)} A_bc y_c);
+// backward, (D + U) y = x - L y1 = D y1 (the forward equation), so
+//   y_b = y1_b - A_bb^-1 sum_{colour(c) > colour(b)} A_bc y_c,
+// which together give y = (D + U)^-1 D (D + L)^-1 x = M^-1 x and read each
+// off-diagonal block once per application, not twice. Coefficients of one
+// colour do not couple, so they update y independently. The three scalar
+// rows of b hold the same block columns in the same order
+// (core/crs_pattern.hpp), so the product runs block by block: 9 independent
+// sums (row r, column q of the block) over one list of column indices.
+// Layout (built once per pattern): coefficient b = order(p) in colour order
+// has rows 3p..3p+2, each holding its L blocks at [0, split(p)) and its U
+// blocks at [split(p), len), the diagonal block left out; so each colour's
+// rows are contiguous and each sweep reads only its own half.
+struct BlockGaussSeidelColour {
+  DeviceView<Offset*> row_map;   // of the rows in colour order
+  DeviceView<Ordinal*> entries;  // original column indices
+  DeviceView<Real*> values;
+  DeviceView<Offset*> split;  // per position p: length of the L part of each row
+  Kokkos::View<Real* [9], Kokkos::LayoutRight, DeviceType> inv;
+  DeviceView<Ordinal*> order;  // coefficients sorted by colour
+  Ordinal begin;               // first of this colour in order
+  bool backward;
+  Vector x, y;
+  KOKKOS_INLINE_FUNCTION void operator()(const Ordinal i) const {
+    const Ordinal p = begin + i, b = order(p);
+    const Offset k0 = row_map(3 * p), k1 = row_map(3 * p + 1), k2 = row_map(3 * p + 2);
+    const Offset lo = backward ? split(p) : 0, hi = backward ? k1 - k0 : split(p);
+    Real s[3][3] = {{0.0, 0.0, 0.0}, {0.0, 0.0, 0.0}, {0.0, 0.0, 0.0}};
+    for (Offset j = lo; j < hi; j += 3) {
+      const Ordinal c = entries(k0 + j);
+      for (int q = 0; q < 3; ++q) {
+        const Real yc = y(c + q);
+        s[0][q] += values(k0 + j + q) * yc;
+        s[1][q] += values(k1 + j + q) * yc;
+        s[2][q] += values(k2 + j + q) * yc;
+      }
+    }
+    const Real t0 = s[0][0] + s[0][1] + s[0][2];
+    const Real t1 = s[1][0] + s[1][1] + s[1][2];
+    const Real t2 = s[2][0] + s[2][1] + s[2][2];
+    const Real u0 = inv(b, 0) * t0 + inv(b, 1) * t1 + inv(b, 2) * t2;
+    const Real u1 = inv(b, 3) * t0 + inv(b, 4) * t1 + inv(b, 5) * t2;
+    const Real u2 = inv(b, 6) * t0 + inv(b, 7) * t1 + inv(b, 8) * t2;
+    if (backward) {
+      y(3 * b) -= u0;
+      y(3 * b + 1) -= u1;
+      y(3 * b + 2) -= u2;
+    } else {
+      const Real x0 = x(3 * b), x1 = x(3 * b + 1), x2 = x(3 * b + 2);
+      y(3 * b) = inv(b, 0) * x0 + inv(b, 1) * x1 + inv(b, 2) * x2 - u0;
+      y(3 * b + 1) = inv(b, 3) * x0 + inv(b, 4) * x1 + inv(b, 5) * x2 - u1;
+      y(3 * b + 2) = inv(b, 6) * x0 + inv(b, 7) * x1 + inv(b, 8) * x2 - u2;
+    }
+  }
+};
+
 struct ApplyBlockInverse {
   Kokkos::View<Real* [9], Kokkos::LayoutRight, DeviceType> inv;
   Vector x, y;
@@ -159,7 +270,14 @@ struct ApplyDiagonal {
 };
 
 enum class Method { CG, GMRES };
-enum class Preconditioner { None, Jacobi, BlockJacobi };
+enum class Preconditioner { None, Jacobi, BlockJacobi, SymmetricGaussSeidel };
+
+// The preconditioner names kk-cg / kk-gmres accept ("default": block-jacobi).
+constexpr const char* kPreconditionerNames = "block-jacobi, jacobi, sgs or none";
+
+using ColouringHandle =
+    KokkosKernels::Experimental::KokkosKernelsHandle<Ordinal, Ordinal, Real, ExecSpace, MemSpace,
+                                                     MemSpace>;
 
 class KrylovSolver final : public LinearSolver {
  public:
@@ -171,11 +289,13 @@ class KrylovSolver final : public LinearSolver {
       prec_ = Preconditioner::BlockJacobi;
     else if (p == "jacobi")
       prec_ = Preconditioner::Jacobi;
+    else if (p == "sgs")
+      prec_ = Preconditioner::SymmetricGaussSeidel;
     else if (p == "none")
       prec_ = Preconditioner::None;
     else
-      throw_error(name_, ": preconditioner \"", p,
-                  "\" is not available (kk-cg / kk-gmres take block-jacobi, jacobi or none)");
+      throw_error(name_, ": preconditioner \"", p, "\" is not available (kk-cg / kk-gmres take ",
+                  kPreconditionerNames, ")");
     if (method == Method::CG && !options.symmetric)
       throw_error(name_, ": CG needs a symmetric matrix (symmetric: false given); use kk-gmres");
     if (!(options.tolerance > 0.0 && options.tolerance < 1.0))
@@ -201,10 +321,12 @@ class KrylovSolver final : public LinearSolver {
                          FindDiagonalBlock{pattern.row_map, pattern.entries, diag_});
     values_ = Vector("tlfea::solvers::krylov::values", pattern.nnz());
     matrix_ = make_sparse_matrix(pattern_, values_, "tlfea::solvers::krylov::A");
-    block_inv_ = decltype(block_inv_)("tlfea::solvers::krylov::block_inverse",
-                                      prec_ == Preconditioner::BlockJacobi ? n_ / 3 : 0);
+    const bool blocks =
+        prec_ == Preconditioner::BlockJacobi || prec_ == Preconditioner::SymmetricGaussSeidel;
+    block_inv_ = decltype(block_inv_)("tlfea::solvers::krylov::block_inverse", blocks ? n_ / 3 : 0);
     diag_inv_ = Vector("tlfea::solvers::krylov::diagonal_inverse",
                        prec_ == Preconditioner::Jacobi ? n_ : 0);
+    if (prec_ == Preconditioner::SymmetricGaussSeidel) colour_coefficients();
     r_ = Vector("tlfea::solvers::krylov::r", n_);
     z_ = Vector("tlfea::solvers::krylov::z", n_);
     p_ = Vector("tlfea::solvers::krylov::p", n_);
@@ -232,13 +354,17 @@ class KrylovSolver final : public LinearSolver {
     factored_ = false;
     device_copy(values_, values);
     Ordinal bad = 0;
-    if (prec_ == Preconditioner::BlockJacobi) {
+    if (prec_ == Preconditioner::SymmetricGaussSeidel)
+      Kokkos::parallel_for("tlfea::solvers::krylov::colour_values",
+                           Range(0, static_cast<Offset>(colour_values_.extent(0))),
+                           Gather{colour_from_, values_, colour_values_});
+    if (prec_ == Preconditioner::BlockJacobi || prec_ == Preconditioner::SymmetricGaussSeidel) {
       Kokkos::parallel_reduce("tlfea::solvers::krylov::invert_blocks", Range(0, n_ / 3),
                               InvertBlocks{values_, diag_, block_inv_}, bad);
       if (bad > 0)
-        throw_error(name_, ": ", bad,
-                    " diagonal 3 x 3 block(s) are singular or missing (block-Jacobi "
-                    "preconditioner); try preconditioner jacobi or none, or a direct solver");
+        throw_error(name_, ": ", bad, " diagonal 3 x 3 block(s) are singular or missing (",
+                    prec_ == Preconditioner::BlockJacobi ? "block-Jacobi" : "Gauss-Seidel",
+                    " preconditioner); try preconditioner jacobi or none, or a direct solver");
     } else if (prec_ == Preconditioner::Jacobi) {
       Kokkos::parallel_reduce("tlfea::solvers::krylov::invert_diagonal", Range(0, n_),
                               InvertDiagonal{values_, diag_, diag_inv_}, bad);
@@ -325,10 +451,94 @@ class KrylovSolver final : public LinearSolver {
         Kokkos::parallel_for("tlfea::solvers::krylov::jacobi", Range(0, n_),
                              ApplyDiagonal{diag_inv_, x, y});
         break;
+      case Preconditioner::SymmetricGaussSeidel: {
+        // y = M^-1 x: forward over colours 0..C-1, backward over C-2..0 (the
+        // last colour has no block above it in U).
+        const int colours = static_cast<int>(colour_begin_.size()) - 1;
+        for (int i = 0; i < 2 * colours - 1; ++i) {
+          const bool backward = i >= colours;
+          const int c = backward ? 2 * colours - 2 - i : i;
+          const Ordinal begin = colour_begin_[c];
+          Kokkos::parallel_for("tlfea::solvers::krylov::block_gauss_seidel",
+                               Range(0, colour_begin_[c + 1] - begin),
+                               BlockGaussSeidelColour{colour_row_map_, colour_entries_,
+                                                      colour_values_, colour_split_, block_inv_,
+                                                      colour_order_, begin, backward, x, y});
+        }
+        break;
+      }
       case Preconditioner::None:
         device_copy(y, x);
         break;
     }
+  }
+
+  // sgs: colours the coefficient graph and sorts the coefficients by colour
+  // (colour_order_, colour_begin_). Kokkos Kernels' vertex-based
+  // deterministic colouring (COLORING_VBD) gives the same colours in every
+  // execution space and thread count.
+  void colour_coefficients() {
+    const Ordinal nb = n_ / 3;
+    DeviceView<Ordinal*> graph_map("tlfea::solvers::krylov::coefficient_graph_map", nb + 1);
+    Ordinal edges = 0;
+    Kokkos::parallel_scan("tlfea::solvers::krylov::coefficient_degree", Range(0, nb),
+                          CoefficientDegree{pattern_.row_map, graph_map}, edges);
+    DeviceView<Ordinal*> graph("tlfea::solvers::krylov::coefficient_graph", edges);
+    Kokkos::parallel_for("tlfea::solvers::krylov::coefficient_graph", Range(0, nb),
+                         CoefficientGraph{pattern_.row_map, pattern_.entries, graph_map, graph});
+    ColouringHandle handle;
+    handle.create_graph_coloring_handle(KokkosGraph::COLORING_VBD);
+    KokkosGraph::Experimental::graph_color(&handle, nb, nb, graph_map, graph);
+    const auto colours = to_host(handle.get_graph_coloring_handle()->get_vertex_colors());
+    handle.destroy_graph_coloring_handle();
+    // Counting sort by colour (colours are 1-based), on the host: once per pattern.
+    Ordinal num_colours = 0;
+    for (Ordinal b = 0; b < nb; ++b) num_colours = std::max<Ordinal>(num_colours, colours(b));
+    colour_begin_.assign(num_colours + 1, 0);
+    for (Ordinal b = 0; b < nb; ++b) ++colour_begin_[colours(b)];
+    for (Ordinal c = 0; c < num_colours; ++c) colour_begin_[c + 1] += colour_begin_[c];
+    std::vector<Ordinal> order(nb), next(colour_begin_.begin(), colour_begin_.end() - 1);
+    std::vector<Ordinal> colour(nb);
+    for (Ordinal b = 0; b < nb; ++b) {
+      colour[b] = colours(b) - 1;
+      order[next[colour[b]]++] = b;
+    }
+    colour_order_ = upload_to_device("tlfea::solvers::krylov::colour_order", order);
+    // The sweep's layout (BlockGaussSeidelColour), on the host once per
+    // pattern: per coefficient in colour order, its rows' L blocks, then U
+    // blocks; colour_from_ maps each entry to its offset in the values.
+    const auto row_map = to_host(pattern_.row_map);
+    const auto entries = to_host(pattern_.entries);
+    std::vector<Offset> map(n_ + 1, 0), split(nb), from;
+    std::vector<Ordinal> cols;
+    from.reserve(pattern_.nnz());
+    cols.reserve(pattern_.nnz());
+    for (Ordinal p = 0; p < nb; ++p) {
+      const Ordinal b = order[p];
+      for (int r = 0; r < 3; ++r) {
+        const Offset k = row_map(3 * b + r), len = row_map(3 * b + r + 1) - k;
+        for (int part = 0; part < 2; ++part) {  // L, then U
+          if (part == 1 && r == 0) split[p] = static_cast<Offset>(from.size()) - map[3 * p];
+          for (Offset j = 0; j < len; j += 3) {
+            const Ordinal c = entries(k + j) / 3;
+            if (c != b && colour[c] == colour[b])  // the sweep would race and M lose symmetry
+              throw_error(name_, ": coefficients ", b, " and ", c,
+                          " couple but got one colour (sgs preconditioner)");
+            if (c == b || (colour[c] < colour[b]) != (part == 0)) continue;
+            for (int q = 0; q < 3; ++q) {
+              from.push_back(k + j + q);
+              cols.push_back(entries(k + j + q));
+            }
+          }
+        }
+        map[3 * p + r + 1] = static_cast<Offset>(from.size());
+      }
+    }
+    colour_row_map_ = upload_to_device("tlfea::solvers::krylov::colour_row_map", map);
+    colour_split_ = upload_to_device("tlfea::solvers::krylov::colour_split", split);
+    colour_entries_ = upload_to_device("tlfea::solvers::krylov::colour_entries", cols);
+    colour_from_ = upload_to_device("tlfea::solvers::krylov::colour_from", from);
+    colour_values_ = Vector("tlfea::solvers::krylov::colour_values", from.size());
   }
 
   // Preconditioned CG (Saad Alg. 9.1) from the current x, at most max_it
@@ -449,6 +659,14 @@ class KrylovSolver final : public LinearSolver {
   Kokkos::View<Real* [9], Kokkos::LayoutRight, DeviceType> block_inv_;
   Basis basis_;
   SparseMatrix matrix_;
+  // sgs: coefficients sorted by colour; colour c is
+  // colour_order_(colour_begin_[c] .. colour_begin_[c + 1] - 1).
+  DeviceView<Ordinal*> colour_order_;
+  // sgs: the off-diagonal blocks in the sweep's layout (BlockGaussSeidelColour).
+  DeviceView<Offset*> colour_row_map_, colour_split_, colour_from_;
+  DeviceView<Ordinal*> colour_entries_;
+  Vector colour_values_;
+  std::vector<Ordinal> colour_begin_;
 };
 
 }  // namespace

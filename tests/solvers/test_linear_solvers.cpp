@@ -165,7 +165,9 @@ std::vector<Config> configs() {
   iterative("kk-cg", "block-jacobi", 0, true);
   iterative("kk-cg", "jacobi", 0, true);
   iterative("kk-cg", "none", 0, true);
+  iterative("kk-cg", "sgs", 0, true);
   iterative("kk-gmres", "block-jacobi", 0, false);
+  iterative("kk-gmres", "sgs", 0, false);
   iterative("kk-gmres", "none", 0, false);
   if (available("belos-cg")) {
     iterative("belos-cg", "ilu", 0, true);
@@ -416,6 +418,70 @@ TEST(LinearSolver, KrylovSolversStopAtTheRoundOffFloorAndThrowWhenStopped) {
     } catch (const Error& e) {
       EXPECT_NE(std::string(e.what()).find("no convergence in 2 iterations"), std::string::npos)
           << e.what();
+    }
+  }
+}
+
+// Symmetric block Gauss-Seidel (sgs) against block Jacobi on a stiffness-like
+// system: the vector clique Laplacian (x) S of a T10 box with 6^3 cells (13^3
+// coefficients, 6591 unknowns) plus a small mass term, conditioned like an
+// elasticity stiffness (its condition number grows as h^-2). The reference
+// solution is Eigen's sparse LDL^T (eigen-ldlt), a direct solver sharing no
+// code with kk-cg; the solvers stop at a relative residual of 1e-10, so the
+// solutions agree to that times the condition number (measured: 3e-9).
+// Iterations measured on this system (Serial and OpenMP builds alike; the
+// colouring is deterministic): kk-cg block-jacobi 96, kk-cg sgs 54 (1.8x
+// fewer), kk-gmres sgs 54; the test asks for at least 1.5x fewer.
+TEST(LinearSolver, SymmetricGaussSeidelSolvesToToleranceInFewerIterationsThanBlockJacobi) {
+  const TestSystem sys({6, 6, 6});
+  ASSERT_EQ(sys.n, 6591);
+  const std::vector<Real> values = sys.spd_values(1e-3, 1.0, 1);
+  const std::vector<Real> b_host = sys.matvec(values, sys.exact_solution(2));
+  const auto b = to_device(b_host, "b");
+  const auto a = to_device(values, "A");
+  auto solve = [&](const std::string& backend, const std::string& prec, int& iterations) {
+    LinearSolverOptions options;
+    options.backend = backend;
+    options.preconditioner = prec;
+    options.tolerance = 1e-10;
+    options.max_iterations = 5000;
+    auto solver = make_linear_solver(options);
+    solver->analyze(sys.pattern);
+    solver->factorize(a);
+    DeviceView<Real*> x("x", sys.n);
+    solver->solve(b, x);
+    iterations = solver->stats().last_iterations;
+    std::cout << "  " << backend << " + " << prec << ": " << iterations << " iterations\n";
+    return to_host(x);
+  };
+  int it_direct = 0, it_bj = 0, it_sgs = 0, it_gmres = 0;
+  const std::vector<Real> x_direct = solve("eigen-ldlt", "default", it_direct);
+  const std::vector<Real> x_bj = solve("kk-cg", "block-jacobi", it_bj);
+  const std::vector<Real> x_sgs = solve("kk-cg", "sgs", it_sgs);
+  const std::vector<Real> x_gmres = solve("kk-gmres", "sgs", it_gmres);
+  std::cout << "  |x_sgs - x_direct| / |x_direct| = " << relative_difference(x_sgs, x_direct)
+            << ", |x_bj - x_direct| / |x_direct| = " << relative_difference(x_bj, x_direct) << "\n";
+  EXPECT_LT(relative_difference(x_sgs, x_direct), 1e-7);
+  EXPECT_LT(relative_difference(x_gmres, x_direct), 1e-7);
+  // The residual the solver reports is the true one, at the tolerance.
+  const std::vector<Real> r = sys.matvec(values, x_sgs);
+  EXPECT_LT(relative_difference(r, b_host), 1e-10);
+  EXPECT_LT(1.5 * it_sgs, it_bj);
+}
+
+TEST(LinearSolver, UnknownKrylovPreconditionerThrowsListingValidNames) {
+  for (const char* backend : {"kk-cg", "kk-gmres"}) {
+    LinearSolverOptions options;
+    options.backend = backend;
+    options.preconditioner = "gauss-seidel";
+    try {
+      make_linear_solver(options);
+      FAIL() << "no exception";
+    } catch (const Error& e) {
+      const std::string what = e.what();
+      EXPECT_NE(what.find("\"gauss-seidel\" is not available"), std::string::npos) << what;
+      for (const char* name : {"block-jacobi", "jacobi", "sgs", "none"})
+        EXPECT_NE(what.find(name), std::string::npos) << name << " missing from: " << what;
     }
   }
 }

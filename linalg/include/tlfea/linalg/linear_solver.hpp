@@ -42,7 +42,8 @@ struct LinearSolverOptions {
   int max_iterations = 0;
   // Iterative: "default" (ilu for Belos, block-jacobi for kk-*), "none",
   // "jacobi", "ilu" and "muelu" (Belos), "block-jacobi" (kk-*: the inverse of
-  // each coefficient's 3 x 3 diagonal block).
+  // each coefficient's 3 x 3 diagonal block), "sgs" (kk-*: one multicolour
+  // symmetric Gauss-Seidel sweep).
   std::string preconditioner = "default";
   int ilu_level = 0;  // ILU(k) fill level
   // Tacho fill-reducing order of the node graph: "nd" (METIS nested
