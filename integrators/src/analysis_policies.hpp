@@ -20,6 +20,7 @@
 #pragma once
 
 #include <ostream>
+#include <string>
 
 #include "tlfea/integrators/time_stepper.hpp"
 
@@ -47,6 +48,9 @@ class InertiaPolicy {
   // The automatic penalty comes from the stiffness at the reference state
   // (TimeStepper::init_static_penalty) instead of the mass.
   virtual bool penalty_from_stiffness() const = 0;
+  // Throws Error when this analysis cannot take an explicit per-step force
+  // (StepForce) named `name`.
+  virtual void check_step_force(const std::string& name) const = 0;
   // The head of the message of a step that failed after `retries` halvings:
   // step number, its interval [t, t_end] and the last step size h.
   virtual void describe_failure(std::ostream& os, long step, Real t, Real t_end, int retries,
@@ -63,6 +67,7 @@ class DynamicInertia final : public InertiaPolicy {
   bool reuses_factors() const override { return true; }
   bool energy_line_search() const override { return false; }
   bool penalty_from_stiffness() const override { return false; }
+  void check_step_force(const std::string&) const override {}
   void describe_failure(std::ostream& os, long step, Real t, Real t_end, int retries,
                         Real h) const override;
 };
@@ -72,9 +77,9 @@ class DynamicInertia final : public InertiaPolicy {
 class StaticEquilibrium final : public InertiaPolicy {
  public:
   // Checks what a static analysis refuses (Error: an inner solver other
-  // than Newton, generalized alpha, explicit per-step forces such as
-  // contact: `step_forces` counts those the model declares); n coefficients.
-  StaticEquilibrium(Ordinal n, const StepperSettings& settings, bool step_forces);
+  // than Newton, generalized alpha, a step force the model requires,
+  // Model::require_step_force); n coefficients.
+  StaticEquilibrium(Ordinal n, const StepperSettings& settings, const Model& model);
   bool has_inertia() const override { return false; }
   Real mass_coefficient(Real) const override { return 0.0; }
   Real viscous_coefficient() const override { return 0.0; }
@@ -85,6 +90,8 @@ class StaticEquilibrium final : public InertiaPolicy {
   bool reuses_factors() const override { return false; }
   bool energy_line_search() const override { return true; }
   bool penalty_from_stiffness() const override { return true; }
+  // Always: contact and other explicit per-step forces are not supported.
+  void check_step_force(const std::string& name) const override;
   void describe_failure(std::ostream& os, long step, Real t, Real t_end, int retries,
                         Real h) const override;
 

@@ -92,6 +92,7 @@ SettleReport TimeStepper::settle(const SettleSettings& ss) {
   if (steps_ != 0 || t_ != 0.0)
     throw_error("settle: only before the first step (the stepper is at step ", steps_, ", t = ", t_,
                 " s)");
+  check_step_forces();
   auto settle = std::make_unique<detail::SettleRamp>(ss, s_.dt);
   detail::SettleRamp& ramp = *settle;
   const long n = ramp.steps();

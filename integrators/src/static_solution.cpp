@@ -17,19 +17,22 @@ namespace tlfea {
 
 namespace detail {
 
-StaticEquilibrium::StaticEquilibrium(Ordinal n, const StepperSettings& s, bool step_forces) {
+StaticEquilibrium::StaticEquilibrium(Ordinal n, const StepperSettings& s, const Model& model) {
   if (s.inner_solver != InnerSolver::newton)
     throw_error("static analysis: inner solver '", inner_solver_name(s.inner_solver),
                 "' is not supported (use newton)");
-  if (step_forces)
-    throw_error(
-        "static analysis: contact (and other explicit per-step forces) is not supported; "
-        "use a dynamic analysis with damping to settle a model in contact");
+  for (const std::string& name : model.required_step_forces()) check_step_force(name);
   if (s.integrator == TimeIntegrator::generalized_alpha)
     throw_error(
         "static analysis: the generalized-alpha integrator is for a dynamic analysis (a static "
         "analysis has no inertia to integrate); use integrator backward_euler");
   zero_ = CoefView("tlfea::integrators::zero_velocity", n);
+}
+
+void StaticEquilibrium::check_step_force(const std::string&) const {
+  throw_error(
+      "static analysis: contact (and other explicit per-step forces) is not supported; "
+      "use a dynamic analysis with damping to settle a model in contact");
 }
 
 void StaticEquilibrium::describe_failure(std::ostream& os, long step, Real t, Real t_end,
@@ -61,7 +64,7 @@ void TimeStepper::init_static_penalty() {
   auto val = to_host(values_);
   auto fr = to_host(free_);
   auto shift = to_host(layout.shift);
-  DeviceView<Real*> diag("tlfea::solvers::static_diagonal", p.num_rows());
+  DeviceView<Real*> diag("tlfea::integrators::static_diagonal", p.num_rows());
   {
     auto hd = host_mirror(diag);
     fill(hd, 0.0);

@@ -322,7 +322,7 @@ TimeStepper::TimeStepper(Model& model, const StepperSettings& settings)
   y_ = DeviceView<Real*>("tlfea::solvers::y", m_);
   if (m_ > 0) fc_ = CoefView("tlfea::solvers::constraint_force", n);
   if (s_.analysis == Analysis::static_equilibrium) {
-    analysis_ = std::make_unique<detail::StaticEquilibrium>(n, s_, !model_.step_forces().empty());
+    analysis_ = std::make_unique<detail::StaticEquilibrium>(n, s_, model_);
   } else if (s_.analysis == Analysis::dynamic) {
     analysis_ = std::make_unique<detail::DynamicInertia>();
   } else {
@@ -567,11 +567,11 @@ Real TimeStepper::residual(Real h, Real t1) {
     cs.apply_jacobian_transpose(qt_, tl, y_, fc_);
   }
   Real sums[10] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
-  Kokkos::parallel_reduce(
-      "tlfea::solvers::residual", Range(0, q_.extent(0)),
-      CombineResidual{gt_, inertia_, fint_, fext_, fstep_, fc_, dv_, vt_, qt_, free_,
-                      analysis_->has_inertia(), !model_.step_forces().empty(), m_ > 0},
-      sums);  // the reduction fences
+  const bool dynamic = analysis_->has_inertia();
+  Kokkos::parallel_reduce("tlfea::solvers::residual", Range(0, q_.extent(0)),
+                          CombineResidual{gt_, inertia_, fint_, fext_, fstep_, fc_, dv_, vt_, qt_,
+                                          free_, dynamic, !step_forces_.empty(), m_ > 0},
+                          sums);  // the reduction fences
   Real f2 = 0.0;
   for (int i = 1; i <= 5; ++i) f2 = std::max(f2, sums[i]);
   force_scale_ = std::sqrt(f2);
@@ -840,10 +840,10 @@ bool TimeStepper::advance(Real h, StepReport& rep) {
     Kokkos::parallel_for(
         "tlfea::solvers::prescribed_generalized_alpha", Range(0, presc_dofs_.extent(0)),
         PrescribedGeneralizedAlpha{vt_, q_, qhat_, presc_dofs_, h, position_coefficient(h)});
-  if (!model_.step_forces().empty()) {
+  if (!step_forces_.empty()) {
     const double tc = wall();
     fill(fstep_, 0.0);
-    for (const auto& fn : model_.step_forces()) fn(t_, q_, v_, h, fstep_);
+    for (const auto& f : step_forces_) f->add(t_, q_, v_, h, fstep_);
     Kokkos::fence();
     rep.step_force_s += wall() - tc;
   }
@@ -895,7 +895,30 @@ bool TimeStepper::advance(Real h, StepReport& rep) {
   return true;
 }
 
+void TimeStepper::add_step_force(std::shared_ptr<StepForce> force) {
+  if (!force) throw_error("TimeStepper::add_step_force: no step force (null)");
+  analysis_->check_step_force(force->name());
+  for (const auto& f : step_forces_)
+    if (f == force)
+      throw_error("TimeStepper::add_step_force: step force '", force->name(),
+                  "' was added to this stepper already");
+  step_forces_.push_back(std::move(force));
+}
+
+void TimeStepper::check_step_forces() const {
+  for (const std::string& name : model_.required_step_forces()) {
+    bool found = false;
+    for (const auto& f : step_forces_) found = found || f->name() == name;
+    if (!found)
+      throw_error("TimeStepper: the model needs the step force '", name,
+                  "' (a scene with contact requires its contact), which this stepper was not "
+                  "given: add it with add_step_force (Scene::attach_contact(stepper)), or run "
+                  "the scene through tlfea::Simulation, which does");
+  }
+}
+
 StepReport TimeStepper::step() {
+  check_step_forces();
   StepReport rep;
   residual_time_ = 0.0;
   const Real t_end = t_ + s_.dt;

@@ -12,8 +12,8 @@ namespace {
 constexpr int kCheckpointVersion = 3;
 }  // namespace
 
-void save_checkpoint(const std::string& path, const TimeStepper& stepper,
-                     const ContactForces* contact) {
+void save_checkpoint(const std::string& path, const TimeStepper& stepper) {
+  const ContactComponent* contact = find_contact(stepper);
   const StepperState st = stepper.state();
   const std::string tmp = path + ".tmp";
   hid_t f = H5Fcreate(tmp.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
@@ -72,7 +72,8 @@ void save_checkpoint(const std::string& path, const TimeStepper& stepper,
     throw_error("save_checkpoint: cannot rename '", tmp, "' to '", path, "'");
 }
 
-void load_checkpoint(const std::string& path, TimeStepper& stepper, ContactForces* contact) {
+void load_checkpoint(const std::string& path, TimeStepper& stepper) {
+  ContactComponent* contact = find_contact(stepper);
   hid_t f = -1;
   H5E_BEGIN_TRY { f = H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT); }
   H5E_END_TRY;
@@ -110,7 +111,8 @@ void load_checkpoint(const std::string& path, TimeStepper& stepper, ContactForce
     }
     const bool has_contact = h5::read_scalar<int>(f, "contact/present", path) != 0;
     if (contact && !has_contact)
-      throw_error("load_checkpoint: '", path, "' holds no contact history, but one was asked for");
+      throw_error("load_checkpoint: '", path,
+                  "' holds no contact history, but the stepper has contact");
     if (contact) {
       const auto keys = h5::read<unsigned long long>(f, "contact/keys", path);
       const auto dts = h5::read<Real>(f, "contact/delta_t", path);

@@ -27,6 +27,7 @@
 #include <string>
 #include <vector>
 
+#include "tlfea/integrators/step_force.hpp"
 #include "tlfea/linalg/linear_solver.hpp"
 #include "tlfea/model/model.hpp"
 
@@ -296,6 +297,15 @@ class TimeStepper {
   // method "none", every element).
   PartitionInfo partition_info() const;
 
+  // Explicit per-step forces (step_force.hpp; contact: ContactComponent),
+  // called in the order added at the start of every step. Throws Error for
+  // a null one, one added already, or any in a static analysis. A model
+  // that requires a step force (Model::require_step_force: a scene with
+  // contact) is stepped or settled only once one of that name was added:
+  // step() and settle() throw Error naming it otherwise.
+  void add_step_force(std::shared_ptr<StepForce> force);
+  const std::vector<std::shared_ptr<StepForce>>& step_forces() const { return step_forces_; }
+
   // Restart: the carried state, and its restoration (throws Error when the
   // sizes do not match this stepper's model). restore() refactors at the
   // recorded assembly point when the saved stepper held a factorization.
@@ -303,6 +313,7 @@ class TimeStepper {
   void restore(const StepperState& state);
 
  private:
+  void check_step_forces() const;         // every step force the model requires is here
   bool advance(Real h, StepReport& rep);  // one step of size h from (q_, v_, lambda_)
   bool inner_newton(Real h, Real t1, StepReport& rep, bool& reuse_ok, bool& last_fast);
   bool residual_converged(Real r, Real r0) const;
@@ -361,6 +372,7 @@ class TimeStepper {
   DeviceView<Ordinal*> mass_cols_;
   DeviceView<Real*> mass_block_;
   CoefView fstep_;  // explicit per-step forces (contact), evaluated at step start
+  std::vector<std::shared_ptr<StepForce>> step_forces_;
   std::unique_ptr<detail::AdamW> adamw_;  // the AdamW inner solver (InnerSolver::adamw only)
   DeviceView<Real*> values_, lambda_, lambda_t_, c_, y_;
   DeviceView<Ordinal*> fixed_dofs_;  // scalar dofs of clamped coefficients
