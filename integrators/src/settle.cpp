@@ -100,6 +100,12 @@ SettleReport TimeStepper::settle(const SettleSettings& ss) {
   CoefView v_given("tlfea::integrators::settle_v0", v_.extent(0));
   device_copy(v_given, v_);  // the velocities set before the settle, given back at t = 0
   fill(v_, 0.0);
+  // The ramp is the load control until the settle ends, however it ends.
+  struct LoadGuard {
+    const detail::LoadControl*& load;
+    const detail::LoadControl* restored;
+    ~LoadGuard() { load = restored; }
+  } guard{load_, time_loads_.get()};
   load_ = &ramp;
   t_ = -static_cast<Real>(n) * s_.dt;
   try {
@@ -109,7 +115,7 @@ SettleReport TimeStepper::settle(const SettleSettings& ss) {
       if (ramp.end_step(k, r.newton_iterations, model_.kinetic_energy(v_))) fill(v_, 0.0);
     }
   } catch (const Error& e) {
-    load_ = time_loads_.get();
+    load_ = time_loads_.get();  // restore() refactors with the loads of the run
     restore(initial);
     throw Error(std::string("settle (pseudo-time before t = 0): ") + e.what() +
                 "; the stepper is back at its initial state");

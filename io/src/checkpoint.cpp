@@ -1,4 +1,5 @@
 // Checkpoint / restart: one HDF5 file, written to PATH.tmp and renamed.
+#include <algorithm>
 #include <cstdio>
 
 #include "h5util.hpp"
@@ -110,6 +111,16 @@ void load_checkpoint(const std::string& path, TimeStepper& stepper) {
       st.abar = h5::read<Real>(f, "integrator/abar", path);
     }
     const bool has_contact = h5::read_scalar<int>(f, "contact/present", path) != 0;
+    // A model that requires contact (a scene's) gets its history only
+    // through its stepper's contact component: added after the load, it
+    // would continue from none.
+    const auto& required = stepper.model().required_step_forces();
+    if (!contact && has_contact &&
+        std::find(required.begin(), required.end(), ContactComponent::component_name()) !=
+            required.end())
+      throw_error("load_checkpoint: '", path,
+                  "' holds a contact history, but the stepper has no contact component yet (add "
+                  "it first: Scene::attach_contact(stepper))");
     if (contact && !has_contact)
       throw_error("load_checkpoint: '", path,
                   "' holds no contact history, but the stepper has contact");

@@ -170,6 +170,25 @@ TEST(Simulation, HandMadeStepperWithoutTheSceneContactRefusesToStep) {
   EXPECT_TRUE(st.step().converged);
 }
 
+// A checkpoint with contact history loads into a hand-made stepper only
+// once the scene's contact component is on it (it would drop the history).
+TEST(Simulation, ContactCheckpointLoadsOnlyWithTheContactComponent) {
+  RunOptions o;
+  o.output = false;
+  o.settle = false;
+  Simulation a(block(), o);
+  a.step();
+  const std::string ck = fresh_dir("contact.h5");
+  a.checkpoint(ck);
+  scene::Scene s = block();
+  TimeStepper st(*s.model, s.settings);
+  EXPECT_THROW(io::load_checkpoint(ck, st), Error);
+  s.attach_contact(st);
+  io::load_checkpoint(ck, st);
+  EXPECT_EQ(st.steps_taken(), 1);
+  fs::remove(ck);
+}
+
 TEST(Simulation, ContactIsAttachedOnceAndErrorsAreClear) {
   auto s = std::make_shared<scene::Scene>(block());
   // load_scene leaves the contact to the run's stepper, and has the model require it.
