@@ -17,7 +17,6 @@
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
-#include <filesystem>
 #include <optional>
 #include <string>
 #include <vector>
@@ -274,11 +273,7 @@ int cmd_info(int ranks) {
   else
     std::printf("BLAS: %s, %d thread%s (%s)\n", blas.library.c_str(), blas.threads,
                 blas.threads == 1 ? "" : "s", blas.source.c_str());
-#ifdef TLFEA_HAVE_IO
   std::printf("output: HDF5 + XDMF, checkpoint / restart\n");
-#else
-  std::printf("output: not built (no TLFEA::io)\n");
-#endif
   return 0;
 }
 
@@ -413,13 +408,12 @@ int cmd_run(const Options& o, const tlfea::MpiSession* mpi) {
     // Every rank reads the same checkpoint (the replicated state, any rank
     // count: it holds no partition); all of them stop alike when it cannot
     // be read, and none steps (nor rank 0 rewrites the file) before all have
-    // read it.
+    // read it. Simulation::restore checks the file (Error: no file, or a
+    // checkpoint of another model).
     try {
-      if (!std::filesystem::is_regular_file(o.restart))
-        bad("--restart: no file '" + o.restart + "'");
       sim.restore(o.restart);
     } catch (const tlfea::Error& e) {
-      why = e.what();
+      why = std::string("tlfea: --restart: ") + e.what();
     }
     if (any_failed("tlfea: --restart: the checkpoint failed to load on another rank")) return 2;
   }

@@ -86,7 +86,7 @@ int main(int argc, char** argv) {
     cf->setup(row_sum_lumped_mass(model.pattern(), model.mass_values()), mats,
               {ContactMaterial{std::numeric_limits<Real>::infinity(), 0.0}}, ContactPairSettings{});
     long max_contacts = 0;
-    model.add_step_force(
+    auto step_force = make_step_force(
         [&](Real t, const CoefView& q, const CoefView& v, Real h, const CoefView& f) {
           det->detect(q, t);
           cf->compute(det->points(), q, v, h, f, t);
@@ -95,6 +95,7 @@ int main(int argc, char** argv) {
     StepperSettings s;
     s.dt = dt;
     TimeStepper stepper(model, s);
+    stepper.add_step_force(step_force);
     long newton = 0, outer = 0, factorizations = 0;
     double assembly = 0, factorization = 0, solve = 0, contact = 0;
     Kokkos::fence();

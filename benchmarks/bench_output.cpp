@@ -49,8 +49,8 @@ struct Timing {
 // N steps of the scene, with output into `dir` unless it is empty.
 Timing run_once(const std::string& scene_path, long n, const std::string& dir) {
   scene::Scene s = scene::load_scene(scene_path, {"output.every=1"});
-  s.attach_contact();
   TimeStepper stepper(*s.model, s.settings);
+  s.attach_contact(stepper);
   s.apply_initial_state(stepper);
   Timing t;
   double s0 = 0.0;

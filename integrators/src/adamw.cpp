@@ -34,8 +34,8 @@ struct AdamWUpdate {
 
 AdamW::AdamW(Ordinal n, const StepperSettings& settings)
     : s_(settings),
-      m_(CoefView("tlfea::solvers::adam_m", n)),
-      v2_(CoefView("tlfea::solvers::adam_s", n)) {}
+      m_(CoefView("tlfea::integrators::adam_m", n)),
+      v2_(CoefView("tlfea::integrators::adam_s", n)) {}
 
 bool AdamW::solve(const CoefView& v, const CoefView& g, const std::function<Real()>& residual,
                   const std::function<bool(Real, Real)>& converged, StepReport& rep) {
@@ -49,7 +49,7 @@ bool AdamW::solve(const CoefView& v, const CoefView& g, const std::function<Real
     if (converged(r, r0)) break;
     p1 *= s_.adamw_beta1;
     p2 *= s_.adamw_beta2;
-    Kokkos::parallel_for("tlfea::solvers::adamw", Range(0, v.extent(0)),
+    Kokkos::parallel_for("tlfea::integrators::adamw", Range(0, v.extent(0)),
                          AdamWUpdate{v, g, m_, v2_, lr, s_.adamw_beta1, s_.adamw_beta2, 1 - p1,
                                      1 - p2, s_.adamw_epsilon, s_.adamw_weight_decay});
     lr *= s_.adamw_lr_decay;

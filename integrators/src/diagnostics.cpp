@@ -60,10 +60,10 @@ struct FirstPointOfRow : ArraySum {
 
 StateMeasures::StateMeasures(Model& model) : model_(model) {
   // f_g = sum_b int rho0 g s dV0 on the reference configuration (§3.6).
-  CoefView fg("tlfea::solvers::gravity_load", model.num_coefficients());
+  CoefView fg("tlfea::integrators::gravity_load", model.num_coefficients());
   for (int b = 0; b < model.num_bodies(); ++b)
     model.block(b).body_force(model.reference(), model.gravity(), fg);
-  gravity_load_ = DeviceView<Real*>("tlfea::solvers::gravity_load_flat", 3 * fg.extent(0));
+  gravity_load_ = DeviceView<Real*>("tlfea::integrators::gravity_load_flat", 3 * fg.extent(0));
   device_copy(gravity_load_, DeviceView<Real*>(fg.data(), 3 * fg.extent(0)));
 }
 
@@ -97,17 +97,18 @@ std::vector<Vec3> constraint_force_per_body(Model& model, const TimeStepper& ste
   if (rows.first < 0 || rows.count < 0 || rows.first + rows.count > m)
     throw_error("joint_reaction_per_body: rows [", rows.first, ", ", rows.first + rows.count,
                 ") outside the ", m, " constraint rows");
-  DeviceView<Real*> y("tlfea::solvers::reaction_multipliers", m);
-  Kokkos::parallel_for("tlfea::solvers::reaction_multipliers", Kokkos::RangePolicy<ExecSpace>(0, m),
+  DeviceView<Real*> y("tlfea::integrators::reaction_multipliers", m);
+  Kokkos::parallel_for("tlfea::integrators::reaction_multipliers",
+                       Kokkos::RangePolicy<ExecSpace>(0, m),
                        ScaledRowMultipliers{stepper.multipliers(), y, rows.first,
                                             rows.first + rows.count, stepper.settings().dt});
-  CoefView f("tlfea::solvers::reaction", model.num_coefficients());
+  CoefView f("tlfea::integrators::reaction", model.num_coefficients());
   cs.apply_jacobian_transpose(stepper.positions(), stepper.time(), y, f);
   for (int b = 0; b < nb; ++b) {
     const int cpn = model.mesh(b).coefficients_per_node();
     const Ordinal n = model.mesh(b).num_coefficients() / cpn;
     Real s[3] = {0.0, 0.0, 0.0};
-    Kokkos::parallel_reduce("tlfea::solvers::reaction_per_body",
+    Kokkos::parallel_reduce("tlfea::integrators::reaction_per_body",
                             Kokkos::RangePolicy<ExecSpace>(0, n),
                             PositionSum{{3}, f, model.coefficient_offset(b), cpn}, s);
     out[b] = Vec3{{s[0], s[1], s[2]}};
@@ -124,7 +125,7 @@ JointReaction joint_reaction(Model& model, const TimeStepper& stepper, RowRange 
     const ConstraintData& cd = model.constraints().data();
     Real s[4] = {0.0, 0.0, 0.0, 0.0};
     Kokkos::parallel_reduce(
-        "tlfea::solvers::joint_location", Kokkos::RangePolicy<ExecSpace>(0, 1),
+        "tlfea::integrators::joint_location", Kokkos::RangePolicy<ExecSpace>(0, 1),
         FirstPointOfRow{{4}, cd.point, cd.points, stepper.positions(), rows.first}, s);
     r.location = Vec3{{s[0], s[1], s[2]}};
     const Ordinal id = static_cast<Ordinal>(s[3]) - 1;

@@ -19,7 +19,7 @@ inline RigidBodyLayout rigid_body_layout(const Model& model,
   const Ordinal n = model.num_coefficients();
   RigidBodyLayout layout;
   layout.free_rows = free_rows;
-  layout.position = DeviceView<unsigned char*>("tlfea::solvers::position_coefficients", n);
+  layout.position = DeviceView<unsigned char*>("tlfea::integrators::position_coefficients", n);
   auto h = host_mirror(layout.position);
   for (Ordinal c = 0; c < n; ++c) h(c) = 1;
   for (int b = 0; b < model.num_bodies(); ++b) {

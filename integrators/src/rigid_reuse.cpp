@@ -75,15 +75,15 @@ void TimeStepper::init_rigid_reuse() {
     for (Offset k = rm(3 * c), j = rm(3 * c) / 9; k < rm(3 * c + 1); k += 3, ++j)
       if (en(k) == 3 * c && mv(j) > 0) inv[i] = 1.0 / mv(j);
   }
-  rigid_dirs_ = upload_to_device<Ordinal>("tlfea::solvers::rigid_directors", dirs);
-  rigid_dir_inv_mass_ = upload_to_device<Real>("tlfea::solvers::rigid_director_inv_mass", inv);
+  rigid_dirs_ = upload_to_device<Ordinal>("tlfea::integrators::rigid_directors", dirs);
+  rigid_dir_inv_mass_ = upload_to_device<Real>("tlfea::integrators::rigid_director_inv_mass", inv);
 }
 
 bool TimeStepper::rigid_factors_stale(Real h) const {
   if (rigid_dirs_.extent(0) == 0 || m_ == 0 || !have_factor_) return false;
   Real e = 0.0;
   Kokkos::parallel_reduce(
-      "tlfea::solvers::rigid_stale_factors",
+      "tlfea::integrators::rigid_stale_factors",
       Kokkos::RangePolicy<ExecSpace>(0, static_cast<Ordinal>(rigid_dirs_.extent(0))),
       DirectorStaleError{qt_, factor_q_, rigid_dirs_, rigid_dir_inv_mass_,
                          h * h * h * step_penalty()},

@@ -22,23 +22,19 @@
 // sticking springs loaded.
 #include <algorithm>
 #include <cmath>
+#include <memory>
 #include <string>
 
+#include "analysis_policies.hpp"
 #include "tlfea/core/error.hpp"
 #include "tlfea/core/host_device.hpp"
 #include "tlfea/integrators/time_stepper.hpp"
 
 namespace tlfea {
 
-SettleReport TimeStepper::settle(const SettleSettings& ss) {
-  if (static_)
-    throw_error(
-        "settle: a static analysis solves for equilibrium itself; settle is for a dynamic "
-        "analysis");
-  if (settled_) throw_error("settle: this stepper has been settled already (once per stepper)");
-  if (steps_ != 0 || t_ != 0.0)
-    throw_error("settle: only before the first step (the stepper is at step ", steps_, ", t = ", t_,
-                " s)");
+namespace detail {
+
+SettleRamp::SettleRamp(const SettleSettings& ss, Real dt) : s_(ss), dt_(dt) {
   // isfinite first: an ordered comparison with NaN raises FE_INVALID.
   if (!std::isfinite(ss.duration) || ss.duration <= 0.0)
     throw_error("settle: duration must be positive and finite, got ", ss.duration);
@@ -47,57 +43,87 @@ SettleReport TimeStepper::settle(const SettleSettings& ss) {
                 " s), got ", ss.ramp);
   // The last quarter holds the full load without kinetic damping (at_rest
   // is judged there), so the ramp ends by 3/4 of the duration.
-  const Real ramp = ss.ramp < 0.0 ? 0.5 * ss.duration : ss.ramp;
-  if (ramp > 0.75 * ss.duration)
+  ramp_ = ss.ramp < 0.0 ? 0.5 * ss.duration : ss.ramp;
+  if (ramp_ > 0.75 * ss.duration)
     throw_error("settle: ramp must be finite and at most 3/4 of the duration (", ss.duration,
-                " s), got ", ramp);
+                " s), got ", ramp_);
   if (!std::isfinite(ss.rest_tolerance) || ss.rest_tolerance < 0.0)
     throw_error("settle: rest_tolerance must be >= 0 and finite, got ", ss.rest_tolerance);
   // The ratio is checked before rounding (lround of a huge ratio is undefined).
-  if (ss.duration / s_.dt > 1e9)
-    throw_error("settle: duration ", ss.duration, " s is ", ss.duration / s_.dt,
-                " steps of dt = ", s_.dt, " s (at most 1e9)");
-  const long n = std::max(1L, std::lround(ss.duration / s_.dt));
+  if (ss.duration / dt > 1e9)
+    throw_error("settle: duration ", ss.duration, " s is ", ss.duration / dt, " steps of dt = ", dt,
+                " s (at most 1e9)");
+  n_ = std::max(1L, std::lround(ss.duration / dt));
+  damped_ = n_ - std::max(1L, n_ / 4);  // steps with kinetic damping
+}
 
-  SettleReport rep;
+void SettleRamp::begin_step(long k) {
+  const Real tau = static_cast<Real>(k + 1) * dt_;
+  scale_ = ramp_ > 0.0 && k + 1 < n_ ? std::min<Real>(1.0, tau / ramp_) : 1.0;
+}
+
+bool SettleRamp::end_step(long k, long newton, Real T) {
+  rep_.newton_iterations += newton;
+  ++rep_.steps;
+  rep_.kinetic_energy_peak = std::max(rep_.kinetic_energy_peak, T);
+  rep_.kinetic_energy_final = T;
+  if (s_.kinetic_damping && T < previous_ && k < damped_) {
+    ++rep_.velocity_resets;
+    previous_ = 0.0;
+    return true;
+  }
+  previous_ = T;
+  return false;
+}
+
+void SettleRamp::finish() {
+  rep_.at_rest = rep_.kinetic_energy_peak <= 0.0 ||
+                 rep_.kinetic_energy_final <= s_.rest_tolerance * rep_.kinetic_energy_peak;
+}
+
+}  // namespace detail
+
+SettleReport TimeStepper::settle(const SettleSettings& ss) {
+  if (is_static())
+    throw_error(
+        "settle: a static analysis solves for equilibrium itself; settle is for a dynamic "
+        "analysis");
+  if (settle_) throw_error("settle: this stepper has been settled already (once per stepper)");
+  if (steps_ != 0 || t_ != 0.0)
+    throw_error("settle: only before the first step (the stepper is at step ", steps_, ", t = ", t_,
+                " s)");
+  check_step_forces();
+  auto settle = std::make_unique<detail::SettleRamp>(ss, s_.dt);
+  detail::SettleRamp& ramp = *settle;
+  const long n = ramp.steps();
   const StepperState initial = state();  // restored when a settle step fails
-  CoefView v_given("tlfea::solvers::settle_v0", v_.extent(0));
+  CoefView v_given("tlfea::integrators::settle_v0", v_.extent(0));
   device_copy(v_given, v_);  // the velocities set before the settle, given back at t = 0
   fill(v_, 0.0);
-  settling_ = true;
+  // The ramp is the load control until the settle ends, however it ends.
+  struct LoadGuard {
+    const detail::LoadControl*& load;
+    const detail::LoadControl* restored;
+    ~LoadGuard() { load = restored; }
+  } guard{load_, time_loads_.get()};
+  load_ = &ramp;
   t_ = -static_cast<Real>(n) * s_.dt;
-  Real previous = 0.0;
-  const long damped = n - std::max(1L, n / 4);  // steps with kinetic damping
   try {
     for (long k = 0; k < n; ++k) {
-      // The ramp at the step's end (the implicit step evaluates loads at t_{n+1}).
-      const Real tau = static_cast<Real>(k + 1) * s_.dt;
-      load_scale_ = ramp > 0.0 && k + 1 < n ? std::min<Real>(1.0, tau / ramp) : 1.0;
+      ramp.begin_step(k);
       const StepReport r = step();
-      rep.newton_iterations += r.newton_iterations;
-      ++rep.steps;
-      const Real T = model_.kinetic_energy(v_);
-      rep.kinetic_energy_peak = std::max(rep.kinetic_energy_peak, T);
-      rep.kinetic_energy_final = T;
-      if (ss.kinetic_damping && T < previous && k < damped) {
-        fill(v_, 0.0);
-        ++rep.velocity_resets;
-        previous = 0.0;
-      } else {
-        previous = T;
-      }
+      if (ramp.end_step(k, r.newton_iterations, model_.kinetic_energy(v_))) fill(v_, 0.0);
     }
   } catch (const Error& e) {
-    settling_ = false;
-    load_scale_ = 1.0;
+    load_ = time_loads_.get();  // restore() refactors with the loads of the run
     restore(initial);
     throw Error(std::string("settle (pseudo-time before t = 0): ") + e.what() +
                 "; the stepper is back at its initial state");
   }
-  settling_ = false;
-  settled_ = true;
-  load_scale_ = 1.0;
-  t_ = 0.0;  // the pseudo-times -n dt + k dt carry round-off; t = 0 is exact
+  load_ = time_loads_.get();
+  ramp.finish();
+  settle_ = std::move(settle);  // settled: once per stepper
+  t_ = 0.0;                     // the pseudo-times -n dt + k dt carry round-off; t = 0 is exact
   steps_ = 0;
   device_copy(v_, v_given);
   // The factors were assembled with loads held at t = 0 and scaled by the
@@ -105,9 +131,7 @@ SettleReport TimeStepper::settle(const SettleSettings& ss) {
   // reproduce: the run's first step factors afresh.
   have_factor_ = false;
   reuse_next_ = false;
-  rep.at_rest = rep.kinetic_energy_peak <= 0.0 ||
-                rep.kinetic_energy_final <= ss.rest_tolerance * rep.kinetic_energy_peak;
-  return rep;
+  return settle_->report();
 }
 
 }  // namespace tlfea

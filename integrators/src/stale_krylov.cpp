@@ -48,12 +48,13 @@ struct LinComb {
 
 Real dot(const CoefView& x, const CoefView& y) {
   Real s = 0.0;
-  Kokkos::parallel_reduce("tlfea::solvers::krylov_dot", Range(0, x.extent(0)), CoefDot{x, y}, s);
+  Kokkos::parallel_reduce("tlfea::integrators::krylov_dot", Range(0, x.extent(0)), CoefDot{x, y},
+                          s);
   return s;
 }
 
 void lincomb(const CoefView& out, Real a, const CoefView& x, Real b, const CoefView& y) {
-  Kokkos::parallel_for("tlfea::solvers::krylov_lincomb", Range(0, out.extent(0)),
+  Kokkos::parallel_for("tlfea::integrators::krylov_lincomb", Range(0, out.extent(0)),
                        LinComb{out, x, y, a, b});
 }
 

@@ -11,6 +11,7 @@
 #include <sstream>
 
 #include "adamw.hpp"
+#include "analysis_policies.hpp"
 #include "distribution.hpp"
 #include "rigid_body_layout.hpp"
 #include "tlfea/core/error.hpp"
@@ -275,8 +276,21 @@ PartitionMethod parse_partition_method(const std::string& name) {
   return parse_mode(kPartitions, name, "partition");
 }
 
+namespace detail {
+
+void DynamicInertia::describe_failure(std::ostream& os, long step, Real t, Real, int retries,
+                                      Real h) const {
+  os << "time step " << step << " (t = " << t << " s) did not converge after " << retries
+     << " step halvings (last h = " << h << " s";
+}
+
+}  // namespace detail
+
 TimeStepper::TimeStepper(Model& model, const StepperSettings& settings)
-    : model_(model), s_(settings) {
+    : model_(model),
+      s_(settings),
+      time_loads_(std::make_unique<detail::TimeLoads>()),
+      load_(time_loads_.get()) {
   if (!(s_.dt > 0)) throw_error("time step dt must be positive, got ", s_.dt);
   model_.finalize();
   dist_ = detail::Distribution::make(model_, s_.partition);  // nullptr on one rank
@@ -308,23 +322,13 @@ TimeStepper::TimeStepper(Model& model, const StepperSettings& settings)
   y_ = DeviceView<Real*>("tlfea::solvers::y", m_);
   if (m_ > 0) fc_ = CoefView("tlfea::solvers::constraint_force", n);
   if (s_.analysis == Analysis::static_equilibrium) {
-    static_ = true;
-    zero_ = CoefView("tlfea::solvers::zero_velocity", n);
-    if (s_.inner_solver != InnerSolver::newton)
-      throw_error("static analysis: inner solver '", inner_solver_name(s_.inner_solver),
-                  "' is not supported (use newton)");
-    if (!model_.step_forces().empty())
-      throw_error(
-          "static analysis: contact (and other explicit per-step forces) is not supported; "
-          "use a dynamic analysis with damping to settle a model in contact");
-  } else if (s_.analysis != Analysis::dynamic) {
+    analysis_ = std::make_unique<detail::StaticEquilibrium>(n, s_, model_);
+  } else if (s_.analysis == Analysis::dynamic) {
+    analysis_ = std::make_unique<detail::DynamicInertia>();
+  } else {
     throw_error("StepperSettings: unknown analysis");
   }
   if (s_.integrator == TimeIntegrator::generalized_alpha) {
-    if (static_)
-      throw_error(
-          "static analysis: the generalized-alpha integrator is for a dynamic analysis (a static "
-          "analysis has no inertia to integrate); use integrator backward_euler");
     if (!(s_.rho_inf >= 0.0 && s_.rho_inf <= 1.0))
       throw_error("StepperSettings: rho_inf must be in [0, 1], got ", s_.rho_inf);
     // Chung & Hulbert 1993, eq. 25.
@@ -344,7 +348,7 @@ TimeStepper::TimeStepper(Model& model, const StepperSettings& settings)
                 "], got ", s_.krylov_iterations);
   if (s_.krylov_factor_age < 1)
     throw_error("StepperSettings: krylov_factor_age must be >= 1, got ", s_.krylov_factor_age);
-  if (!static_ && s_.reuse_jacobian && s_.inner_solver == InnerSolver::newton &&
+  if (analysis_->reuses_factors() && s_.reuse_jacobian && s_.inner_solver == InnerSolver::newton &&
       s_.krylov_iterations > 0) {
     for (int j = 0; j <= s_.krylov_iterations; ++j)
       krylov_v_.push_back(CoefView("tlfea::solvers::krylov_v", n));
@@ -462,11 +466,14 @@ TimeStepper::TimeStepper(Model& model, const StepperSettings& settings)
   solver_ = dist_ ? dist_->make_solver(lo) : make_linear_solver(lo);
   solver_->analyze(p);
   solver_->set_rigid_body_layout(detail::rigid_body_layout(model_, free_));  // for muelu
-  if (static_ && m_ > 0 && !(s_.penalty > 0)) init_static_penalty();
+  if (analysis_->penalty_from_stiffness() && m_ > 0 && !(s_.penalty > 0)) init_static_penalty();
   init_rigid_reuse();
 }
 
 TimeStepper::~TimeStepper() = default;
+
+const CoefView& TimeStepper::velocities() const { return analysis_->velocity(v_); }
+bool TimeStepper::is_static() const { return !analysis_->has_inertia(); }
 
 PartitionInfo TimeStepper::partition_info() const {
   if (dist_) return dist_->info();
@@ -480,52 +487,6 @@ PartitionInfo TimeStepper::partition_info() const {
 
 const ElementBlockBase* TimeStepper::elements(int b) const {
   return dist_ ? dist_->block(b) : &model_.block(b);
-}
-
-// Static analysis: dg/dv = h K + h^2 rho C_q^T C_q, so the automatic rho =
-// penalty_scale * K_max / h (K_max the largest diagonal stiffness of a free
-// dof at the reference state) makes the constraint term penalty_scale times
-// the stiffness term, as rho = penalty_scale * m / h^3 does against M / h in
-// a dynamic analysis (docs/theory.md §6.4, §6.10).
-void TimeStepper::init_static_penalty() {
-  const Real h = s_.dt;
-  rho_ = 0.0;
-  device_copy(qt_, q_);
-  fill(vt_, 0.0);
-  if (m_ > 0) fill(lambda_t_, 0.0);
-  assemble_matrix(h, t_ + h);
-  // The diagonal of each free row; several ranks: each rank's part of the
-  // rows it holds, summed over the ranks (the same on every rank).
-  const CrsPattern& p = model_.pattern();
-  const RowLayout& layout = model_.row_layout();
-  auto rm = to_host(p.row_map);
-  auto en = to_host(p.entries);
-  auto val = to_host(values_);
-  auto fr = to_host(free_);
-  auto shift = to_host(layout.shift);
-  DeviceView<Real*> diag("tlfea::solvers::static_diagonal", p.num_rows());
-  {
-    auto hd = host_mirror(diag);
-    fill(hd, 0.0);
-    for (Ordinal r = 0; r < p.num_rows(); ++r) {
-      const Offset sh = layout.whole() ? 0 : shift(r);
-      if (sh == RowLayout::kAbsent) continue;
-      for (Offset k = rm(r); k < rm(r + 1); ++k)
-        if (en(k) == r) hd(r) = val(k + sh);
-    }
-    copy_to_device(diag, hd);
-  }
-  if (dist_) dist_->sum(diag);
-  auto hd = to_host(diag);
-  Real kmax = 0.0;
-  for (Ordinal r = 0; r < p.num_rows(); ++r)
-    if (fr(r)) kmax = std::max(kmax, std::abs(hd(r)) / h);
-  if (!(kmax > 0) || !std::isfinite(kmax))
-    throw_error(
-        "static analysis: the stiffness at the reference state has no positive diagonal "
-        "(largest |K_ii| = ",
-        kmax, "); give solver.rho explicitly");
-  rho_ = s_.penalty_scale * kmax / h;
 }
 
 // v at prescribed dofs: (x(t_{n+1}, X) - x_n) / h, x_n the position last imposed.
@@ -571,7 +532,7 @@ Real TimeStepper::residual(Real h, Real t1) {
     Kokkos::parallel_for("tlfea::solvers::trial_positions", Range(0, q_.extent(0)),
                          Axpy{qt_, q_, vt_, h});
   }
-  if (!static_ && !ga_step_) {
+  if (analysis_->has_inertia() && !ga_step_) {
     // M (v - v_n) / h
     Kokkos::parallel_for("tlfea::solvers::velocity_change", Range(0, q_.extent(0)),
                          Axpy{work_, vt_, v_, -1.0});
@@ -581,17 +542,17 @@ Real TimeStepper::residual(Real h, Real t1) {
   }
   // f_int (static: at zero velocity, no viscous force), f_ext
   fill(fint_, 0.0);
-  const CoefView& vel = static_ ? zero_ : vt_;
+  const CoefView& vel = analysis_->velocity(vt_);
   for (int b = 0; b < model_.num_bodies(); ++b)
     if (const ElementBlockBase* e = elements(b)) e->internal_force(qt_, vel, fint_);
   if (dist_) dist_->sum(fint_);  // every other term is computed whole by every rank
-  // Loads, drivers and prescribed motions at load_time(t1) (0 while
-  // settling, with the loads scaled by the settle ramp).
-  const Real tl = load_time(t1);
+  // Loads, drivers and prescribed motions at the load control's time (0
+  // while settling, with the loads scaled by the settle ramp).
+  const Real tl = load_->load_time(t1), load_scale = load_->load_scale();
   model_.external_load(tl, qt_, fext_);
-  if (load_scale_ != 1.0)
-    Kokkos::parallel_for("tlfea::solvers::load_scale", Range(0, q_.extent(0)),
-                         Scale{fext_, load_scale_});
+  if (load_scale != 1.0)
+    Kokkos::parallel_for("tlfea::integrators::load_scale", Range(0, q_.extent(0)),
+                         Scale{fext_, load_scale});
   // Force elements (spring-dampers) at (q(v), v): implicit, not scaled by
   // the settle ramp (they are part of the model, like f_int).
   if (model_.has_force_elements()) model_.force_element_load(qt_, vel, fext_);
@@ -606,9 +567,10 @@ Real TimeStepper::residual(Real h, Real t1) {
     cs.apply_jacobian_transpose(qt_, tl, y_, fc_);
   }
   Real sums[10] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
+  const bool dynamic = analysis_->has_inertia();
   Kokkos::parallel_reduce("tlfea::solvers::residual", Range(0, q_.extent(0)),
                           CombineResidual{gt_, inertia_, fint_, fext_, fstep_, fc_, dv_, vt_, qt_,
-                                          free_, !static_, !model_.step_forces().empty(), m_ > 0},
+                                          free_, dynamic, !step_forces_.empty(), m_ > 0},
                           sums);  // the reduction fences
   Real f2 = 0.0;
   for (int i = 1; i <= 5; ++i) f2 = std::max(f2, sums[i]);
@@ -635,20 +597,20 @@ void TimeStepper::assemble_matrix(Real h, Real t1) {
   // the rows this rank owns; this rank's element tangents are added after
   // (distribution.hpp). One rank: mass, elements, loads, constraints.
   const Real cq = position_coefficient(h);
-  model_.scaled_mass(static_ ? 0.0 : acceleration_coefficient(h), values_);
+  model_.scaled_mass(analysis_->mass_coefficient(acceleration_coefficient(h)), values_);
+  const CoefView& vel = analysis_->velocity(vt_);
+  const Real alpha_d = analysis_->viscous_coefficient();
   auto add_elements = [&] {
     for (int b = 0; b < model_.num_bodies(); ++b)
-      if (const ElementBlockBase* e = elements(b))
-        e->tangent(qt_, static_ ? zero_ : vt_, cq, static_ ? 0.0 : 1.0, values_);
+      if (const ElementBlockBase* e = elements(b)) e->tangent(qt_, vel, cq, alpha_d, values_);
   };
   if (!dist_) add_elements();
   // g contains -f_ext(q(v)): dg/dv gains -c_q d f_ext / d q.
-  const Real tl = load_time(t1);
+  const Real tl = load_->load_time(t1);
   if (model_.has_follower_loads())
-    model_.external_load_tangent(tl, qt_, -cq * load_scale_, values_);
+    model_.external_load_tangent(tl, qt_, -cq * load_->load_scale(), values_);
   // Force elements: -c_q df/dq - df/dv (dq/dv = c_q; static: -h df/dq at rest).
-  if (model_.has_force_elements())
-    model_.force_element_tangent(qt_, static_ ? zero_ : vt_, cq, static_ ? 0.0 : 1.0, values_);
+  if (model_.has_force_elements()) model_.force_element_tangent(qt_, vel, cq, alpha_d, values_);
   if (m_ > 0) {
     ConstraintSet& cs = model_.constraints();
     cs.assemble_gauss_newton(qt_, tl, h * cq * step_penalty(), values_);
@@ -700,8 +662,9 @@ bool TimeStepper::inner_newton(Real h, Real t1, StepReport& rep, bool& reuse_ok,
     // linearly (ratio ~0.2 on the elastica: 12 iterations instead of 4).
     // Kept factors also go stale when rigid bodies have turned since their
     // assembly (rigid_reuse.cpp).
-    const bool fresh = !krylov && (static_ || !(reuse_ok && have_factor_ && factor_h_ == h) ||
-                                   rigid_factors_stale(h));
+    const bool fresh =
+        !krylov && (!analysis_->reuses_factors() || !(reuse_ok && have_factor_ && factor_h_ == h) ||
+                    rigid_factors_stale(h));
     if (fresh) {
       const double ta = wall();
       assemble_matrix(h, t1);
@@ -765,7 +728,7 @@ bool TimeStepper::inner_newton(Real h, Real t1, StepReport& rep, bool& reuse_ok,
     }
     Real alpha = 1.0, r_new = 0.0;
     bool decreased = false;
-    if (static_) {
+    if (analysis_->energy_line_search()) {
       // Static: line search on the directional derivative s(alpha) = dv .
       // g(v + alpha dv) of the potential energy along dv (Crisfield 1991,
       // vol. 1 §9.3; Matthies & Strang 1979): accept alpha once |s(alpha)|
@@ -867,19 +830,20 @@ bool TimeStepper::advance(Real h, StepReport& rep) {
   const Real t1 = t_ + h;
   // Generalized alpha once a_n is known; its first step (and settle's) is
   // backward Euler (docs/theory.md §6.12).
-  const bool ga = s_.integrator == TimeIntegrator::generalized_alpha && !settling_;
+  const bool ga =
+      s_.integrator == TimeIntegrator::generalized_alpha && load_->allows_generalized_alpha();
   ga_step_ = ga && ga_started_;
   if (ga_step_) ga_predict(h);
   device_copy(vt_, v_);  // initial guess: previous velocity
-  set_prescribed_velocities(h, load_time(t1));
+  set_prescribed_velocities(h, load_->load_time(t1));
   if (ga_step_ && presc_dofs_.extent(0) > 0)
     Kokkos::parallel_for(
         "tlfea::solvers::prescribed_generalized_alpha", Range(0, presc_dofs_.extent(0)),
         PrescribedGeneralizedAlpha{vt_, q_, qhat_, presc_dofs_, h, position_coefficient(h)});
-  if (!model_.step_forces().empty()) {
+  if (!step_forces_.empty()) {
     const double tc = wall();
     fill(fstep_, 0.0);
-    for (const auto& fn : model_.step_forces()) fn(t_, q_, v_, h, fstep_);
+    for (const auto& f : step_forces_) f->add(t_, q_, v_, h, fstep_);
     Kokkos::fence();
     rep.step_force_s += wall() - tc;
   }
@@ -902,7 +866,7 @@ bool TimeStepper::advance(Real h, StepReport& rep) {
       break;
     }
     ConstraintSet& cs = model_.constraints();
-    cs.evaluate(qt_, load_time(t1), c_);
+    cs.evaluate(qt_, load_->load_time(t1), c_);
     rep.constraint_violation = cs.violation_max(c_);
     Kokkos::parallel_for("tlfea::solvers::update_multipliers", Range(0, m_),
                          UpdateLambda{lambda_t_, c_, step_penalty()});
@@ -931,7 +895,30 @@ bool TimeStepper::advance(Real h, StepReport& rep) {
   return true;
 }
 
+void TimeStepper::add_step_force(std::shared_ptr<StepForce> force) {
+  if (!force) throw_error("TimeStepper::add_step_force: no step force (null)");
+  analysis_->check_step_force(force->name());
+  for (const auto& f : step_forces_)
+    if (f == force)
+      throw_error("TimeStepper::add_step_force: step force '", force->name(),
+                  "' was added to this stepper already");
+  step_forces_.push_back(std::move(force));
+}
+
+void TimeStepper::check_step_forces() const {
+  for (const std::string& name : model_.required_step_forces()) {
+    bool found = false;
+    for (const auto& f : step_forces_) found = found || f->name() == name;
+    if (!found)
+      throw_error("TimeStepper: the model needs the step force '", name,
+                  "' (a scene with contact requires its contact), which this stepper was not "
+                  "given: add it with add_step_force (Scene::attach_contact(stepper)), or run "
+                  "the scene through tlfea::Simulation, which does");
+  }
+}
+
 StepReport TimeStepper::step() {
+  check_step_forces();
   StepReport rep;
   residual_time_ = 0.0;
   const Real t_end = t_ + s_.dt;
@@ -944,13 +931,7 @@ StepReport TimeStepper::step() {
     reuse_next_ = false;
     if (++halvings > s_.max_retries) {
       std::ostringstream os;
-      if (static_)
-        os << "load increment " << steps_ + 1 << " (pseudo-time " << t_ << " to " << t_end
-           << ") did not converge after " << s_.max_retries
-           << " increment halvings (last increment " << h;
-      else
-        os << "time step " << steps_ + 1 << " (t = " << t_ << " s) did not converge after "
-           << s_.max_retries << " step halvings (last h = " << h << " s";
+      analysis_->describe_failure(os, steps_ + 1, t_, t_end, s_.max_retries, h);
       os << ", last |g| = " << (rep.residual_history.empty() ? 0.0 : rep.residual_history.back())
          << " N, force scale " << rep.force_scale << " N); state kept at the last converged step";
       if (!rep.linear_failure.empty()) os << "; last linear-solver failure: " << rep.linear_failure;

@@ -1,4 +1,5 @@
 // Checkpoint / restart: one HDF5 file, written to PATH.tmp and renamed.
+#include <algorithm>
 #include <cstdio>
 
 #include "h5util.hpp"
@@ -12,8 +13,8 @@ namespace {
 constexpr int kCheckpointVersion = 3;
 }  // namespace
 
-void save_checkpoint(const std::string& path, const TimeStepper& stepper,
-                     const ContactForces* contact) {
+void save_checkpoint(const std::string& path, const TimeStepper& stepper) {
+  const ContactComponent* contact = find_contact(stepper);
   const StepperState st = stepper.state();
   const std::string tmp = path + ".tmp";
   hid_t f = H5Fcreate(tmp.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
@@ -72,7 +73,8 @@ void save_checkpoint(const std::string& path, const TimeStepper& stepper,
     throw_error("save_checkpoint: cannot rename '", tmp, "' to '", path, "'");
 }
 
-void load_checkpoint(const std::string& path, TimeStepper& stepper, ContactForces* contact) {
+void load_checkpoint(const std::string& path, TimeStepper& stepper) {
+  ContactComponent* contact = find_contact(stepper);
   hid_t f = -1;
   H5E_BEGIN_TRY { f = H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT); }
   H5E_END_TRY;
@@ -109,8 +111,19 @@ void load_checkpoint(const std::string& path, TimeStepper& stepper, ContactForce
       st.abar = h5::read<Real>(f, "integrator/abar", path);
     }
     const bool has_contact = h5::read_scalar<int>(f, "contact/present", path) != 0;
+    // A model that requires contact (a scene's) gets its history only
+    // through its stepper's contact component: added after the load, it
+    // would continue from none.
+    const auto& required = stepper.model().required_step_forces();
+    if (!contact && has_contact &&
+        std::find(required.begin(), required.end(), ContactComponent::component_name()) !=
+            required.end())
+      throw_error("load_checkpoint: '", path,
+                  "' holds a contact history, but the stepper has no contact component yet (add "
+                  "it first: Scene::attach_contact(stepper))");
     if (contact && !has_contact)
-      throw_error("load_checkpoint: '", path, "' holds no contact history, but one was asked for");
+      throw_error("load_checkpoint: '", path,
+                  "' holds no contact history, but the stepper has contact");
     if (contact) {
       const auto keys = h5::read<unsigned long long>(f, "contact/keys", path);
       const auto dts = h5::read<Real>(f, "contact/delta_t", path);

@@ -218,7 +218,7 @@ struct CountNonFinite {
 
 void check_solution_device(const char* backend, const DeviceView<Real*>& x) {
   Ordinal bad = 0;
-  Kokkos::parallel_reduce("tlfea::solvers::finite_check",
+  Kokkos::parallel_reduce("tlfea::linalg::finite_check",
                           Kokkos::RangePolicy<ExecSpace>(0, static_cast<Ordinal>(x.extent(0))),
                           CountNonFinite{x}, bad);
   if (bad > 0)

@@ -37,7 +37,7 @@ class BelosSolver final : public LinearSolver, BelosParts {
       system_.analyze(name_.c_str(), pattern);
       std::vector<Offset> rows(static_cast<size_t>(system_.num_rows()));
       for (size_t i = 0; i < rows.size(); ++i) rows[i] = static_cast<Offset>(i);
-      rows_ = upload_to_device<Offset>("tlfea::solvers::belos::rows", rows);
+      rows_ = upload_to_device<Offset>("tlfea::linalg::belos::rows", rows);
       ifpack2_ = make_ifpack2(system_.matrix(), options_);  // symbolic phase
       solver_ = make_belos_manager(options_, kind_);
     });

@@ -84,9 +84,9 @@ class CudssSolver final : public LinearSolver {
     n_ = pattern.num_rows();
     check_length("cudss", "pattern row map", pattern.row_map.extent(0),
                  static_cast<size_t>(n_) + 1);
-    values_ = DeviceView<Real*>("tlfea::solvers::cudss::values", pattern.nnz());
-    b_ = DeviceView<Real*>("tlfea::solvers::cudss::b", n_);
-    x_ = DeviceView<Real*>("tlfea::solvers::cudss::x", n_);
+    values_ = DeviceView<Real*>("tlfea::linalg::cudss::values", pattern.nnz());
+    b_ = DeviceView<Real*>("tlfea::linalg::cudss::b", n_);
+    x_ = DeviceView<Real*>("tlfea::linalg::cudss::x", n_);
     const cudssMatrixType_t type = !options_.symmetric          ? CUDSS_MTYPE_GENERAL
                                    : options_.positive_definite ? CUDSS_MTYPE_SPD
                                                                 : CUDSS_MTYPE_SYMMETRIC;

@@ -131,11 +131,11 @@ Teuchos::RCP<TpetraGraph> cut_graph(const Teuchos::RCP<const Teuchos::Comm<int>>
   const auto invalid = Teuchos::OrdinalTraits<Tpetra::global_size_t>::invalid();
   auto col_map = Teuchos::rcp(
       new TpetraMap(invalid, Teuchos::ArrayView<const GO>(cols.data(), cols.size()), 0, comm));
-  typename local_graph::row_map_type::non_const_type row_ptr("tlfea::solvers::dist::row_ptr",
+  typename local_graph::row_map_type::non_const_type row_ptr("tlfea::linalg::dist::row_ptr",
                                                              rows.size() + 1);
   size_t entries = 0;
   for (Ordinal r : rows) entries += static_cast<size_t>(rm(r + 1) - rm(r));
-  typename local_graph::entries_type::non_const_type col_ind("tlfea::solvers::dist::col_ind",
+  typename local_graph::entries_type::non_const_type col_ind("tlfea::linalg::dist::col_ind",
                                                              entries);
   auto h_ptr = host_mirror(row_ptr);
   auto h_ind = host_mirror(col_ind);
@@ -187,7 +187,7 @@ class DistributedSolver final : public LinearSolver, BelosParts {
     // Every rank must reach the same verdict (a throw on one rank alone
     // would leave the others waiting in the next collective).
     int bad = 0;
-    Kokkos::parallel_reduce("tlfea::solvers::dist::finite", Range(0, values.extent(0)),
+    Kokkos::parallel_reduce("tlfea::linalg::dist::finite", Range(0, values.extent(0)),
                             AnyNonFinite{values}, bad);  // a sum: the count
     MPI_Allreduce(MPI_IN_PLACE, &bad, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
     if (bad) throw_error(name_, ": a matrix value is not finite (on some rank)");
@@ -260,7 +260,7 @@ class DistributedSolver final : public LinearSolver, BelosParts {
     {
       auto view = b_->getLocalViewDevice(Tpetra::Access::OverwriteAll);
       DeviceView<Real*> dst(view.data(), view.extent(0));
-      Kokkos::parallel_for("tlfea::solvers::dist::rhs", Range(0, owned_rows_.extent(0)),
+      Kokkos::parallel_for("tlfea::linalg::dist::rhs", Range(0, owned_rows_.extent(0)),
                            Gather{dst, b, owned_rows_});
     }
     x_->putScalar(0.0);
@@ -358,12 +358,12 @@ class DistributedSolver final : public LinearSolver, BelosParts {
     for (Ordinal r : rows_.owned) is_mine[r] = 1;
     rm_ = pattern.row_map;
     en_ = pattern.entries;
-    mine_ = upload_to_device<unsigned char>("tlfea::solvers::dist::mine", is_mine);
+    mine_ = upload_to_device<unsigned char>("tlfea::linalg::dist::mine", is_mine);
     owned_ptr_ = owned_->getCrsGraph()->getLocalGraphDevice().row_map;
     if (!shared_.is_null()) shared_ptr_ = shared_->getCrsGraph()->getLocalGraphDevice().row_map;
     std::vector<Offset> owned_rows(rows_.owned.begin(), rows_.owned.end());
-    owned_rows_ = upload_to_device<Offset>("tlfea::solvers::dist::owned_rows", owned_rows);
-    shared_rows_ = upload_to_device<Offset>("tlfea::solvers::dist::shared_rows",
+    owned_rows_ = upload_to_device<Offset>("tlfea::linalg::dist::owned_rows", owned_rows);
+    shared_rows_ = upload_to_device<Offset>("tlfea::linalg::dist::shared_rows",
                                             std::vector<Offset>(shared.begin(), shared.end()));
     check_order(*owned_, rows_.owned, rm, en, is_mine);
     if (!shared_.is_null()) check_order(*shared_, shared, rm, en, {});
@@ -397,7 +397,7 @@ class DistributedSolver final : public LinearSolver, BelosParts {
                    const DeviceView<unsigned char*>& mine) const {
     auto lv = m.getLocalValuesView();
     DeviceView<Real*> dst(const_cast<Real*>(lv.data()), lv.extent(0));
-    Kokkos::parallel_for("tlfea::solvers::dist::gather_rows", Range(0, rows.extent(0)),
+    Kokkos::parallel_for("tlfea::linalg::dist::gather_rows", Range(0, rows.extent(0)),
                          GatherRows{dst, values, rows, ptr, rm_, en_, mine, rows_.layout.shift});
   }
 

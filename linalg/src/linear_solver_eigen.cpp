@@ -42,9 +42,9 @@ class EigenCopy {
     csr_to_csc_.resize(nnz_);
     for (Ordinal i = 0; i < n_; ++i)
       for (Offset k = row_map(i); k < row_map(i + 1); ++k) csr_to_csc_[k] = next[entries(k)]++;
-    h_values_ = HostView<Real*>("tlfea::solvers::eigen::values", nnz_);
-    h_b_ = HostView<Real*>("tlfea::solvers::eigen::b", n_);
-    h_x_ = HostView<Real*>("tlfea::solvers::eigen::x", n_);
+    h_values_ = HostView<Real*>("tlfea::linalg::eigen::values", nnz_);
+    h_b_ = HostView<Real*>("tlfea::linalg::eigen::b", n_);
+    h_x_ = HostView<Real*>("tlfea::linalg::eigen::x", n_);
   }
 
   void load(const char* backend, const DeviceView<Real*>& values) {

@@ -169,18 +169,18 @@ class TachoSolver final : public LinearSolver {
     // Tacho's index types (size_t row pointers) differ from the pattern's.
     auto h_row_map = to_host(pattern.row_map);
     auto h_entries = to_host(pattern.entries);
-    ap_ = size_array("tlfea::solvers::tacho::ap", n_ + 1);
-    aj_ = ordinal_array("tlfea::solvers::tacho::aj", nnz_);
+    ap_ = size_array("tlfea::linalg::tacho::ap", n_ + 1);
+    aj_ = ordinal_array("tlfea::linalg::tacho::aj", nnz_);
     auto h_ap = host_mirror(ap_);
     auto h_aj = host_mirror(aj_);
     for (Ordinal i = 0; i <= n_; ++i) h_ap(i) = static_cast<Tacho::size_type>(h_row_map(i));
     for (Offset k = 0; k < nnz_; ++k) h_aj(k) = h_entries(k);
     copy_to_device(ap_, h_ap);
     copy_to_device(aj_, h_aj);
-    ax_ = value_array("tlfea::solvers::tacho::ax", nnz_);
-    b_ = value_matrix("tlfea::solvers::tacho::b", n_, 1);
-    x_ = value_matrix("tlfea::solvers::tacho::x", n_, 1);
-    work_ = value_matrix("tlfea::solvers::tacho::work", n_, 1);
+    ax_ = value_array("tlfea::linalg::tacho::ax", nnz_);
+    b_ = value_matrix("tlfea::linalg::tacho::b", n_, 1);
+    x_ = value_matrix("tlfea::linalg::tacho::x", n_, 1);
+    work_ = value_matrix("tlfea::linalg::tacho::work", n_, 1);
 
     solver_ = solver_type();
     solver_.setVerbose(0);
@@ -197,7 +197,7 @@ class TachoSolver final : public LinearSolver {
       node_graph(h_row_map, h_entries, n_, xadj, adjncy);
       order = node_order(ordering_, xadj, adjncy);
     }
-    ordinal_array perm("tlfea::solvers::tacho::perm", n_), peri("tlfea::solvers::tacho::peri", n_);
+    ordinal_array perm("tlfea::linalg::tacho::perm", n_), peri("tlfea::linalg::tacho::peri", n_);
     auto h_perm = host_mirror(perm);
     auto h_peri = host_mirror(peri);
     for (Ordinal b = 0; b < nb; ++b)

@@ -88,7 +88,7 @@ struct FillNodeCoordinates {
 template <class Out>
 void fill_node_coordinates(const CoefView& q, const RigidBodyLayout& layout,
                            const DeviceView<Offset*>& rows, const Out& out) {
-  Kokkos::parallel_for("tlfea::solvers::node_coordinates",
+  Kokkos::parallel_for("tlfea::linalg::node_coordinates",
                        Kokkos::RangePolicy<ExecSpace>(0, out.extent(0)),
                        FillNodeCoordinates<Out>{out, q, layout.position, rows});
 }
@@ -108,11 +108,11 @@ void fill_rigid_body_modes(const char* backend, const CoefView& q, const RigidBo
     throw_error(backend, ": near-nullspace of ", out.extent(0), " x ", out.extent(1), ", expected ",
                 rows.extent(0), " x 6");
   Real s[4] = {0.0, 0.0, 0.0, 0.0};
-  Kokkos::parallel_reduce("tlfea::solvers::position_mean", Kokkos::RangePolicy<ExecSpace>(0, n),
+  Kokkos::parallel_reduce("tlfea::linalg::position_mean", Kokkos::RangePolicy<ExecSpace>(0, n),
                           PositionSum{q, layout.position}, s);
   FillRigidBodyModes<Out> f{out, q, layout.position, layout.free_rows, rows, {0.0, 0.0, 0.0}};
   for (int m = 0; m < 3; ++m) f.x0[m] = s[3] > 0 ? s[m] / s[3] : 0.0;
-  Kokkos::parallel_for("tlfea::solvers::rigid_body_modes",
+  Kokkos::parallel_for("tlfea::linalg::rigid_body_modes",
                        Kokkos::RangePolicy<ExecSpace>(0, rows.extent(0)), f);
 }
 

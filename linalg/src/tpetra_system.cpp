@@ -39,13 +39,13 @@ void TpetraSystem::analyze(const char* backend, const CrsPattern& pattern) {
 
   auto h_row_map = to_host(pattern.row_map);
   auto h_entries = to_host(pattern.entries);
-  typename local_graph::row_map_type::non_const_type row_ptr("tlfea::solvers::tpetra::row_ptr",
+  typename local_graph::row_map_type::non_const_type row_ptr("tlfea::linalg::tpetra::row_ptr",
                                                              n_ + 1);
-  typename local_graph::entries_type::non_const_type col_ind("tlfea::solvers::tpetra::col_ind",
+  typename local_graph::entries_type::non_const_type col_ind("tlfea::linalg::tpetra::col_ind",
                                                              nnz_);
   auto h_row_ptr = host_mirror(row_ptr);
   auto h_col_ind = host_mirror(col_ind);
-  diagonal_ = DeviceView<Offset*>("tlfea::solvers::tpetra::diagonal", n_);
+  diagonal_ = DeviceView<Offset*>("tlfea::linalg::tpetra::diagonal", n_);
   auto h_diag = host_mirror(diagonal_);
   for (Ordinal i = 0; i <= n_; ++i) h_row_ptr(i) = static_cast<size_t>(h_row_map(i));
   for (Ordinal i = 0; i < n_; ++i) {
@@ -98,12 +98,12 @@ void TpetraSystem::set_values(const char* backend, const DeviceView<Real*>& valu
   if (!analyzed()) throw_error(backend, ": factorize() before analyze()");
   check_length(backend, "values", values.extent(0), static_cast<size_t>(nnz_));
   Offset bad_value = nnz_;
-  Kokkos::parallel_reduce("tlfea::solvers::tpetra::finite_values", Range(0, nnz_),
+  Kokkos::parallel_reduce("tlfea::linalg::tpetra::finite_values", Range(0, nnz_),
                           FirstNonFinite{values}, Kokkos::Min<Offset>(bad_value));
   if (bad_value < nnz_) throw_error(backend, ": matrix value ", bad_value, " is not finite");
   if (require_diagonal) {
     Ordinal bad_row = n_;
-    Kokkos::parallel_reduce("tlfea::solvers::tpetra::diagonal_check", Range(0, n_),
+    Kokkos::parallel_reduce("tlfea::linalg::tpetra::diagonal_check", Range(0, n_),
                             FirstZeroDiagonal{values, diagonal_}, Kokkos::Min<Ordinal>(bad_row));
     if (bad_row < n_)
       throw_error(backend, ": diagonal entry of row ", bad_row,

@@ -670,6 +670,12 @@ struct PointForceScatter {
 
 }  // namespace
 
+void Model::require_step_force(const std::string& name) {
+  if (std::find(required_step_forces_.begin(), required_step_forces_.end(), name) ==
+      required_step_forces_.end())
+    required_step_forces_.push_back(name);
+}
+
 void Model::finalize() {
   if (finalized_) return;
   build_reference();

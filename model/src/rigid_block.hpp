@@ -42,7 +42,7 @@ class RigidBlock final : public ElementBlockBase {
   Real strain_energy(const CoefView&) const override { return 0.0; }
   Real volume(const CoefView&) const override { return volume_; }
   DeviceView<Real** [9]> deformation_gradients(const CoefView&) const override {
-    return DeviceView<Real** [9]>("tlfea::solvers::rigid_F", 1, 0);
+    return DeviceView<Real** [9]>("tlfea::model::rigid_F", 1, 0);
   } std::vector<Real> shape_at(Ordinal element, const Real xi[3]) const override;
   std::vector<Ordinal> element_coefficients(Ordinal element) const override;
   std::vector<std::vector<Ordinal>> element_colours() const override { return {{0}}; }

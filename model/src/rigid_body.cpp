@@ -109,8 +109,8 @@ RigidBodySpec rigid_body_from_mesh(const Mesh& mesh, Real density) {
   std::vector<DeviceView<Offset***>> offs;
   const CrsPattern pat = build_crs_pattern(n, {block->cliques()}, offs);
   block->set_matrix_offsets(pat, offs[0]);
-  DeviceView<Real*> values("tlfea::solvers::rigid_mesh_mass", pat.nnz());
-  CoefView q0("tlfea::solvers::rigid_mesh_q0", n);
+  DeviceView<Real*> values("tlfea::model::rigid_mesh_mass", pat.nnz());
+  CoefView q0("tlfea::model::rigid_mesh_q0", n);
   copy_reference_coefficients(mesh, 0, q0);
   block->mass(q0, 1.0, values);
   auto rm = to_host(pat.row_map);
@@ -202,7 +202,7 @@ RigidBlock::RigidBlock(const RigidBodySpec& spec, Ordinal offset) : spec_(spec),
   volume_ = 8.0 * L_[0] * L_[1] * L_[2];
   if (!spec.shape.connectivity.empty()) {
     auto blk = make_element_block(spec.shape, 0, MaterialSpec{}, 1.0);
-    CoefView q0("tlfea::solvers::rigid_shape_q0", spec.shape.num_coefficients());
+    CoefView q0("tlfea::model::rigid_shape_q0", spec.shape.num_coefficients());
     copy_reference_coefficients(spec.shape, 0, q0);
     volume_ = blk->volume(q0);
   }
@@ -223,12 +223,12 @@ void RigidBlock::set_matrix_offsets(const CrsPattern& pattern, DeviceView<Offset
 void RigidBlock::mass(const CoefView&, Real alpha, const DeviceView<Real*>& values) const {
   RigidMass f{offsets_, block_row_length_, offset_, {}, alpha, values};
   for (int k = 0; k < 16; ++k) f.M[k] = M_[k];
-  Kokkos::parallel_for("tlfea::solvers::rigid_mass", Kokkos::RangePolicy<ExecSpace>(0, 4), f);
+  Kokkos::parallel_for("tlfea::model::rigid_mass", Kokkos::RangePolicy<ExecSpace>(0, 4), f);
 }
 
 void RigidBlock::body_force(const CoefView&, const Vec3& b, const CoefView& f) const {
   RigidBodyForce k{f, offset_, {M_[0], M_[1], M_[2], M_[3]}, {b[0], b[1], b[2]}};
-  Kokkos::parallel_for("tlfea::solvers::rigid_body_force", Kokkos::RangePolicy<ExecSpace>(0, 4), k);
+  Kokkos::parallel_for("tlfea::model::rigid_body_force", Kokkos::RangePolicy<ExecSpace>(0, 4), k);
 }
 
 void RigidBlock::dead_traction(const CoefView&, const FaceList& faces, const Vec3&,
@@ -256,14 +256,14 @@ std::vector<Ordinal> RigidBlock::element_coefficients(Ordinal element) const {
 
 void RigidBlock::torque(const CoefView& q, const Vec3& T, Real s, const CoefView& f) const {
   RigidTorque k{q, f, offset_, {T[0], T[1], T[2]}, 0.5 * s};
-  Kokkos::parallel_for("tlfea::solvers::rigid_torque", Kokkos::RangePolicy<ExecSpace>(1, 4), k);
+  Kokkos::parallel_for("tlfea::model::rigid_torque", Kokkos::RangePolicy<ExecSpace>(1, 4), k);
 }
 
 void RigidBlock::torque_tangent(const Vec3& T, Real s, Real alpha,
                                 const DeviceView<Real*>& values) const {
   RigidTorqueTangent k{offsets_, block_row_length_,  values,
                        offset_,  {T[0], T[1], T[2]}, 0.5 * s * alpha};
-  Kokkos::parallel_for("tlfea::solvers::rigid_torque_tangent", Kokkos::RangePolicy<ExecSpace>(1, 4),
+  Kokkos::parallel_for("tlfea::model::rigid_torque_tangent", Kokkos::RangePolicy<ExecSpace>(1, 4),
                        k);
 }
 

@@ -191,8 +191,8 @@ int RotationalSpringDampers::add(const MaterialPoint& u, const MaterialPoint& a,
 }
 
 void RotationalSpringDampers::finalize() {
-  vectors_ = upload_material_points("tlfea::solvers::rsda_vectors", vectors_host_);
-  params_ = DeviceView<Real* [3]>("tlfea::solvers::rsda_params", size());
+  vectors_ = upload_material_points("tlfea::model::rsda_vectors", vectors_host_);
+  params_ = DeviceView<Real* [3]>("tlfea::model::rsda_params", size());
   auto p = host_mirror(params_);
   for (int e = 0; e < size(); ++e) {
     p(e, 0) = specs_[e].stiffness;
@@ -212,13 +212,13 @@ void RotationalSpringDampers::set_matrix_offsets(const CrsPattern& pattern,
 
 void RotationalSpringDampers::add_force(const CoefView& q, const CoefView& v,
                                         const CoefView& f) const {
-  Kokkos::parallel_for("tlfea::solvers::rsda_force", Range(0, size()),
+  Kokkos::parallel_for("tlfea::model::rsda_force", Range(0, size()),
                        ForceKernel{{vectors_, params_}, q, v, f, v.extent(0) == q.extent(0)});
 }
 
 void RotationalSpringDampers::tangent(const CoefView& q, const CoefView& v, Real alpha_K,
                                       Real alpha_D, const DeviceView<Real*>& values) const {
-  Kokkos::parallel_for("tlfea::solvers::rsda_tangent", Range(0, size()),
+  Kokkos::parallel_for("tlfea::model::rsda_tangent", Range(0, size()),
                        TangentKernel{{vectors_, params_},
                                      q,
                                      v,
@@ -232,7 +232,7 @@ void RotationalSpringDampers::tangent(const CoefView& q, const CoefView& v, Real
 
 Real RotationalSpringDampers::energy(const CoefView& q) const {
   Real sum = 0.0;
-  Kokkos::parallel_reduce("tlfea::solvers::rsda_energy", Range(0, size()),
+  Kokkos::parallel_reduce("tlfea::model::rsda_energy", Range(0, size()),
                           EnergyKernel{{vectors_, params_}, q}, sum);
   return sum;
 }

@@ -180,12 +180,12 @@ int SpringDampers::add(const MaterialPoint& a, const MaterialPoint& b,
 
 void SpringDampers::finalize() {
   const int n = size();
-  points_ = upload_material_points("tlfea::solvers::spring_damper_points", points_host_);
-  params_ = DeviceView<Real* [4]>("tlfea::solvers::spring_damper_params", n);
-  table_ = DeviceView<Ordinal* [2]>("tlfea::solvers::spring_damper_table", n);
+  points_ = upload_material_points("tlfea::model::spring_damper_points", points_host_);
+  params_ = DeviceView<Real* [4]>("tlfea::model::spring_damper_params", n);
+  table_ = DeviceView<Ordinal* [2]>("tlfea::model::spring_damper_table", n);
   Ordinal rows = 0;
   for (const auto& s : specs_) rows += static_cast<Ordinal>(s.table.size());
-  table_xy_ = DeviceView<Real* [2]>("tlfea::solvers::spring_damper_table_xy", rows);
+  table_xy_ = DeviceView<Real* [2]>("tlfea::model::spring_damper_table_xy", rows);
   auto p = host_mirror(params_);
   auto t = host_mirror(table_);
   auto xy = host_mirror(table_xy_);
@@ -219,13 +219,13 @@ void SpringDampers::set_matrix_offsets(const CrsPattern& pattern,
 
 void SpringDampers::add_force(const CoefView& q, const CoefView& v, const CoefView& f) const {
   Kokkos::parallel_for(
-      "tlfea::solvers::spring_damper_force", Range(0, size()),
+      "tlfea::model::spring_damper_force", Range(0, size()),
       ForceKernel{{points_, params_, table_, table_xy_}, q, v, f, v.extent(0) == q.extent(0)});
 }
 
 void SpringDampers::tangent(const CoefView& q, const CoefView& v, Real alpha_K, Real alpha_D,
                             const DeviceView<Real*>& values) const {
-  Kokkos::parallel_for("tlfea::solvers::spring_damper_tangent", Range(0, size()),
+  Kokkos::parallel_for("tlfea::model::spring_damper_tangent", Range(0, size()),
                        TangentKernel{{points_, params_, table_, table_xy_},
                                      q,
                                      v,
@@ -239,7 +239,7 @@ void SpringDampers::tangent(const CoefView& q, const CoefView& v, Real alpha_K, 
 
 Real SpringDampers::energy(const CoefView& q) const {
   Real sum = 0.0;
-  Kokkos::parallel_reduce("tlfea::solvers::spring_damper_energy", Range(0, size()),
+  Kokkos::parallel_reduce("tlfea::model::spring_damper_energy", Range(0, size()),
                           EnergyKernel{{points_, params_, table_, table_xy_}, q}, sum);
   return sum;
 }

@@ -1,9 +1,6 @@
 // TLFEA Python module: binding of OutputWriter (HDF5 + XDMF + history.csv).
 
 #include "py_bindings.hpp"
-
-#ifdef TLFEA_HAVE_IO
-
 #include "tlfea/simulation/scene_output.hpp"
 
 namespace tlfea_py {
@@ -79,5 +76,3 @@ void bind_output(py::module_& m) {
 }
 
 }  // namespace tlfea_py
-
-#endif  // TLFEA_HAVE_IO

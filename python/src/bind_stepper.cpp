@@ -45,7 +45,6 @@ void bind_stepper(py::module_& m) {
           "run",
           [](PyStepper& ps, long steps, py::object output, py::object callback) {
             if (steps < 0) fail("Stepper.run: steps must be >= 0");
-#ifdef TLFEA_HAVE_IO
             PyOutputWriter* writer = nullptr;
             if (!output.is_none()) {
               if (!py::isinstance<PyOutputWriter>(output))
@@ -55,16 +54,11 @@ void bind_stepper(py::module_& m) {
               if (writer->stepper() != &ps.get())
                 fail("Stepper.run: the OutputWriter was made for another stepper");
             }
-#else
-            if (!output.is_none()) fail("Stepper.run: this build has no output layer");
-#endif
             py::list reports;
             py::object self = py::cast(&ps, py::return_value_policy::reference);
             for (long k = 0; k < steps; ++k) {
               tlfea::StepReport r = ps.step();
-#ifdef TLFEA_HAVE_IO
               if (writer) writer->get().record(r);
-#endif
               py::object pr = py::cast(std::move(r));
               reports.append(pr);
               if (!callback.is_none()) callback(self, pr);
@@ -134,7 +128,6 @@ void bind_stepper(py::module_& m) {
           py::arg("body"), "(num_nodes, 3) current node positions of one body.")
       .def_property_readonly("linear_stats",
                              [](const PyStepper& s) { return s.get().linear_stats(); })
-#ifdef TLFEA_HAVE_IO
       .def(
           "joint_reaction",
           [](PyStepper& s, const tlfea::RowRange& rows) {
@@ -152,7 +145,7 @@ void bind_stepper(py::module_& m) {
             if (tlfea::Simulation* sim = s.simulation())
               sim->checkpoint(path);
             else
-              tlfea::io::save_checkpoint(path, s.get(), s.contact());
+              tlfea::io::save_checkpoint(path, s.get());
           },
           py::arg("path"), "Writes an HDF5 checkpoint (as tlfea run's checkpoint.h5).")
       .def(
@@ -164,12 +157,11 @@ void bind_stepper(py::module_& m) {
             if (tlfea::Simulation* sim = s.simulation())
               sim->restore(path);
             else
-              tlfea::io::load_checkpoint(path, st, s.contact());
+              tlfea::io::load_checkpoint(path, st);
           },
           py::arg("path"),
           "Restores a checkpoint into this stepper (same model layout; continues bit-identically "
           "in Serial).")
-#endif
       .def("__repr__", [](const PyStepper& s) {
         const auto& st = s.get();
         return "<tlfea.Stepper t=" + fmt(st.time()) + " steps=" + std::to_string(st.steps_taken()) +

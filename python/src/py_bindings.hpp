@@ -20,6 +20,9 @@
 #include <string>
 #include <vector>
 
+#include "py_convert.hpp"
+#include "py_objects.hpp"
+#include "py_runtime.hpp"
 #include "tlfea/constraints/constraint_set.hpp"
 #include "tlfea/constraints/material_point.hpp"
 #include "tlfea/core/error.hpp"
@@ -27,18 +30,12 @@
 #include "tlfea/core/mesh.hpp"
 #include "tlfea/core/mesh_io.hpp"
 #include "tlfea/integrators/time_stepper.hpp"
+#include "tlfea/io/output.hpp"
 #include "tlfea/linalg/linear_solver.hpp"
 #include "tlfea/linalg/mpi_session.hpp"
 #include "tlfea/materials/material_spec.hpp"
 #include "tlfea/model/model.hpp"
 #include "tlfea/scene/scene.hpp"
-#ifdef TLFEA_HAVE_IO
-#include "tlfea/io/output.hpp"
-#endif
-
-#include "py_convert.hpp"
-#include "py_objects.hpp"
-#include "py_runtime.hpp"
 
 #ifndef TLFEA_VERSION
 #define TLFEA_VERSION "unknown"
@@ -86,8 +83,6 @@ void bind_constraints(py::module_& m);       // bind_constraints.cpp
 void bind_model(py::module_& m);             // bind_model.cpp
 void bind_scene(py::module_& m);             // bind_scene.cpp
 void bind_stepper(py::module_& m);           // bind_stepper.cpp
-#ifdef TLFEA_HAVE_IO
-void bind_output(py::module_& m);  // bind_output.cpp
-#endif
+void bind_output(py::module_& m);            // bind_output.cpp
 
 }  // namespace tlfea_py

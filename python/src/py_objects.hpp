@@ -8,14 +8,12 @@
 
 #include "py_runtime.hpp"
 #include "tlfea/constraints/constraint_set.hpp"
+#include "tlfea/core/host_device.hpp"
 #include "tlfea/integrators/time_stepper.hpp"
+#include "tlfea/io/output.hpp"
 #include "tlfea/model/model.hpp"
 #include "tlfea/scene/scene.hpp"
 #include "tlfea/simulation/simulation.hpp"
-#ifdef TLFEA_HAVE_IO
-#include "tlfea/core/host_device.hpp"
-#include "tlfea/io/output.hpp"
-#endif
 
 namespace tlfea_py {
 
@@ -88,8 +86,8 @@ class PyStepper : public Resource {
   PyStepper(ModelHandle h, const tlfea::StepperSettings& s) : Resource(1), h_(std::move(h)) {
     ensure_initialized();
     py::gil_scoped_release nogil;  // finalize / analysis may take a while
-    if (h_.scene) h_.scene->attach_contact();
     stepper_ = std::make_shared<tlfea::TimeStepper>(*h_.model, s);
+    if (h_.scene) h_.scene->attach_contact(*stepper_);
   }
   // Scene.stepper(): the run of h.scene with options `ro`, started (settled
   // when asked, with the initial velocities).
@@ -126,7 +124,6 @@ class PyStepper : public Resource {
     get();
     return stepper_;
   }
-  tlfea::ContactForces* contact() const { return h_.scene ? h_.scene->contact.get() : nullptr; }
 
   tlfea::StepReport step() {
     tlfea::TimeStepper& s = mutable_stepper("step");
@@ -168,24 +165,16 @@ class PyStepper : public Resource {
   std::shared_ptr<tlfea::TimeStepper> stepper_;  // sim_'s (aliasing), or its own
 };
 
-#ifdef TLFEA_HAVE_IO
 class PyOutputWriter : public Resource {
  public:
   PyOutputWriter(const PyStepper& st, const tlfea::io::OutputSettings& os) : Resource(0) {
     h_ = st.handle();
     stepper_ = st.shared();
-    // A scene's run wires its writer itself (contact, joints).
-    if (tlfea::Simulation* sim = st.simulation()) {
+    // The run's writer (contact, joints), as a scene's run makes it.
+    if (tlfea::Simulation* sim = st.simulation())
       writer_ = sim->make_output(os);
-      directory_ = os.directory;
-      return;
-    }
-    writer_ = std::make_unique<tlfea::io::OutputWriter>(*h_.model, *stepper_, os);
-    if (h_.scene) {
-      if (h_.scene->contact)
-        writer_->set_contact(h_.scene->contact.get(), &h_.scene->detection->points());
-      for (const auto& j : h_.scene->joints) writer_->add_joint(j.first, j.second);
-    }
+    else
+      writer_ = tlfea::make_output_writer(*h_.model, *stepper_, h_.scene.get(), os);
     directory_ = os.directory;
   }
   void release() override {
@@ -216,6 +205,5 @@ class PyOutputWriter : public Resource {
   std::string directory_;
   bool finished_ = false;
 };
-#endif
 
 }  // namespace tlfea_py

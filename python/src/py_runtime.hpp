@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "tlfea/core/error.hpp"
+#include "tlfea/core/types.hpp"
 #include "tlfea/linalg/mpi_session.hpp"
 
 namespace py = pybind11;

@@ -89,11 +89,7 @@ PYBIND11_MODULE(_tlfea, m) {
         b["threads"] = blas.threads;
         b["source"] = blas.source;
         d["blas"] = b;
-#ifdef TLFEA_HAVE_IO
         d["output"] = true;
-#else
-        d["output"] = false;
-#endif
         return d;
       },
       "What `tlfea info` prints, as a dict: version, kokkos_backend, concurrency, mpi, "
@@ -105,9 +101,7 @@ PYBIND11_MODULE(_tlfea, m) {
   bind_model(m);
   bind_scene(m);
   bind_stepper(m);
-#ifdef TLFEA_HAVE_IO
   bind_output(m);
-#endif
 
   // Kokkos and MPI end at interpreter exit, after every object is released.
   py::module_::import("atexit").attr("register")(py::cpp_function(&finalize_runtime));

@@ -205,10 +205,12 @@ void Builder::add_contact(const YAML::Node& node) {
                          model.body_motion(bodies_[b].id, model.reference(), rest).mass,
                          damping_mass == "shared");
   }
-  // Not put on the model here: the run (tlfea::Simulation, or
-  // Scene::attach_contact) attaches it to the model's step.
+  // A component of the run's stepper (tlfea::Simulation, or
+  // Scene::attach_contact), which the model requires of every stepper on it.
   s_.detection = det;
   s_.contact = cf;
+  s_.contact_component = std::make_shared<ContactComponent>(det, cf);
+  model.require_step_force(ContactComponent::component_name());
 }
 
 // contact.pairs: per-pair overrides of the law's constants; keys absent

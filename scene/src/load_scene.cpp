@@ -276,17 +276,11 @@ void Scene::apply_initial_state(TimeStepper& stepper) const {
   stepper.set_velocities(v);
 }
 
-void Scene::attach_contact() {
-  if (!contact || contact_attached) return;
-  // Detection at the step's start state, then the forces: explicit within
-  // the step (docs/theory.md §7.6).
-  model->add_step_force([det = detection, cf = contact](Real t, const CoefView& q,
-                                                        const CoefView& v, Real h,
-                                                        const CoefView& f) {
-    det->detect(q, t);
-    cf->compute(det->points(), q, v, h, f, t);
-  });
-  contact_attached = true;
+void Scene::attach_contact(TimeStepper& stepper) const {
+  if (!contact_component) return;
+  for (const auto& f : stepper.step_forces())
+    if (f == contact_component) return;
+  stepper.add_step_force(contact_component);
 }
 
 Scene load_scene_text(const std::string& text, const std::string& file, const std::string& base_dir,

@@ -32,10 +32,10 @@ Simulation::Simulation(std::shared_ptr<scene::Scene> scene, const RunOptions& op
     s.steps = std::max<long>(1, std::lround(options_.end_time / settings.dt));
   if (!options_.output_directory.empty()) s.output.directory = options_.output_directory;
   if (!options_.output) s.output.enabled = false;
-  // Contact is a force of the step's start state: on the model before the
-  // stepper is made (which refuses it for a static analysis).
-  s.attach_contact();
+  // The stepper (a static analysis refuses a model with contact), and the
+  // contact as its component: a force of the step's start state.
   stepper_ = std::make_unique<TimeStepper>(*s.model, settings);
+  s.attach_contact(*stepper_);
   if (!options_.restart.empty()) restore(options_.restart);
 }
 
@@ -109,7 +109,7 @@ std::string Simulation::finish() {
 }
 
 void Simulation::checkpoint(const std::string& path) const {
-  io::save_checkpoint(path, *stepper_, contact());
+  io::save_checkpoint(path, *stepper_);  // with the contact component's history
 }
 
 void Simulation::restore(const std::string& path) {
@@ -120,7 +120,7 @@ void Simulation::restore(const std::string& path) {
   // Before the start: the initial state, then the checkpoint's (which
   // replaces the velocities and the contact history).
   if (!started_ && !restarted_) scene_->apply_initial_state(*stepper_);
-  io::load_checkpoint(path, *stepper_, contact());
+  io::load_checkpoint(path, *stepper_);
   if (!started_) restarted_ = true;
 }
 
@@ -132,11 +132,18 @@ io::OutputSettings Simulation::output_settings() const {
   return os;
 }
 
-std::unique_ptr<io::OutputWriter> Simulation::make_output(const io::OutputSettings& os) {
-  auto w = std::make_unique<io::OutputWriter>(*scene_->model, *stepper_, os);
-  if (scene_->contact) w->set_contact(scene_->contact.get(), &scene_->detection->points());
-  for (const auto& j : scene_->joints) w->add_joint(j.first, j.second);
+std::unique_ptr<io::OutputWriter> make_output_writer(Model& model, TimeStepper& stepper,
+                                                     const scene::Scene* scene,
+                                                     const io::OutputSettings& os) {
+  auto w = std::make_unique<io::OutputWriter>(model, stepper, os);
+  if (const ContactComponent* c = find_contact(stepper)) w->set_contact(&c->forces(), &c->points());
+  if (scene)
+    for (const auto& j : scene->joints) w->add_joint(j.first, j.second);
   return w;
+}
+
+std::unique_ptr<io::OutputWriter> Simulation::make_output(const io::OutputSettings& os) {
+  return make_output_writer(*scene_->model, *stepper_, scene_.get(), os);
 }
 
 const ContactPoints* Simulation::contact_points() const {

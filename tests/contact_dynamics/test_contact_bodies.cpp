@@ -111,8 +111,8 @@ TEST(ContactBodies, HeadOnSpheresConserveMomentum) {
   auto det = b.det;
   auto cf = b.cf;
   int max_contacts = 0;
-  b.model.add_step_force(
-      [&](Real t, const CoefView& q, const CoefView& v, Real h, const CoefView& f) {
+  auto step_force =
+      make_step_force([&](Real t, const CoefView& q, const CoefView& v, Real h, const CoefView& f) {
         det->detect(q, t);
         cf->compute(det->points(), q, v, h, f, t);
         max_contacts = std::max<int>(max_contacts, cf->active_contacts());
@@ -120,6 +120,7 @@ TEST(ContactBodies, HeadOnSpheresConserveMomentum) {
   StepperSettings s;
   s.dt = 1e-4;
   TimeStepper st(b.model, s);
+  st.add_step_force(step_force);
   CoefView v("v", b.model.num_coefficients());
   auto vh = Kokkos::create_mirror_view(v);
   for (int i = 0; i < 2; ++i)
@@ -153,6 +154,7 @@ struct Stack {
   Ordinal offset[3] = {0, 0, 0};
   std::shared_ptr<ContactDetection> det;
   std::shared_ptr<ContactForces> cf;
+  std::shared_ptr<StepForce> step_force;  // the contact, added to each stepper
   Stack(bool reverse, Real e) {
     const Real L = 0.1, gap = 1e-5, sx = 0.013, sy = 0.0078;
     for (int i = 0; i < 3; ++i)
@@ -183,7 +185,7 @@ struct Stack {
               {ContactMaterial{std::numeric_limits<Real>::infinity(), 0.0}}, s);
     auto d = det;
     auto c = cf;
-    model.add_step_force(
+    step_force = make_step_force(
         [d, c](Real t, const CoefView& q, const CoefView& v, Real h, const CoefView& f) {
           d->detect(q, t);
           c->compute(d->points(), q, v, h, f, t);
@@ -207,6 +209,7 @@ void settle_stack(bool reverse, Real e, Real& vmax, Real& drift, Real& z_top) {
   StepperSettings s;
   s.dt = 1e-4;
   TimeStepper st(sk.model, s);
+  st.add_step_force(sk.step_force);
   vmax = 0.0;
   Vec3 x0{{0, 0, 0}};
   for (int i = 0; i < 6000; ++i) {
@@ -410,7 +413,7 @@ TEST(ContactBodies, SelfContactCollisionFollowsTheTwoBodyRun) {
     std::vector<ContactMaterial> mats(self ? 1 : 2, ContactMaterial{kE, kNu});
     cf->setup(row_sum_lumped_mass(model.pattern(), model.mass_values()), mats, {},
               ContactPairSettings{});
-    model.add_step_force(
+    auto step_force = make_step_force(
         [det, cf](Real t, const CoefView& q, const CoefView& v, Real h, const CoefView& f) {
           det->detect(q, t);
           cf->compute(det->points(), q, v, h, f, t);
@@ -418,6 +421,7 @@ TEST(ContactBodies, SelfContactCollisionFollowsTheTwoBodyRun) {
     StepperSettings st_s;
     st_s.dt = 1e-4;
     TimeStepper st(model, st_s);
+    st.add_step_force(step_force);
     const Ordinal n = model.num_coefficients(), nl = l0.num_coefficients();
     CoefView v("v", n);
     auto vh = Kokkos::create_mirror_view(v);

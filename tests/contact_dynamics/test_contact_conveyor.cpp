@@ -32,6 +32,7 @@ struct BlockOnBelt {
   Mesh mesh;
   std::shared_ptr<ContactDetection> det;
   std::shared_ptr<ContactForces> cf;
+  std::shared_ptr<StepForce> step_force;  // the contact, added to each stepper
   DeviceView<Real*> lumped;
   Real total_mass = 0.0;
   explicit BlockOnBelt(Real V)
@@ -54,7 +55,7 @@ struct BlockOnBelt {
               {ContactMaterial{std::numeric_limits<Real>::infinity(), 0.0}}, ContactPairSettings{});
     auto d = det;
     auto c = cf;
-    model.add_step_force(
+    step_force = make_step_force(
         [d, c](Real t, const CoefView& q, const CoefView& v, Real h, const CoefView& f) {
           d->detect(q, t);
           c->compute(d->points(), q, v, h, f, t);
@@ -76,6 +77,7 @@ void run_belt(BlockOnBelt& b, Real T1, Real T2, Real T3, Real& a, Real& v3) {
   StepperSettings s;
   s.dt = 1e-4;
   TimeStepper st(b.model, s);
+  st.add_step_force(b.step_force);
   const int n1 = static_cast<int>(std::lround(T1 / s.dt)),
             n2 = static_cast<int>(std::lround(T2 / s.dt)),
             n3 = static_cast<int>(std::lround(T3 / s.dt));
@@ -137,6 +139,7 @@ TEST(ContactConveyor, BlockOnTurntableIsDraggedAtMuKG) {
   StepperSettings s;
   s.dt = 1e-4;
   TimeStepper st(b.model, s);
+  st.add_step_force(b.step_force);
   for (int i = 0; i < 500; ++i) st.step();
   const Real ux = b.vx(st.velocities(), 0), uy = b.vx(st.velocities(), 1);
   for (int i = 500; i < 1500; ++i) st.step();

@@ -22,6 +22,7 @@ struct BlockOnPlane {
   Mesh mesh;
   std::shared_ptr<ContactDetection> det;
   std::shared_ptr<ContactForces> cf;
+  std::shared_ptr<StepForce> step_force;  // the contact, added to each stepper
   const Real mass = 1.0;
   BlockOnPlane(Real mu_s, Real mu_k) {
     mesh = generate_box(ElementType::Q27, {0.1, 0.1, 0.1}, {2, 2, 2}, {-0.05, -0.05, 0.0});
@@ -42,7 +43,7 @@ struct BlockOnPlane {
               {ContactMaterial{std::numeric_limits<Real>::infinity(), 0.0}}, s);
     auto d = det;
     auto c = cf;
-    model.add_step_force(
+    step_force = make_step_force(
         [d, c](Real t, const CoefView& q, const CoefView& v, Real h, const CoefView& f) {
           d->detect(q, t);
           c->compute(d->points(), q, v, h, f, t);
@@ -64,6 +65,7 @@ TEST(ContactDynamics, RestingBlockCarriesItsWeight) {
   StepperSettings s;
   s.dt = 1e-4;
   TimeStepper st(sc.model, s);
+  st.add_step_force(sc.step_force);
   for (int i = 0; i < 2000; ++i) st.step();
   auto fn = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), sc.cf->normal_force());
   Real sum = 0.0;
@@ -80,6 +82,7 @@ TEST(ContactDynamics, SlidingBlockStopsAfterCoulombDistance) {
   StepperSettings s;
   s.dt = 1e-4;
   TimeStepper st(sc.model, s);
+  st.add_step_force(sc.step_force);
   for (int i = 0; i < 1000; ++i) st.step();  // settle on the plane
   const Real x0 = sc.mean(st.positions())[0];
   CoefView v("v", sc.model.num_coefficients());
@@ -119,8 +122,8 @@ TEST(ContactDynamics, HeadOnCollisionConservesMomentum) {
   cf->setup(row_sum_lumped_mass(model.pattern(), model.mass_values()),
             {ContactMaterial{1e7, 0.3}, ContactMaterial{2e7, 0.3}}, {}, ContactPairSettings{});
   int max_contacts = 0;
-  model.add_step_force(
-      [&](Real t, const CoefView& q, const CoefView& v, Real h, const CoefView& f) {
+  auto step_force =
+      make_step_force([&](Real t, const CoefView& q, const CoefView& v, Real h, const CoefView& f) {
         det->detect(q, t);
         cf->compute(det->points(), q, v, h, f, t);
         max_contacts = std::max<int>(max_contacts, cf->active_contacts());
@@ -128,6 +131,7 @@ TEST(ContactDynamics, HeadOnCollisionConservesMomentum) {
   StepperSettings s;
   s.dt = 1e-4;
   TimeStepper st(model, s);
+  st.add_step_force(step_force);
   CoefView v("v", model.num_coefficients());
   auto vh = Kokkos::create_mirror_view(v);
   for (Ordinal k = 0; k < model.num_coefficients(); ++k)
@@ -177,14 +181,15 @@ TEST(ContactDynamics, BlockSlidesDownInclineWithKineticFrictionAcceleration) {
   ps.mu_k = 0.2;
   cf->setup(row_sum_lumped_mass(model.pattern(), model.mass_values()), {ContactMaterial{1e7, 0.3}},
             {ContactMaterial{std::numeric_limits<Real>::infinity(), 0.0}}, ps);
-  model.add_step_force(
-      [&](Real t, const CoefView& q, const CoefView& v, Real h, const CoefView& f) {
+  auto step_force =
+      make_step_force([&](Real t, const CoefView& q, const CoefView& v, Real h, const CoefView& f) {
         det->detect(q, t);
         cf->compute(det->points(), q, v, h, f, t);
       });
   StepperSettings s;
   s.dt = 1e-4;
   TimeStepper st(model, s);
+  st.add_step_force(step_force);
   auto slope_velocity = [&]() {
     auto vh = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), st.velocities());
     Real u = 0.0;

@@ -42,7 +42,8 @@ struct RestingBlock {
   Mesh mesh;
   std::shared_ptr<ContactDetection> det;
   std::shared_ptr<ContactForces> cf;
-  std::vector<Ordinal> bottom;  // nodes on z = 0
+  std::shared_ptr<StepForce> step_force;  // the contact, added to each stepper
+  std::vector<Ordinal> bottom;            // nodes on z = 0
   // A 0.1 m Q27 cube (1 kg, 2 x 2 x 2 elements: 25 nodes on the bottom
   // face), bottom face on z = 0; gravity -g e_z times `ramp` (empty: 1).
   explicit RestingBlock(TimeFunction ramp) {
@@ -63,7 +64,7 @@ struct RestingBlock {
               {ContactMaterial{std::numeric_limits<Real>::infinity(), 0.0}}, s);
     auto d = det;
     auto c = cf;
-    model.add_step_force(
+    step_force = make_step_force(
         [d, c](Real t, const CoefView& q, const CoefView& v, Real h, const CoefView& f) {
           d->detect(q, t);
           c->compute(d->points(), q, v, h, f, t);
@@ -107,6 +108,7 @@ RunResult settle(TimeFunction ramp, int steps, Real settle_time = 0.0) {
   StepperSettings s;
   s.dt = 1e-4;
   TimeStepper st(b.model, s);
+  st.add_step_force(b.step_force);
   RunResult r;
   if (settle_time > 0.0) {
     SettleSettings ss;

@@ -39,9 +39,9 @@ Vec3 coef(const CoefView& q, Ordinal i) {
   return Vec3{{h(i, 0), h(i, 1), h(i, 2)}};
 }
 
-void add_contact(Model& model, const std::shared_ptr<ContactDetection>& det,
-                 const std::shared_ptr<ContactForces>& cf) {
-  model.add_step_force(
+std::shared_ptr<StepForce> contact_force(const std::shared_ptr<ContactDetection>& det,
+                                         const std::shared_ptr<ContactForces>& cf) {
+  return make_step_force(
       [det, cf](Real t, const CoefView& q, const CoefView& v, Real h, const CoefView& f) {
         det->detect(q, t);
         cf->compute(det->points(), q, v, h, f, t);
@@ -76,10 +76,11 @@ TEST(ContactRigid, SphereSettlesAtTheStaticHertzCompression) {
   cf->setup(row_sum_lumped_mass(model.pattern(), model.mass_values()), {ContactMaterial{kE, kNu}},
             {ContactMaterial{kInf, 0.0}}, s);
   cf->set_point_mass(b, m);
-  add_contact(model, det, cf);
+  auto step_force = contact_force(det, cf);
   StepperSettings st;
   st.dt = 1e-4;
   TimeStepper stepper(model, st);
+  stepper.add_step_force(step_force);
   Real delta_max = 0.0;
   for (int i = 0; i < 3000; ++i) {
     stepper.step();
@@ -125,10 +126,11 @@ TEST(ContactRigid, BoxSlidingOnThePlaneDeceleratesAtMuKG) {
   cf->setup(row_sum_lumped_mass(model.pattern(), model.mass_values()), {ContactMaterial{kE, kNu}},
             {ContactMaterial{kInf, 0.0}}, s);
   cf->set_point_mass(b, rho * a * a * a);
-  add_contact(model, det, cf);
+  auto step_force = contact_force(det, cf);
   StepperSettings st;
   st.dt = 1e-4;
   TimeStepper stepper(model, st);
+  stepper.add_step_force(step_force);
   CoefView v("v", model.num_coefficients());
   auto vh = Kokkos::create_mirror_view(v);
   auto q0 = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), model.reference());
@@ -186,21 +188,23 @@ TEST(ContactRigid, RigidBoxRestingOnADeformableBlock) {
   const Ordinal nd = mesh.num_coefficients();
   auto sums = std::make_shared<std::vector<Real>>(2, 0.0);  // z: on the rigid, on the deformable
   auto fd = std::make_shared<CoefView>("f_before", model.num_coefficients());
-  model.add_step_force([det, cf, sums, fd, off, nd](Real t, const CoefView& q, const CoefView& v,
-                                                    Real h, const CoefView& f) {
-    det->detect(q, t);
-    Kokkos::deep_copy(*fd, f);
-    cf->compute(det->points(), q, v, h, f, t);
-    auto a1 = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), *fd);
-    auto a2 = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), f);
-    (*sums)[0] = a2(off, 2) - a1(off, 2);
-    Real s_d = 0.0;
-    for (Ordinal i = 0; i < nd; ++i) s_d += a2(i, 2) - a1(i, 2);
-    (*sums)[1] = s_d;
-  });
+  auto step_force =
+      make_step_force([det, cf, sums, fd, off, nd](Real t, const CoefView& q, const CoefView& v,
+                                                   Real h, const CoefView& f) {
+        det->detect(q, t);
+        Kokkos::deep_copy(*fd, f);
+        cf->compute(det->points(), q, v, h, f, t);
+        auto a1 = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), *fd);
+        auto a2 = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), f);
+        (*sums)[0] = a2(off, 2) - a1(off, 2);
+        Real s_d = 0.0;
+        for (Ordinal i = 0; i < nd; ++i) s_d += a2(i, 2) - a1(i, 2);
+        (*sums)[1] = s_d;
+      });
   StepperSettings st;
   st.dt = 1e-4;
   TimeStepper stepper(model, st);
+  stepper.add_step_force(step_force);
   Real on_rigid = 0.0, on_plane = 0.0;
   int n = 0;
   for (int i = 1; i <= 4000; ++i) {

@@ -74,6 +74,7 @@ struct BlockOnSlope {
   Mesh mesh;
   std::shared_ptr<ContactDetection> det;
   std::shared_ptr<ContactForces> cf;
+  std::shared_ptr<StepForce> step_force;  // the contact, added to each stepper
   DeviceView<Real*> lumped;
   CoefView gravity_load;
   Real total_mass = 0.0;
@@ -123,8 +124,8 @@ struct BlockOnSlope {
     auto cc = cf;
     const Real ramp = c.ramp;
     CoefView gl = gravity_load;
-    model.add_step_force([dd, cc, ramp, gl](Real t, const CoefView& q, const CoefView& v, Real h,
-                                            const CoefView& f) {
+    step_force = make_step_force([dd, cc, ramp, gl](Real t, const CoefView& q, const CoefView& v,
+                                                    Real h, const CoefView& f) {
       dd->detect(q, t);
       cc->compute(dd->points(), q, v, h, f, t);
       if (ramp > 0.0) {
@@ -208,6 +209,7 @@ Real run_stays(const SlopeCase& c, Real T, bool expect_stays = true) {
   StepperSettings s;
   s.dt = c.dt;
   TimeStepper st(b.model, s);
+  st.add_step_force(b.step_force);
   maybe_settle(c, b, st);
   const Real x0 = b.along_slope(st.positions()), z0 = b.along_normal(st.positions());
   const int n = static_cast<int>(std::lround(T / s.dt));
@@ -247,6 +249,7 @@ Slid run_slides(const SlopeCase& c, Real T1, Real T2) {
   StepperSettings s;
   s.dt = c.dt;
   TimeStepper st(b.model, s);
+  st.add_step_force(b.step_force);
   const SettleReport sr = maybe_settle(c, b, st);
   const int n1 = static_cast<int>(std::lround(T1 / s.dt));
   const int n2 = static_cast<int>(std::lround(T2 / s.dt));
@@ -330,6 +333,7 @@ void settled_stays(const SlopeCase& mesh, int patch, Real tan_alpha) {
   StepperSettings s;
   s.dt = c.dt;
   TimeStepper st(b.model, s);
+  st.add_step_force(b.step_force);
   const SettleReport r = maybe_settle(c, b, st);
   EXPECT_TRUE(r.at_rest) << name(c);
   EXPECT_EQ(st.time(), 0.0);

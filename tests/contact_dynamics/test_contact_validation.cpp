@@ -74,6 +74,7 @@ struct BallOnPlane {
   Mesh mesh;
   std::shared_ptr<ContactDetection> det;
   std::shared_ptr<ContactForces> cf;
+  std::shared_ptr<StepForce> step_force;  // the contact, added to each stepper
   Real mass = 0.0;
   BallOnPlane(Real R, int divisions, Real E_body, Real E_contact, Real z_bottom, Real e,
               Vec3 gravity, bool patch = false) {
@@ -96,7 +97,7 @@ struct BallOnPlane {
               {ContactMaterial{std::numeric_limits<Real>::infinity(), 0.0}}, s);
     auto d = det;
     auto c = cf;
-    model.add_step_force(
+    step_force = make_step_force(
         [d, c](Real t, const CoefView& q, const CoefView& v, Real h, const CoefView& f) {
           d->detect(q, t);
           c->compute(d->points(), q, v, h, f, t);
@@ -136,6 +137,7 @@ TEST(ContactValidation, HertzIndentationSingleVertex) {
   StepperSettings s;
   s.dt = 1e-4;
   TimeStepper st(sc.model, s);
+  st.add_step_force(sc.step_force);
   CoefView zero("zero", sc.model.num_coefficients());
   Real F = 0, delta = 0, Fmean = 0, law_err = 0;
   Ordinal count = 0, max_count = 0;
@@ -224,6 +226,7 @@ TEST(ContactValidation, HertzIndentationManyVerticesPatchLaw) {
   StepperSettings s;
   s.dt = 1e-4;
   TimeStepper st(sc.model, s);
+  st.add_step_force(sc.step_force);
   CoefView zero("zero", sc.model.num_coefficients());
   Real F = 0, delta = 0, Fmean = 0, dmean = 0;
   Ordinal count = 0, min_count = 1 << 30;
@@ -355,6 +358,7 @@ TEST(ContactValidation, DroppedBallRestitutionMatchesOneDofLaw) {
   StepperSettings s;
   s.dt = 2e-5;
   TimeStepper st(sc.model, s);
+  st.add_step_force(sc.step_force);
   st.set_velocities(test::uniform_velocity_z(sc.model, -v0));
   bool touched = false;
   int max_contacts = 0, i = 0;
@@ -390,6 +394,7 @@ TEST(ContactValidation, DroppedBallRestitutionManyVerticesPatchLaw) {
   StepperSettings s;
   s.dt = 1e-4;
   TimeStepper st(sc.model, s);
+  st.add_step_force(sc.step_force);
   st.set_velocities(test::uniform_velocity_z(sc.model, -v0));
   bool touched = false;
   int max_contacts = 0, i = 0;
@@ -454,7 +459,7 @@ TEST(ContactValidation, FlatLandingRestitutionWithSharedDampingMass) {
               {ContactMaterial{std::numeric_limits<Real>::infinity(), 0.0}}, ps);
     if (shared) cf->set_point_mass(0, mass, true);
     if (smooth_max) cf->set_point_mass(0, mass);
-    model.add_step_force(
+    auto step_force = make_step_force(
         [det, cf](Real t, const CoefView& q, const CoefView& v, Real h, const CoefView& f) {
           det->detect(q, t);
           cf->compute(det->points(), q, v, h, f, t);
@@ -466,6 +471,7 @@ TEST(ContactValidation, FlatLandingRestitutionWithSharedDampingMass) {
     StepperSettings s;
     s.dt = 2e-5;
     TimeStepper st(model, s);
+    st.add_step_force(step_force);
     st.set_velocities(test::uniform_velocity_z(model, -v0));
     bool touched = false;
     int max_contacts = 0, i = 0;
@@ -513,6 +519,7 @@ TEST(ContactValidation, ExplicitDashpotLimitKeepsAnUnresolvedDropFromGainingEner
       StepperSettings s;
       s.dt = 1e-4;
       TimeStepper st(sc.model, s);
+      st.add_step_force(sc.step_force);
       st.set_velocities(test::uniform_velocity_z(sc.model, -v0));
       const Real ke0 = kinetic_energy(sc.model, st.velocities());
       Real ke_max = 0.0;
@@ -564,6 +571,7 @@ TEST(ContactValidation, DISABLED_SoftBallReboundWithAContactModulus) {
         StepperSettings s;
         s.dt = h;
         TimeStepper st(sc.model, s);
+        st.add_step_force(sc.step_force);
         st.set_velocities(test::uniform_velocity_z(sc.model, -v0));
         const Real ke0 = kinetic_energy(sc.model, st.velocities());
         bool touched = false;

@@ -144,15 +144,17 @@ TEST(TimeStepper, StepForcesAreEvaluatedOncePerStepAtItsStart) {
   model.add_body(mesh, MaterialSpec::svk(1e7, 0.3), 1000.0);
   const Vec3 F{{3.0, 0.0, -1.0}};
   int calls = 0;
-  model.add_step_force([&](Real t, const CoefView&, const CoefView&, Real, const CoefView& f) {
-    ++calls;
-    auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), f);
-    for (int a = 0; a < 3; ++a) h(2, a) += F[a] * t;
-    Kokkos::deep_copy(f, h);
-  });
+  auto step_force =
+      make_step_force([&](Real t, const CoefView&, const CoefView&, Real, const CoefView& f) {
+        ++calls;
+        auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), f);
+        for (int a = 0; a < 3; ++a) h(2, a) += F[a] * t;
+        Kokkos::deep_copy(f, h);
+      });
   StepperSettings s;
   s.dt = 1e-2;
   TimeStepper stepper(model, s);
+  stepper.add_step_force(step_force);
   const int n = 8;
   for (int i = 0; i < n; ++i) stepper.step();
   EXPECT_EQ(calls, n);

@@ -286,8 +286,8 @@ contact:
   obstacles: [{type: plane, point: [0, 0, 0], normal: [0, 0, 1]}]
 )";
   scene::Scene s = load(text);
-  s.attach_contact();
   TimeStepper st(*s.model, s.settings);
+  s.attach_contact(st);
   for (int i = 0; i < 4000; ++i) ASSERT_TRUE(st.step().converged);
   auto q = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), st.positions());
   const Model::RigidPose box = s.model->rigid_pose(0, q), ball = s.model->rigid_pose(1, q);

@@ -347,8 +347,8 @@ Real slide_ratio(Real tan_alpha) {
   Scene s = scene::load_scene_text(slope_scene(tan_alpha, ""), "slope.yaml", ".");
   EXPECT_TRUE(s.settle_auto);
   EXPECT_GT(s.settle.duration, 0.0);
-  s.attach_contact();
   TimeStepper st(*s.model, s.settings);
+  s.attach_contact(st);
   st.settle(s.settle);
   s.apply_initial_state(st);
   const CoefView rest("rest", s.model->num_coefficients());

@@ -24,9 +24,9 @@ TEST(SceneCoupling, TireCouplingRunsAsItsThirtyTwoSphericalJoints) {
   ASSERT_EQ(a.joints.size(), 1u);
   ASSERT_EQ(b.joints.size(), 32u);
   EXPECT_EQ(a.constraint_rows(), b.constraint_rows());  // 96 + 6 rigidity
-  a.attach_contact();
-  b.attach_contact();
   TimeStepper sa(*a.model, a.settings), sb(*b.model, b.settings);
+  a.attach_contact(sa);
+  b.attach_contact(sb);
   a.apply_initial_state(sa);
   b.apply_initial_state(sb);
   for (int i = 0; i < 40; ++i) {

@@ -148,14 +148,62 @@ TEST(Simulation, CheckpointAndRestoreMidRun) {
   fs::remove(ck);
 }
 
-TEST(Simulation, ContactIsAttachedOnceAndErrorsAreClear) {
-  auto s = std::make_shared<scene::Scene>(block());
-  EXPECT_TRUE(s->model->step_forces().empty());  // load_scene leaves it to the run
+// A stepper made by hand on a scene with contact refuses to step or settle
+// until the scene's contact is added to it (it would run without contact).
+TEST(Simulation, HandMadeStepperWithoutTheSceneContactRefusesToStep) {
+  scene::Scene s = block();
+  TimeStepper st(*s.model, s.settings);
+  for (int settle = 0; settle < 2; ++settle) {
+    try {
+      if (settle)
+        st.settle(s.settle.duration > 0 ? s.settle : SettleSettings{0.01});
+      else
+        st.step();
+      FAIL() << "expected an Error";
+    } catch (const Error& e) {
+      EXPECT_NE(std::string(e.what()).find("'contact'"), std::string::npos) << e.what();
+      EXPECT_NE(std::string(e.what()).find("attach_contact"), std::string::npos) << e.what();
+    }
+  }
+  EXPECT_EQ(st.steps_taken(), 0);
+  s.attach_contact(st);
+  EXPECT_TRUE(st.step().converged);
+}
+
+// A checkpoint with contact history loads into a hand-made stepper only
+// once the scene's contact component is on it (it would drop the history).
+TEST(Simulation, ContactCheckpointLoadsOnlyWithTheContactComponent) {
   RunOptions o;
   o.output = false;
   o.settle = false;
-  Simulation a(s, o), b(s, o);  // one model, one contact: attached once
-  EXPECT_EQ(s->model->step_forces().size(), 1u);
+  Simulation a(block(), o);
+  a.step();
+  const std::string ck = fresh_dir("contact.h5");
+  a.checkpoint(ck);
+  scene::Scene s = block();
+  TimeStepper st(*s.model, s.settings);
+  EXPECT_THROW(io::load_checkpoint(ck, st), Error);
+  s.attach_contact(st);
+  io::load_checkpoint(ck, st);
+  EXPECT_EQ(st.steps_taken(), 1);
+  fs::remove(ck);
+}
+
+TEST(Simulation, ContactIsAttachedOnceAndErrorsAreClear) {
+  auto s = std::make_shared<scene::Scene>(block());
+  // load_scene leaves the contact to the run's stepper, and has the model require it.
+  EXPECT_EQ(s->model->required_step_forces(), std::vector<std::string>{"contact"});
+  RunOptions o;
+  o.output = false;
+  o.settle = false;
+  Simulation a(s, o), b(s, o);  // one model, one contact component, in each stepper once
+  ASSERT_EQ(a.stepper().step_forces().size(), 1u);
+  ASSERT_EQ(b.stepper().step_forces().size(), 1u);
+  EXPECT_EQ(a.stepper().step_forces()[0], b.stepper().step_forces()[0]);
+  EXPECT_EQ(find_contact(a.stepper()), s->contact_component.get());
+  s->attach_contact(a.stepper());  // a second time: nothing
+  EXPECT_EQ(a.stepper().step_forces().size(), 1u);
+  EXPECT_THROW(a.stepper().add_step_force(s->contact_component), Error);
   EXPECT_NE(a.contact(), nullptr);
   EXPECT_NE(a.contact_points(), nullptr);
   EXPECT_FALSE(a.will_settle());

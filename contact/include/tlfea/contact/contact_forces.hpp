@@ -105,7 +105,7 @@ class ContactForces {
   // same t as the previous call is a retry of that step (the stepper's step
   // halving calls its step forces again from the same state) and restarts
   // from the history that call started from, so failed attempts leave no
-  // trace in delta_t. Use this one from Model::add_step_force.
+  // trace in delta_t. Use this one from a step force (ContactComponent).
   void compute(const ContactPoints& points, const CoefView& q, const CoefView& v, Real dt,
                const CoefView& f, Real t);
 

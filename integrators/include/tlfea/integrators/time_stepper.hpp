@@ -27,14 +27,19 @@
 #include <string>
 #include <vector>
 
+#include "tlfea/integrators/step_force.hpp"
 #include "tlfea/linalg/linear_solver.hpp"
 #include "tlfea/model/model.hpp"
 
 namespace tlfea {
 
 namespace detail {
-class Distribution;  // integrators/src/distribution.hpp
-class AdamW;         // integrators/src/adamw.hpp
+class Distribution;   // integrators/src/distribution.hpp
+class AdamW;          // integrators/src/adamw.hpp
+class InertiaPolicy;  // integrators/src/analysis_policies.hpp
+class LoadControl;
+class TimeLoads;
+class SettleRamp;
 }  // namespace detail
 
 // The largest StepperSettings::krylov_iterations (the GMRES rescue keeps its
@@ -276,8 +281,8 @@ class TimeStepper {
   Real time() const { return t_; }
   const CoefView& positions() const { return q_; }
   // Velocities; zero in a static analysis (v_ there is the increment rate).
-  const CoefView& velocities() const { return static_ ? zero_ : v_; }
-  bool is_static() const { return static_; }
+  const CoefView& velocities() const;
+  bool is_static() const;
   void set_velocities(const CoefView& v);
   Real penalty() const { return rho_; }
   const DeviceView<Real*>& multipliers() const { return lambda_; }
@@ -292,6 +297,15 @@ class TimeStepper {
   // method "none", every element).
   PartitionInfo partition_info() const;
 
+  // Explicit per-step forces (step_force.hpp; contact: ContactComponent),
+  // called in the order added at the start of every step. Throws Error for
+  // a null one, one added already, or any in a static analysis. A model
+  // that requires a step force (Model::require_step_force: a scene with
+  // contact) is stepped or settled only once one of that name was added:
+  // step() and settle() throw Error naming it otherwise.
+  void add_step_force(std::shared_ptr<StepForce> force);
+  const std::vector<std::shared_ptr<StepForce>>& step_forces() const { return step_forces_; }
+
   // Restart: the carried state, and its restoration (throws Error when the
   // sizes do not match this stepper's model). restore() refactors at the
   // recorded assembly point when the saved stepper held a factorization.
@@ -299,9 +313,7 @@ class TimeStepper {
   void restore(const StepperState& state);
 
  private:
-  // Time at which loads, drivers and prescribed motions are evaluated: t1,
-  // or 0 while settling.
-  Real load_time(Real t1) const { return settling_ ? 0.0 : t1; }
+  void check_step_forces() const;         // every step force the model requires is here
   bool advance(Real h, StepReport& rep);  // one step of size h from (q_, v_, lambda_)
   bool inner_newton(Real h, Real t1, StepReport& rep, bool& reuse_ok, bool& last_fast);
   bool residual_converged(Real r, Real r0) const;
@@ -344,12 +356,15 @@ class TimeStepper {
   CoefView v_base_;  // line-search base point (work_ is residual() scratch)
   // The terms of g kept apart for the force scale F (residual_force_tol).
   CoefView inertia_, fint_, fc_;
-  CoefView zero_;                    // zero velocities (static analysis)
   DeviceView<unsigned char*> free_;  // 1 for a free scalar dof, 0 clamped/prescribed
-  bool static_ = false;
-  bool settling_ = false;                             // inside settle()
-  bool settled_ = false;                              // settle() has run
-  Real load_scale_ = 1.0;                             // factor on f_ext (settle's ramp)
+  // The analysis strategies (analysis_policies.hpp): analysis_, inertia and velocity
+  // of the residual and tangent (dynamic or static), and the load control
+  // (load_: time_loads_, or the settle's ramp while settle() runs; settle_
+  // keeps the settle that has run, once per stepper).
+  std::unique_ptr<detail::InertiaPolicy> analysis_;
+  std::unique_ptr<detail::TimeLoads> time_loads_;
+  const detail::LoadControl* load_ = nullptr;
+  std::unique_ptr<detail::SettleRamp> settle_;
   Real force_scale_ = 0.0;                            // F at the last residual() call
   Real slope_ = 0.0;                                  // dv . g at the last residual() call
   Real dv_norm_ = 0.0, v_norm_ = 0.0, q_norm_ = 0.0;  // |dv|, |v|, |q| there
@@ -357,6 +372,7 @@ class TimeStepper {
   DeviceView<Ordinal*> mass_cols_;
   DeviceView<Real*> mass_block_;
   CoefView fstep_;  // explicit per-step forces (contact), evaluated at step start
+  std::vector<std::shared_ptr<StepForce>> step_forces_;
   std::unique_ptr<detail::AdamW> adamw_;  // the AdamW inner solver (InnerSolver::adamw only)
   DeviceView<Real*> values_, lambda_, lambda_t_, c_, y_;
   DeviceView<Ordinal*> fixed_dofs_;  // scalar dofs of clamped coefficients

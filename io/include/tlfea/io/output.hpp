@@ -66,6 +66,7 @@
 #include "tlfea/constraints/constraint_set.hpp"
 #include "tlfea/contact/contact_forces.hpp"
 #include "tlfea/contact/contact_points.hpp"
+#include "tlfea/integrators/contact_component.hpp"
 #include "tlfea/integrators/time_stepper.hpp"
 #include "tlfea/model/model.hpp"
 
@@ -134,12 +135,13 @@ std::vector<Vec3> joint_reaction_per_body(Model& model, const TimeStepper& stepp
 // Restart: everything needed to continue bit-identically (Serial): time,
 // step count, q, v, lambda, the prescribed-motion state, the Newton
 // solver's Jacobian-reuse state (the point the current factorization was
-// assembled at; load refactors there), and the contact history.
-void save_checkpoint(const std::string& path, const TimeStepper& stepper,
-                     const ContactForces* contact = nullptr);
+// assembled at; load refactors there), and the history of the stepper's
+// contact component (ContactComponent, TimeStepper::step_forces).
+void save_checkpoint(const std::string& path, const TimeStepper& stepper);
 // The stepper must belong to a model built like the saved one (same sizes;
-// checked, Error otherwise).
-void load_checkpoint(const std::string& path, TimeStepper& stepper,
-                     ContactForces* contact = nullptr);
+// checked, Error otherwise). A stepper with a contact component gets the
+// saved contact history (Error when the file holds none); one without
+// ignores any.
+void load_checkpoint(const std::string& path, TimeStepper& stepper);
 
 }  // namespace tlfea::io

@@ -7,6 +7,7 @@
 #include <array>
 #include <functional>
 #include <memory>
+#include <string>
 #include <unordered_set>
 #include <vector>
 
@@ -191,14 +192,15 @@ class Model {
   // Their potential energy at q (springs; dampers store none).
   Real force_element_energy(const CoefView& q) const;
 
-  // Forces evaluated once per step from the state at its start (q_n, v_n),
-  // explicit within the step, e.g. frictional contact (docs/theory.md §7.6:
-  // contact forces are explicit within a time step): fn(t_n, q_n, v_n, h, f)
-  // adds into f.
-  using StepForce =
-      std::function<void(Real t, const CoefView& q, const CoefView& v, Real h, const CoefView& f)>;
-  void add_step_force(StepForce fn) { step_forces_.push_back(std::move(fn)); }
-  const std::vector<StepForce>& step_forces() const { return step_forces_; }
+  // Forces evaluated once per step from the state at its start, explicit
+  // within the step (frictional contact, docs/theory.md §7.6), are
+  // components of the stepper (tlfea::StepForce, TimeStepper::add_step_force),
+  // not of the model. A model whose problem has one records its name here
+  // (a scene with contact: "contact"), and a TimeStepper on it refuses to
+  // step without a step force of that name (and a static analysis refuses
+  // the model), so that no stepper runs it silently without its contact.
+  void require_step_force(const std::string& name);
+  const std::vector<std::string>& required_step_forces() const { return required_step_forces_; }
 
   struct Prescribed {
     Ordinal coefficient;
@@ -329,7 +331,7 @@ class Model {
   std::vector<Torque> torques_;
   std::vector<Prescribed> prescribed_;
   std::unordered_set<Ordinal> prescribed_set_;  // the coefficients of prescribed_
-  std::vector<StepForce> step_forces_;
+  std::vector<std::string> required_step_forces_;
   SpringDampers springs_;
   int springs_offsets_ = -1;  // index of the spring-dampers' offsets in offsets_
   RotationalSpringDampers rsdas_;

@@ -2,8 +2,8 @@
 // default and unit; SI units throughout) describes bodies, clamped and
 // prescribed node sets, loads with time functions, joints, contact, solver
 // settings, time and output; load_scene validates all of it and builds the
-// Model, the stepper settings and the contact (detection and forces, which a
-// run attaches to the model: attach_contact, tlfea::Simulation). Every problem in the
+// Model, the stepper settings and the contact (detection and forces, a
+// component of the run's stepper: attach_contact, tlfea::Simulation). Every problem in the
 // input (YAML syntax, unknown key, missing required key, wrong type, unknown
 // name, missing mesh file, a joint point outside its body, a non-positive dt,
 // ...) throws one tlfea::Error whose message is "FILE:LINE:COLUMN: message"
@@ -19,6 +19,7 @@
 #include "tlfea/constraints/constraint_set.hpp"
 #include "tlfea/contact/contact_forces.hpp"
 #include "tlfea/contact/detection.hpp"
+#include "tlfea/integrators/contact_component.hpp"
 #include "tlfea/integrators/time_stepper.hpp"
 #include "tlfea/model/model.hpp"
 
@@ -68,12 +69,14 @@ struct Scene {
   std::vector<std::pair<std::string, RowRange>> joints;  // name, constraint rows
   std::vector<std::string> springs;  // spring-damper names (Model::spring_dampers() order)
   // Contact (empty when the scene has no contact section): the detection
-  // and the forces with their history. load_scene does not put them on the
-  // model; a run does (attach_contact), and saves and restores their history
-  // with its checkpoint (tlfea::Simulation, simulation/).
+  // and the forces with their history, and the stepper component of both
+  // (ContactComponent). The model requires the component of every stepper
+  // on it (Model::require_step_force: a stepper without it refuses to
+  // step); a run adds it (attach_contact) and saves and restores its
+  // history with the checkpoint (tlfea::Simulation, simulation/).
   std::shared_ptr<ContactDetection> detection;
   std::shared_ptr<ContactForces> contact;
-  bool contact_attached = false;  // attach_contact has run
+  std::shared_ptr<ContactComponent> contact_component;
   // Initial velocity per coefficient (empty: at rest).
   std::vector<Vec3> initial_velocity;
   // time.settle: settle before t = 0 (duration > 0; TimeStepper::settle),
@@ -88,12 +91,12 @@ struct Scene {
   Ordinal constraint_rows() const;
   // Applies the initial velocities to a stepper built on `model`.
   void apply_initial_state(TimeStepper& stepper) const;
-  // Puts the contact (if any) on `model` as its per-step force, once (later
-  // calls do nothing; steppers on one model share it): detection at the
-  // state of the step's start, then the forces, explicit within the step
-  // (docs/theory.md §7.6). Before a TimeStepper is made on `model`;
-  // tlfea::Simulation calls it.
-  void attach_contact();
+  // Adds the contact component (if any) to `stepper`, a stepper on `model`,
+  // once (a second call does nothing; steppers on one model share the
+  // component and its history): detection at the state of the step's
+  // start, then the forces, explicit within the step (docs/theory.md §7.6).
+  // tlfea::Simulation calls it; Error for a static analysis.
+  void attach_contact(TimeStepper& stepper) const;
 };
 
 // Overrides "key.path=value" (sequence entries by index: bodies.0.density=10)

@@ -1,15 +1,16 @@
 // TLFEA: the run object. A Simulation is built from a scene description
 // (tlfea::scene::Scene, what load_scene produces) and run options, and owns
 // what a run needs: the model (through the scene), its TimeStepper, the
-// contact (attached to the model's step once, its history saved and
-// restored with the checkpoint), the output writer and the checkpoint. The
+// contact (the scene's ContactComponent, a component of the stepper, its
+// history saved and restored with the checkpoint), the output writer and
+// the checkpoint. The
 // tlfea program (`tlfea run`) and the Python package (Scene.stepper,
 // OutputWriter, Stepper.save_checkpoint / load_checkpoint) both run through
 // it, so a run is wired in this one place:
 //
 //   1. construction: the options' step count and output overrides are
-//      applied to the scene, its contact attached to the model, the stepper
-//      made; with options.restart the checkpoint is restored (below);
+//      applied to the scene, the stepper made and the scene's contact
+//      added to it; with options.restart the checkpoint is restored (below);
 //   2. settle(): time.settle on a fresh start (dynamic relaxation before
 //      t = 0, TimeStepper::settle); a restart does not settle again;
 //   3. start() (by the first step, run or finish when not called): the
@@ -78,6 +79,14 @@ struct RunTotals {
   double worst_constraint_violation = 0.0;
 };
 
+// An output writer on `stepper` (a stepper on `model`) with the stepper's
+// contact component (its forces and points) and, given a scene, the
+// scene's joints: the output of a run (Simulation::make_output), and of a
+// stepper made on a scene's model by hand (the Python Stepper(model)).
+std::unique_ptr<io::OutputWriter> make_output_writer(Model& model, TimeStepper& stepper,
+                                                     const scene::Scene* scene,
+                                                     const io::OutputSettings& settings);
+
 class Simulation {
  public:
   // Called after every step of run() with its report; false ends run().
@@ -129,7 +138,8 @@ class Simulation {
   // options' directory, resume on a restart.
   io::OutputSettings output_settings() const;
   // An output writer on this run's stepper with its contact and joints
-  // (the Python OutputWriter; start() makes the run's own one with it).
+  // (make_output_writer; the Python OutputWriter; start() makes the run's
+  // own one with it).
   std::unique_ptr<io::OutputWriter> make_output(const io::OutputSettings& os);
 
   long steps() const { return scene_->steps; }
