@@ -70,8 +70,8 @@ extern "C" void kokkosp_deallocate_data(SpaceHandle, const char*, const void* pt
 extern "C" void kokkosp_finalize_library() {
   const char* rank = std::getenv("OMPI_COMM_WORLD_RANK");
   const char* out = std::getenv("KP_MEM_OUT");
-  const std::string name = std::string(out ? out : "kokkos_memory") + "_r" + (rank ? rank : "0") +
-                           ".txt";
+  const std::string name =
+      std::string(out ? out : "kokkos_memory") + "_r" + (rank ? rank : "0") + ".txt";
   std::FILE* f = std::fopen(name.c_str(), "w");
   if (!f) return;
   std::fprintf(f, "peak_total_mib %.2f snapshot_mib %.2f\n", peak / double(kMiB),
@@ -80,7 +80,8 @@ extern "C" void kokkosp_finalize_library() {
   for (const auto& kv : snapshot)
     if (kv.second > 100000) rows.push_back({kv.second, kv.first});
   std::sort(rows.rbegin(), rows.rend());
-  for (const auto& r : rows) std::fprintf(f, "%10.2f %s\n", r.first / double(kMiB), r.second.c_str());
+  for (const auto& r : rows)
+    std::fprintf(f, "%10.2f %s\n", r.first / double(kMiB), r.second.c_str());
   std::fprintf(f, "EVENTS\n");
   for (const auto& e : events) std::fprintf(f, "%s\n", e.c_str());
   std::fclose(f);
