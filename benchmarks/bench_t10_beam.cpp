@@ -279,6 +279,7 @@ int run(const Options& o, const tlfea::MpiSession& mpi) {
       .integer("partition_elements_min", r.partition.elements_min)
       .integer("partition_elements_max", r.partition.elements_max)
       .integer("partition_shared_rows", r.partition.shared_rows_total)
+      .integer("matrix_values_max_rank", r.partition.matrix_values_max)
       .str("linear_backend", r.linear.backend)
       .integer("linear_iterations", r.linear.total_iterations)
       .integer("linear_solves", r.linear.solves)

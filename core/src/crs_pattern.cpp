@@ -88,7 +88,7 @@ CrsPattern build_crs_pattern(Ordinal num_coefficients, const std::vector<CliqueS
 }
 
 RowLayout make_row_layout(const CrsPattern& pattern, const std::vector<Ordinal>& rows) {
-  auto rm = to_host(pattern.row_map);
+  auto rm = host_view(pattern.row_map);
   RowLayout layout;
   layout.shift = DeviceView<Offset*>("tlfea::core::row_layout_shift", pattern.num_rows());
   auto h = host_mirror(layout.shift);
@@ -117,11 +117,16 @@ void convert_offsets(const CrsPattern& pattern, const CliqueSet& cl, const RowLa
     throw_error("convert_offsets: offsets of ", offsets.extent(0), "x", offsets.extent(1), "x",
                 offsets.extent(2), " for ", n, " cliques of ", k);
   if (n == 0) return;
-  auto rm = to_host(pattern.row_map);
-  auto en = to_host(pattern.entries);
-  auto fs = to_host(from.shift);
-  auto ts = to_host(to.shift);
-  auto h = to_host(offsets);
+  // The pattern and the layouts read in place on the CPU backends (no
+  // pattern-sized copy while the model's offsets are converted).
+  auto rm = host_view(pattern.row_map);
+  auto en = host_view(pattern.entries);
+  auto fs = host_view(from.shift);
+  auto ts = host_view(to.shift);
+  // The offsets edited in place on the CPU backends (host_mirror is the view
+  // itself there, and the copies below then do nothing).
+  auto h = host_mirror(offsets);
+  copy_to_host(h, offsets);
   for (Ordinal c = 0; c < n; ++c)
     for (int i = 0; i < k; ++i) {
       const Ordinal a = cl.ids[static_cast<size_t>(c) * k + i];

@@ -143,8 +143,8 @@ std::vector<int> element_parts(const Mesh& mesh, int size, PartitionMethod metho
 // The CRS offset of block (a, b) (its (0, 0) entry) in the pattern, -1 for
 // a negative id (the layout of core/crs_pattern.hpp).
 struct OffsetFinder {
-  HostView<Offset*> rm;
-  HostView<Ordinal*> en;
+  decltype(host_view(DeviceView<Offset*>())) rm;
+  decltype(host_view(DeviceView<Ordinal*>())) en;
   Offset operator()(Ordinal a, Ordinal b) const {
     if (a < 0 || b < 0) return -1;
     const Ordinal* first = en.data() + rm(3 * a);
@@ -301,7 +301,8 @@ std::unique_ptr<Distribution> Distribution::make(Model& model, PartitionMethod p
   d->size_ = size;
   const CrsPattern& p = model.pattern();
   d->pattern_ = &p;
-  OffsetFinder find{to_host(p.row_map), to_host(p.entries)};
+  // The pattern read in place on the CPU backends (no second copy of it).
+  OffsetFinder find{host_view(p.row_map), host_view(p.entries)};
   const Ordinal nc = model.num_coefficients();
   std::vector<int> toucher(nc, size);  // lowest rank touching each coefficient
   std::vector<char> touched(nc, 0);    // by this rank's elements
@@ -421,16 +422,20 @@ std::unique_ptr<Distribution> Distribution::make(Model& model, PartitionMethod p
   }
   // The partition's figures, the same on every rank.
   const long long shared = static_cast<long long>(d->rows_.touched.size() - d->rows_.owned.size());
-  long long mins[2] = {my_elements, -my_elements}, sums[1] = {shared}, maxs[1] = {shared};
+  const long long values = static_cast<long long>(d->rows_.layout.nnz);
+  long long mins[2] = {my_elements, -my_elements}, sums[2] = {shared, values},
+            maxs[2] = {shared, values};
   MPI_Allreduce(MPI_IN_PLACE, mins, 2, MPI_LONG_LONG, MPI_MIN, MPI_COMM_WORLD);
-  MPI_Allreduce(MPI_IN_PLACE, sums, 1, MPI_LONG_LONG, MPI_SUM, MPI_COMM_WORLD);
-  MPI_Allreduce(MPI_IN_PLACE, maxs, 1, MPI_LONG_LONG, MPI_MAX, MPI_COMM_WORLD);
+  MPI_Allreduce(MPI_IN_PLACE, sums, 2, MPI_LONG_LONG, MPI_SUM, MPI_COMM_WORLD);
+  MPI_Allreduce(MPI_IN_PLACE, maxs, 2, MPI_LONG_LONG, MPI_MAX, MPI_COMM_WORLD);
   d->info_.ranks = size;
   d->info_.method = used_metis && used_range ? "metis and range" : used_metis ? "metis" : "range";
   d->info_.elements_min = mins[0];
   d->info_.elements_max = -mins[1];
   d->info_.shared_rows_total = sums[0];
   d->info_.shared_rows_max = maxs[0];
+  d->info_.matrix_values_total = sums[1];
+  d->info_.matrix_values_max = maxs[1];
   return d;
 #else
   (void)model;

@@ -362,9 +362,10 @@ TimeStepper::TimeStepper(Model& model, const StepperSettings& settings)
     throw_error("StepperSettings: convergence tolerances must be >= 0");
 
   // Penalty: rho = penalty_scale * max diag(M) / h^3 unless given.
-  auto rm = to_host(p.row_map);
-  auto en = to_host(p.entries);
-  auto mv = to_host(model_.block_mass());
+  // Read in place on the CPU backends (no pattern-sized copies at setup).
+  auto rm = host_view(p.row_map);
+  auto en = host_view(p.entries);
+  auto mv = host_view(model_.block_mass());
   Real mmax = 0.0;
   for (Ordinal b = 0; b < p.num_block_rows; ++b)
     for (Offset k = rm(3 * b), i = rm(3 * b) / 9; k < rm(3 * b + 1); k += 3, ++i)
@@ -429,7 +430,7 @@ TimeStepper::TimeStepper(Model& model, const StepperSettings& settings)
   std::vector<Offset> zero, diag;
   {
     const RowLayout& layout = model_.row_layout();
-    auto shift = to_host(layout.shift);
+    auto shift = host_view(layout.shift);
     for (Ordinal r = 0; r < p.num_rows(); ++r) {
       const Offset sh = layout.whole() ? 0 : shift(r);
       if (sh == RowLayout::kAbsent) continue;
@@ -482,6 +483,7 @@ PartitionInfo TimeStepper::partition_info() const {
   for (int b = 0; b < model_.num_bodies(); ++b)
     if (!model_.is_rigid(b)) ne += model_.block(b).num_elements();
   info.elements_min = info.elements_max = ne;
+  info.matrix_values_max = info.matrix_values_total = values_.extent(0);
   return info;
 }
 

@@ -101,6 +101,10 @@ struct AnyNonFinite {
   }
 };
 
+// The pattern's arrays read on the host (host_view).
+using HostOffsets = decltype(host_view(DeviceView<Offset*>()));
+using HostOrdinals = decltype(host_view(DeviceView<Ordinal*>()));
+
 // Rows `rows` of the pattern as a Tpetra graph on `row_map`. Column map:
 // with rows_first, the rows' own ids first, in their order, then the other
 // columns ascending (the layout Ifpack2's LocalFilter expects of the owned
@@ -108,8 +112,8 @@ struct AnyNonFinite {
 // columns ascending (the shared matrix: each row's entries in the pattern's
 // order). Local indices ascend in each row (the order GatherRows fills).
 Teuchos::RCP<TpetraGraph> cut_graph(const Teuchos::RCP<const Teuchos::Comm<int>>& comm,
-                                    const std::vector<Ordinal>& rows, const HostView<Offset*>& rm,
-                                    const HostView<Ordinal*>& en,
+                                    const std::vector<Ordinal>& rows, const HostOffsets& rm,
+                                    const HostOrdinals& en,
                                     const Teuchos::RCP<const TpetraMap>& row_map, bool rows_first) {
   using local_graph = TpetraGraph::local_graph_device_type;
   // local_of[c]: column c's local id; -2 while only marked as used (an array
@@ -324,8 +328,9 @@ class DistributedSolver final : public LinearSolver, BelosParts {
       for (Ordinal r = 0; r < n_; ++r) rows_.owned.push_back(r);
       rows_.touched = rows_.owned;
     }
-    auto rm = to_host(pattern.row_map);
-    auto en = to_host(pattern.entries);
+    // Read in place on the CPU backends: no second copy of the pattern.
+    auto rm = host_view(pattern.row_map);
+    auto en = host_view(pattern.entries);
     const auto invalid = Teuchos::OrdinalTraits<Tpetra::global_size_t>::invalid();
     auto make_map = [&](const std::vector<Ordinal>& rows) {
       std::vector<GO> g(rows.begin(), rows.end());
@@ -405,9 +410,8 @@ class DistributedSolver final : public LinearSolver, BelosParts {
   // the pattern's columns in the order GatherRows writes: within each row
   // the columns with mine[c] first (none when `mine` is empty), each group
   // ascending.
-  void check_order(const TpetraMatrix& m, const std::vector<Ordinal>& rows,
-                   const HostView<Offset*>& rm, const HostView<Ordinal*>& en,
-                   const std::vector<unsigned char>& mine) const {
+  void check_order(const TpetraMatrix& m, const std::vector<Ordinal>& rows, const HostOffsets& rm,
+                   const HostOrdinals& en, const std::vector<unsigned char>& mine) const {
     const auto& graph = *m.getCrsGraph();
     const auto& cols = *graph.getColMap();
     auto local = graph.getLocalGraphHost();

@@ -19,10 +19,13 @@
 #include <mpi.h>
 
 #include <Kokkos_Core.hpp>
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <numeric>
+#include <set>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "tlfea/constraints/material_point.hpp"
@@ -94,6 +97,73 @@ int check_partition(const tlfea::PartitionInfo& pi, const std::string& partition
   return 0;
 }
 
+// The Newton matrix values the ranks store for the one-body `mesh` (no
+// constraints) split into contiguous element ranges, counted here from the
+// mesh alone, not by the code under test: rank r of R takes the elements
+// [ne r / R, ne (r + 1) / R) (the "range" split of docs/guide/mpi.md; a
+// single body has no joint to relabel its parts for), holds the block rows
+// of the coefficients its elements touch and of those it owns (each owned
+// by the lowest rank touching it), and the block row of coefficient c holds
+// 3 x 3 values per coefficient sharing an element with c (c included).
+// Returns {the most on one rank, the sum over the ranks}; R = 1 gives the
+// whole pattern's count.
+std::pair<long long, long long> range_split_values(const tlfea::Mesh& mesh, int ranks) {
+  const long long ne = mesh.num_elements(), k = mesh.coefficients_per_element();
+  const long long nc = mesh.num_coefficients();
+  std::vector<std::set<long long>> coupled(static_cast<size_t>(nc));
+  for (long long e = 0; e < ne; ++e)
+    for (long long i = 0; i < k; ++i)
+      for (long long j = 0; j < k; ++j)
+        coupled[mesh.connectivity[e * k + i]].insert(mesh.connectivity[e * k + j]);
+  std::vector<int> owner(static_cast<size_t>(nc), ranks);
+  std::vector<std::vector<char>> touched(static_cast<size_t>(ranks),
+                                         std::vector<char>(static_cast<size_t>(nc), 0));
+  for (int r = 0; r < ranks; ++r)
+    for (long long e = ne * r / ranks; e < ne * (r + 1) / ranks; ++e)
+      for (long long i = 0; i < k; ++i) {
+        const long long c = mesh.connectivity[e * k + i];
+        touched[r][c] = 1;
+        owner[c] = std::min(owner[c], r);
+      }
+  long long most = 0, total = 0;
+  for (int r = 0; r < ranks; ++r) {
+    long long held = 0;
+    for (long long c = 0; c < nc; ++c)
+      if (touched[r][c] || owner[c] == r || (owner[c] == ranks && r == 0))
+        held += 9 * static_cast<long long>(coupled[c].size());
+    most = std::max(most, held);
+    total += held;
+  }
+  return {most, total};
+}
+
+// The values each rank stores (PartitionInfo) against range_split_values:
+// on one rank the whole pattern; under the range split of a body without
+// constraints, the count per rank, and on several ranks fewer than the whole
+// pattern on every rank. The same verdict on every rank; rank 0 prints.
+int check_values(const tlfea::PartitionInfo& pi, const tlfea::Mesh& mesh, const std::string& which,
+                 const std::string& partition, int ranks, int rank) {
+  const auto whole = range_split_values(mesh, 1);
+  if (rank == 0)
+    std::printf("matrix values: %lld on the most loaded rank, %lld over %d ranks (pattern %lld)\n",
+                pi.matrix_values_max, pi.matrix_values_total, ranks, whole.first);
+  if (ranks == 1) {
+    if (pi.matrix_values_max == whole.first && pi.matrix_values_total == whole.first) return 0;
+  } else if (partition != "range" || which == "joint") {
+    return 0;  // a split this test cannot recount without the code under test
+  } else {
+    const auto split = range_split_values(mesh, ranks);
+    if (pi.matrix_values_max == split.first && pi.matrix_values_total == split.second &&
+        pi.matrix_values_max < whole.first)
+      return 0;
+    if (rank == 0)
+      std::fprintf(stderr, "expected %lld on the most loaded rank, %lld over the ranks\n",
+                   split.first, split.second);
+  }
+  if (rank == 0) std::fprintf(stderr, "matrix values per rank differ from the count of the mesh\n");
+  return 1;
+}
+
 int run(const std::string& which, const std::string& solver, const std::string& pc,
         const std::string& partition, const std::string& out, int rank, int ranks) {
   using namespace tlfea;
@@ -123,6 +193,7 @@ int run(const std::string& which, const std::string& solver, const std::string& 
   s.partition = tlfea::parse_partition_method(partition);
   TimeStepper stepper(model, s);
   if (check_partition(stepper.partition_info(), partition, ranks, rank) != 0) return 1;
+  if (check_values(stepper.partition_info(), mesh, which, partition, ranks, rank) != 0) return 1;
   std::FILE* f = rank == 0 ? std::fopen(out.c_str(), "w") : nullptr;
   if (rank == 0 && !f) throw_error("cannot write ", out);
   int mismatch = 0;

@@ -78,4 +78,26 @@ for part in $parts; do
     fi
   done
 done
+# The values of the Newton matrix each rank stores: the plain cantilever
+# split into contiguous element ranges on 2 and 3 ranks (the executable
+# checks each rank's count against one made from the mesh alone, see
+# range_split_values), the most on one rank falling with the rank count,
+# and the histories against the plain 1-rank run.
+most() { sed -n 's/^matrix values: \([0-9]*\) on the most loaded rank.*/\1/p' "$1"; }
+for n in 2 3; do
+  mpi "$n" "$exe" plain dist-cg "$work/plain.range$n" default range > "$work/plain.range$n.log" 2>&1 ||
+    { echo "FAIL: plain, partition range on $n ranks: $(tail -5 "$work/plain.range$n.log")" >&2; fail=1; continue; }
+  r=$(compare "$work/plain.1" "$work/plain.range$n")
+  echo "plain, partition range on $n ranks: $(most "$work/plain.range$n.log") matrix values on the most loaded rank; vs 1 rank: max relative difference $r (tolerance $TOL)"
+  if [ "$r" = bad ] || awk -v r="$r" -v t="$TOL" 'BEGIN { exit !(r > t) }'; then
+    echo "FAIL: plain, partition range on $n ranks differs from the 1-rank run" >&2
+    fail=1
+  fi
+done
+v1=$(most "$work/plain.1.log"); v2=$(most "$work/plain.range2.log"); v3=$(most "$work/plain.range3.log")
+echo "matrix values on the most loaded rank, 1 / 2 / 3 ranks (range): $v1 / $v2 / $v3"
+if [ -z "$v1" ] || [ -z "$v2" ] || [ -z "$v3" ] || [ "$v2" -ge "$v1" ] || [ "$v3" -ge "$v2" ]; then
+  echo "FAIL: the matrix values per rank do not fall with the rank count" >&2
+  fail=1
+fi
 exit $fail

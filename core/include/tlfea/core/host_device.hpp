@@ -14,6 +14,7 @@
 // - copy_to_device / copy_to_host check at compile time that the two arrays
 //   have one data type and one layout and at run time that both are
 //   contiguous, so a host array of another layout does not compile;
+// - host_view(d) reads d on the host without a copy where d is host memory;
 // - device_copy is for copies within one memory space (any layouts: Kokkos
 //   runs a kernel there), and fill for setting every entry to one value.
 // Library code copies only through these (tests/lint/check_host_device.cmake
@@ -116,6 +117,19 @@ HostCopy<V> to_host(const V& d) {
   Kokkos::deep_copy(c, d);
   Kokkos::deep_copy(h, c);
   return h;
+}
+
+// Read-only host access to d's values: d itself where d's memory is host
+// memory (the CPU backends: no copy, no allocation), else a new host copy.
+// For reading large arrays on the host (the Newton matrix pattern at setup),
+// where to_host's copy would double their memory on the CPU backends. The
+// result is a const view: use to_host for an array to modify.
+template <class V>
+auto host_view(const V& d) {
+  static_assert(!std::is_same<typename V::array_layout, Kokkos::LayoutStride>::value,
+                "tlfea::host_view: a strided view has no contiguous host image; use to_host");
+  auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), d);
+  return typename decltype(h)::const_type(h);
 }
 
 // Device view d filled from host array h, which must have d's data type and

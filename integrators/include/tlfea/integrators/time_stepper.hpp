@@ -245,6 +245,10 @@ struct PartitionInfo {
   // partition puts a joint's two sides on one rank where the split allows).
   // 0 on one rank.
   long long body_couplings = 0, body_couplings_cut = 0;
+  // Newton matrix values a rank stores (the rows it owns or its elements
+  // touch; on one rank the whole pattern): the most on one rank, and the sum
+  // over the ranks (more than the pattern's count by the shared rows).
+  long long matrix_values_max = 0, matrix_values_total = 0;
 };
 
 // The StepperSettings::partition names this build takes: "default",
