@@ -23,11 +23,13 @@ namespace {
 
 using Range = Kokkos::RangePolicy<ExecSpace>;
 
-// The entries of TimeStepper::reads_: CombineResidual's sums, then the
-// static line search's slope dv . g at the start of the search.
+// The entries of TimeStepper::reads_: CombineResidual's sums, the static
+// line search's slope dv . g at the start of the search, and the kept
+// factors' rigid-director staleness at the iterate (rigid_reuse.cpp).
 constexpr unsigned kResidualSums = 11;
 constexpr unsigned kSlopeStart = kResidualSums;
-constexpr unsigned kReads = kResidualSums + 1;
+constexpr unsigned kRigidStale = kResidualSums + 1;
+constexpr unsigned kReads = kResidualSums + 2;
 
 // out = x + a y (coefficient vectors).
 struct Axpy {
@@ -627,7 +629,10 @@ Real TimeStepper::residual(Real h, Real t1) {
                    CombineResidual{gt_, inertia_, fint_, fext_, fstep_, fc_, dv_, vt_, qt_, free_,
                                    !static_, !model_.step_forces().empty(), m_ > 0},
                    Kokkos::subview(reads_, std::make_pair(0u, kResidualSums)));
+  const bool rigid = reduce_rigid_staleness(h, kRigidStale);
   copy_to_host(reads_host_, reads_);  // the one host synchronisation of residual()
+  rigid_stale_valid_ = rigid;
+  rigid_stale_error_ = rigid ? reads_host_(kRigidStale) : 0.0;
   const auto& sums = reads_host_;
   Real f2 = 0.0;
   for (int i = 1; i <= 5; ++i) f2 = std::max(f2, sums(i));

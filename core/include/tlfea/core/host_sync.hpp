@@ -92,14 +92,15 @@ class Asynchronous {
 }  // namespace host_sync_detail
 
 // parallel_reduce into the device view `result` (a rank-0 view, or a rank-1
-// view of the functor's value_count for an array reduction): asynchronous,
-// the result stays on the device until copied (copy_to_host: one host
-// synchronisation for everything reduced this way since the last).
+// view of the functor's value_count for an array reduction), or with a
+// reducer on a device view (Kokkos::Max<Real, MemSpace>(view)):
+// asynchronous, the result stays on the device until copied (copy_to_host:
+// one host synchronisation for everything reduced this way since the last).
 template <class Policy, class Functor, class ResultView>
 void reduce_on_device(const std::string& label, const Policy& policy, const Functor& functor,
                       const ResultView& result) {
-  static_assert(Kokkos::is_view<ResultView>::value,
-                "tlfea::reduce_on_device: the result must be a device view");
+  static_assert(Kokkos::is_view<ResultView>::value || Kokkos::is_reducer_type<ResultView>::value,
+                "tlfea::reduce_on_device: the result must be a device view or a reducer on one");
   host_sync_detail::Asynchronous quiet;
   Kokkos::parallel_reduce(label, policy, functor, result);
 }

@@ -322,6 +322,7 @@ class TimeStepper {
   // too far with the bodies since their assembly (rigid_reuse.cpp).
   void init_rigid_reuse();
   bool rigid_factors_stale(Real h) const;
+  bool reduce_rigid_staleness(Real h, unsigned slot);  // into reads_(slot), for residual()
   Real residual(Real h, Real t1);  // g into gt_ at vt_, returns |g|; sets force_scale_, slope_
   void init_static_penalty();
   void assemble_matrix(Real h, Real t1);
@@ -363,9 +364,13 @@ class TimeStepper {
   Real slope_ = 0.0;                                  // dv . g at the last residual() call
   Real dv_norm_ = 0.0, v_norm_ = 0.0, q_norm_ = 0.0;  // |dv|, |v|, |q| there
   long long dv_nonfinite_ = 0;                        // non-finite entries of dv there
+  // The rigid directors' staleness there (rigid_factors_stale), and whether
+  // it was reduced there.
+  Real rigid_stale_error_ = 0.0;
+  bool rigid_stale_valid_ = false;
   // What the Newton iteration reads from the device, reduced there and read
-  // in one copy per residual() (its sums, then the static line search's
-  // initial slope), and its host copy.
+  // in one copy per residual() (its sums, the static line search's initial
+  // slope, the rigid directors' staleness), and its host copy.
   DeviceView<Real*> reads_;
   typename DeviceView<Real*>::HostMirror reads_host_;
   DeviceView<Offset*> mass_row_map_;  // node-level scalar mass, for M (v - v_n)
