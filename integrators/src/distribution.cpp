@@ -446,7 +446,7 @@ std::unique_ptr<Distribution> Distribution::make(Model& model, PartitionMethod p
 
 void Distribution::sum(const DeviceView<Real*>& x) const {
 #ifdef TLFEA_HAVE_MPI
-  Kokkos::fence();  // x complete before MPI reads it
+  fence("tlfea::distribution::sum");  // x complete before MPI reads it
   // A host buffer kept across calls: no allocation inside a step.
   if (host_.size() != x.extent(0)) host_.resize(x.extent(0));
   Kokkos::View<Real*, HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>> h(host_.data(),

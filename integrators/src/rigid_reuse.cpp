@@ -79,9 +79,24 @@ void TimeStepper::init_rigid_reuse() {
   rigid_dir_inv_mass_ = upload_to_device<Real>("tlfea::integrators::rigid_director_inv_mass", inv);
 }
 
+// Launched by residual() at each iterate (the staleness at the iterate the
+// next Newton iteration starts from), into reads_(slot), which residual()
+// reads with its sums: no host synchronisation of its own. False when there
+// is nothing to check.
+bool TimeStepper::reduce_rigid_staleness(Real h, unsigned slot) {
+  if (rigid_dirs_.extent(0) == 0 || m_ == 0 || !have_factor_) return false;
+  reduce_on_device("tlfea::solvers::rigid_stale_factors",
+                   Kokkos::RangePolicy<ExecSpace>(0, static_cast<Ordinal>(rigid_dirs_.extent(0))),
+                   DirectorStaleError{qt_, factor_q_, rigid_dirs_, rigid_dir_inv_mass_,
+                                      h * h * h * step_penalty()},
+                   Kokkos::Max<Real, MemSpace>(Kokkos::subview(reads_, slot)));
+  return true;
+}
+
 bool TimeStepper::rigid_factors_stale(Real h) const {
   if (rigid_dirs_.extent(0) == 0 || m_ == 0 || !have_factor_) return false;
-  Real e = 0.0;
+  if (rigid_stale_valid_) return rigid_stale_error_ > kMaxStaleError;
+  Real e = 0.0;  // not reduced by the last residual(): here, read at once
   Kokkos::parallel_reduce(
       "tlfea::integrators::rigid_stale_factors",
       Kokkos::RangePolicy<ExecSpace>(0, static_cast<Ordinal>(rigid_dirs_.extent(0))),

@@ -86,8 +86,11 @@ bool TimeStepper::krylov_correction(Real h, Real t1, Real tol, StepReport& rep) 
   for (int j = 0; j < m; ++j) {
     // z_j = P^-1 v_j; w = J z_j by a difference of g.
     const double ts = now();
-    solver_->solve(flat(krylov_v_[j]), flat(krylov_z_[j]));
-    Kokkos::fence();
+    {
+      SyncPhaseScope phase(SyncPhase::solve);
+      solver_->solve(flat(krylov_v_[j]), flat(krylov_z_[j]));
+    }
+    if (s_.timing_fences) fence("tlfea::solvers::krylov_solve_timing");
     rep.solve_s += now() - ts;
     const Real zn = std::sqrt(dot(krylov_z_[j], krylov_z_[j]));
     if (!(zn > 0) || !std::isfinite(zn)) break;

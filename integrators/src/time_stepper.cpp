@@ -16,12 +16,21 @@
 #include "rigid_body_layout.hpp"
 #include "tlfea/core/error.hpp"
 #include "tlfea/core/host_device.hpp"
+#include "tlfea/core/host_sync.hpp"
 #include "tlfea/core/view_utils.hpp"
 
 namespace tlfea {
 namespace {
 
 using Range = Kokkos::RangePolicy<ExecSpace>;
+
+// The entries of TimeStepper::reads_: CombineResidual's sums, the static
+// line search's slope dv . g at the start of the search, and the kept
+// factors' rigid-director staleness at the iterate (rigid_reuse.cpp).
+constexpr unsigned kResidualSums = 11;
+constexpr unsigned kSlopeStart = kResidualSums;
+constexpr unsigned kRigidStale = kResidualSums + 1;
+constexpr unsigned kReads = kResidualSums + 2;
 
 // out = x + a y (coefficient vectors).
 struct Axpy {
@@ -108,16 +117,19 @@ struct UpdateLambda {
 // ones):  g = [M (v - v_n) / h] + f_int - f_ext - f_step + f_c,
 // with, in the same pass, |g|^2, the squared norms of the five terms (over
 // all dofs: at a clamped dof f_int is the reaction, part of the force level),
-// dv . g (the directional derivative of the static line search) and the
-// squared norms of dv, v and q for the update tests: everything the Newton
-// iteration decides on, in one reduction (one host synchronisation).
+// dv . g (the directional derivative of the static line search), the
+// squared norms of dv, v and q for the update tests and the number of
+// non-finite entries of dv (the check of the linear solution that produced
+// it): everything the Newton iteration decides on, in one reduction whose
+// result stays on the device until residual() reads it (with the static
+// line search's initial slope) in one host synchronisation.
 struct CombineResidual {
   using value_type = Real[];
   using size_type = Ordinal;
   CoefView g, inertia, fint, fext, fstep, fc, dv, v, q;
   DeviceView<unsigned char*> free;
   bool dynamic, has_step, has_c;
-  unsigned value_count = 10;
+  unsigned value_count = kResidualSums;
   KOKKOS_INLINE_FUNCTION void operator()(const Ordinal k, value_type s) const {
     for (int a = 0; a < 3; ++a) {
       const Real in = dynamic ? inertia(k, a) : 0.0;
@@ -136,16 +148,18 @@ struct CombineResidual {
       s[7] += dv(k, a) * dv(k, a);
       s[8] += v(k, a) * v(k, a);
       s[9] += q(k, a) * q(k, a);
+      const Real d = dv(k, a);
+      if (!(d - d == 0.0)) s[10] += 1.0;  // NaN or +-inf: d - d is NaN
     }
   }
   KOKKOS_INLINE_FUNCTION void init(value_type s) const {
-    for (int i = 0; i < 10; ++i) s[i] = 0.0;
+    for (unsigned i = 0; i < kResidualSums; ++i) s[i] = 0.0;
   }
   KOKKOS_INLINE_FUNCTION void join(volatile value_type d, const volatile value_type s) const {
-    for (int i = 0; i < 10; ++i) d[i] += s[i];
+    for (unsigned i = 0; i < kResidualSums; ++i) d[i] += s[i];
   }
   KOKKOS_INLINE_FUNCTION void join(value_type d, const value_type s) const {
-    for (int i = 0; i < 10; ++i) d[i] += s[i];
+    for (unsigned i = 0; i < kResidualSums; ++i) d[i] += s[i];
   }
 };
 
@@ -311,6 +325,8 @@ TimeStepper::TimeStepper(Model& model, const StepperSettings& settings)
   fstep_ = CoefView("tlfea::solvers::step_force", n);
   factor_q_ = CoefView("tlfea::solvers::factor_q", n);
   factor_v_ = CoefView("tlfea::solvers::factor_v", n);
+  reads_ = DeviceView<Real*>("tlfea::solvers::newton_reads", kReads);
+  reads_host_ = host_mirror(reads_);
   device_copy(q_, model_.reference());
   // Several ranks: only this rank's rows (Model::row_layout, set by dist_).
   values_ = DeviceView<Real*>("tlfea::solvers::newton_values", model_.row_layout().size(p));
@@ -465,6 +481,10 @@ TimeStepper::TimeStepper(Model& model, const StepperSettings& settings)
   // with its message instead of factoring one triangle of the matrix.
   if (model_.has_follower_loads()) lo.symmetric = false;
   solver_ = dist_ ? dist_->make_solver(lo) : make_linear_solver(lo);
+  // The residual's reduction counts the non-finite entries of each Newton
+  // update (inner_newton), so the backends whose solution stays on the
+  // device skip a check (a host synchronisation) of their own.
+  solver_->set_solution_check(false);
   solver_->analyze(p);
   solver_->set_rigid_body_layout(detail::rigid_body_layout(model_, free_));  // for muelu
   if (analysis_->penalty_from_stiffness() && m_ > 0 && !(s_.penalty > 0)) init_static_penalty();
@@ -568,21 +588,26 @@ Real TimeStepper::residual(Real h, Real t1) {
     fill(fc_, 0.0);
     cs.apply_jacobian_transpose(qt_, tl, y_, fc_);
   }
-  Real sums[10] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
   const bool dynamic = analysis_->has_inertia();
-  Kokkos::parallel_reduce("tlfea::solvers::residual", Range(0, q_.extent(0)),
-                          CombineResidual{gt_, inertia_, fint_, fext_, fstep_, fc_, dv_, vt_, qt_,
-                                          free_, dynamic, !step_forces_.empty(), m_ > 0},
-                          sums);  // the reduction fences
+  reduce_on_device("tlfea::solvers::residual", Range(0, q_.extent(0)),
+                   CombineResidual{gt_, inertia_, fint_, fext_, fstep_, fc_, dv_, vt_, qt_, free_,
+                                   dynamic, !step_forces_.empty(), m_ > 0},
+                   Kokkos::subview(reads_, std::make_pair(0u, kResidualSums)));
+  const bool rigid = reduce_rigid_staleness(h, kRigidStale);
+  copy_to_host(reads_host_, reads_);  // the one host synchronisation of residual()
+  rigid_stale_valid_ = rigid;
+  rigid_stale_error_ = rigid ? reads_host_(kRigidStale) : 0.0;
+  const auto& sums = reads_host_;
   Real f2 = 0.0;
-  for (int i = 1; i <= 5; ++i) f2 = std::max(f2, sums[i]);
+  for (int i = 1; i <= 5; ++i) f2 = std::max(f2, sums(i));
   force_scale_ = std::sqrt(f2);
-  slope_ = sums[6];
-  dv_norm_ = std::sqrt(sums[7]);
-  v_norm_ = std::sqrt(sums[8]);
-  q_norm_ = std::sqrt(sums[9]);
+  slope_ = sums(6);
+  dv_norm_ = std::sqrt(sums(7));
+  v_norm_ = std::sqrt(sums(8));
+  q_norm_ = std::sqrt(sums(9));
+  dv_nonfinite_ = static_cast<long long>(sums(10));
   residual_time_ += wall() - t0;
-  return std::sqrt(sums[0]);
+  return std::sqrt(sums(0));
 }
 
 bool TimeStepper::residual_converged(Real r, Real r0) const {
@@ -634,6 +659,17 @@ void TimeStepper::assemble_matrix(Real h, Real t1) {
                        UnitDiagonal{values_, fixed_diag_});
 }
 
+// A linear solution with non-finite entries (counted by the residual's
+// reduction after the solve, in place of the backend's own check): the
+// step fails as the backend's check would have failed it, with its message.
+bool TimeStepper::solution_failure(StepReport& rep) const {
+  std::ostringstream os;
+  os << solver_->name() << ": " << dv_nonfinite_
+     << " solution entries are not finite (singular or badly conditioned matrix)";
+  rep.linear_failure = os.str();
+  return false;
+}
+
 bool TimeStepper::inner_newton(Real h, Real t1, StepReport& rep, bool& reuse_ok, bool& last_fast) {
   Real r = residual(h, t1), r0 = r;
   bool converged = std::isfinite(r) && residual_converged(r, r0);
@@ -656,6 +692,11 @@ bool TimeStepper::inner_newton(Real h, Real t1, StepReport& rep, bool& reuse_ok,
   // it; the converged step is the same within the Newton tolerance.
   Real eta = 0.5, r_last_solve = -1.0;
   while (!converged && it < s_.max_newton) {
+    // Host synchronisations of one iteration (docs/guide/gpu.md): the read
+    // of each trial residual's reduction (with it, the norms, the static
+    // line search's slopes and the check of the linear solution), and what
+    // the linear solver needs (SyncPhase::factorize, SyncPhase::solve).
+    const SyncPhaseScope phase(SyncPhase::newton);
     if (!std::isfinite(r)) return false;
     const bool krylov = stalled && !krylov_failed && !krylov_v_.empty() && have_factor_ &&
                         factor_h_ == h && t1 - factor_t_ < (s_.krylov_factor_age - 0.5) * h;
@@ -670,11 +711,12 @@ bool TimeStepper::inner_newton(Real h, Real t1, StepReport& rep, bool& reuse_ok,
     if (fresh) {
       const double ta = wall();
       assemble_matrix(h, t1);
-      Kokkos::fence();
+      if (s_.timing_fences) fence("tlfea::solvers::assembly_timing");
       const double tf = wall();
       rep.assembly_s += tf - ta;
       solver_->set_coefficients(qt_);  // the rigid-body modes' lever arms (muelu)
       try {
+        SyncPhaseScope phase(SyncPhase::factorize);
         solver_->factorize(values_);
       } catch (const Error& e) {
         // A failed factorization (singular matrix, preconditioner breakdown)
@@ -717,6 +759,7 @@ bool TimeStepper::inner_newton(Real h, Real t1, StepReport& rep, bool& reuse_ok,
       solver_->set_forcing_term(eta);
       const double ts = wall();
       try {
+        SyncPhaseScope phase(SyncPhase::solve);
         solver_->solve(flat(g_), flat(dv_));
       } catch (const Error& e) {
         // An iterative solve that did not reach its tolerance, or a
@@ -725,7 +768,7 @@ bool TimeStepper::inner_newton(Real h, Real t1, StepReport& rep, bool& reuse_ok,
         rep.linear_failure = e.what();
         return false;
       }
-      Kokkos::fence();
+      if (s_.timing_fences) fence("tlfea::solvers::solve_timing");
       rep.solve_s += wall() - ts;
     }
     Real alpha = 1.0, r_new = 0.0;
@@ -737,12 +780,14 @@ bool TimeStepper::inner_newton(Real h, Real t1, StepReport& rep, bool& reuse_ok,
       // <= 0.8 |s(0)|, else regula falsi on the bracket [0, alpha]. Unlike
       // |g|, s is not fooled by the membrane residual of a bending
       // predictor, so slender structures take full Newton steps.
-      Real s0 = 0.0;
-      Kokkos::parallel_reduce("tlfea::solvers::slope", Range(0, dv_.extent(0)), CoefDot{dv_, gt_},
-                              s0);
+      // s(0) stays on the device until residual() reads it with |g|.
+      reduce_on_device("tlfea::solvers::slope", Range(0, dv_.extent(0)), CoefDot{dv_, gt_},
+                       Kokkos::subview(reads_, kSlopeStart));
       Kokkos::parallel_for("tlfea::solvers::update", Range(0, g_.extent(0)),
                            Axpy{vt_, v_base_, dv_, alpha});
       r_new = residual(h, t1);
+      const Real s0 = reads_host_(kSlopeStart);
+      if (!krylov && dv_nonfinite_ > 0) return solution_failure(rep);
       for (int ls = 0; ls < 8 && !std::isfinite(r_new); ++ls) {  // overflow: shorten
         alpha *= 0.5;
         Kokkos::parallel_for("tlfea::solvers::update", Range(0, g_.extent(0)),
@@ -777,6 +822,7 @@ bool TimeStepper::inner_newton(Real h, Real t1, StepReport& rep, bool& reuse_ok,
         Kokkos::parallel_for("tlfea::solvers::update", Range(0, g_.extent(0)),
                              Axpy{vt_, v_base_, dv_, alpha});
         r_new = residual(h, t1);
+        if (ls == 0 && !krylov && dv_nonfinite_ > 0) return solution_failure(rep);
         decreased = std::isfinite(r_new) && r_new <= (1.0 - 1e-4 * alpha) * r;
         if (!s_.line_search || decreased) break;
       }
@@ -846,7 +892,7 @@ bool TimeStepper::advance(Real h, StepReport& rep) {
     const double tc = wall();
     fill(fstep_, 0.0);
     for (const auto& f : step_forces_) f->add(t_, q_, v_, h, fstep_);
-    Kokkos::fence();
+    if (s_.timing_fences) fence("tlfea::solvers::step_force_timing");
     rep.step_force_s += wall() - tc;
   }
   if (m_ > 0) device_copy(lambda_t_, lambda_);  // warm start

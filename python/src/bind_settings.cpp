@@ -65,6 +65,7 @@ void bind_settings(py::module_& m) {
                                                            "krylov_iterations",
                                                            "krylov_factor_age",
                                                            "max_retries",
+                                                           "timing_fences",
                                                            "linear",
                                                            "partition",
                                                            "inner_solver",
@@ -122,6 +123,7 @@ void bind_settings(py::module_& m) {
       .def_readwrite("dp1_curvature", &SS::dp1_curvature)
       .def_readwrite("line_search", &SS::line_search)
       .def_readwrite("reuse_jacobian", &SS::reuse_jacobian)
+      .def_readwrite("timing_fences", &SS::timing_fences)
       .def_readwrite("reuse_ratio", &SS::reuse_ratio)
       .def_readwrite("krylov_iterations", &SS::krylov_iterations)
       .def_readwrite("krylov_factor_age", &SS::krylov_factor_age)

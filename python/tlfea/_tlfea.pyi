@@ -717,6 +717,7 @@ class StepperSettings:
     rho_inf: float
     reuse_ratio: float
     step_tol: float
+    timing_fences: bool
     def __init__(self, **kwargs) -> None:
         ...
     def __repr__(self) -> str:

@@ -145,7 +145,8 @@ void Builder::parse_solver(Map& top) {
     st.*field = m.nonnegative(k, st.*field);
   for (const auto& [k, field] : {std::pair{"dp1_curvature", &S::dp1_curvature},
                                  {"line_search", &S::line_search},
-                                 {"reuse_jacobian", &S::reuse_jacobian}})
+                                 {"reuse_jacobian", &S::reuse_jacobian},
+                                 {"timing_fences", &S::timing_fences}})
     st.*field = m.boolean(k, st.*field);
   st.reuse_ratio = m.positive("reuse_ratio", st.reuse_ratio);
   st.krylov_iterations = static_cast<int>(m.integer("krylov_iterations", st.krylov_iterations));

@@ -17,6 +17,12 @@
 // - host_view(d) reads d on the host without a copy where d is host memory;
 // - device_copy is for copies within one memory space (any layouts: Kokkos
 //   runs a kernel there), and fill for setting every entry to one value.
+// Host synchronisations (host_sync.hpp): to_host, copy_to_host and
+// copy_to_device each wait for the device (Kokkos fences around a copy
+// without an execution-space instance); device_copy and fill do not: they
+// run on the view's execution-space instance, ordered with the kernels
+// launched there, so a Newton iteration can copy and clear device arrays
+// without stalling the launch queue.
 // Library code copies only through these (tests/lint/check_host_device.cmake
 // fails the build's tests on a Kokkos::deep_copy or create_mirror elsewhere).
 #pragma once
@@ -26,6 +32,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "tlfea/core/host_sync.hpp"
 #include "tlfea/core/types.hpp"
 
 namespace tlfea {
@@ -114,7 +121,10 @@ HostCopy<V> to_host(const V& d) {
   // then one memcpy across.
   C c(Kokkos::view_alloc(std::string(d.label()) + "_contiguous", Kokkos::WithoutInitializing),
       layout);
-  Kokkos::deep_copy(c, d);
+  {
+    host_sync_detail::Asynchronous gather;  // within d's memory space: no wait
+    Kokkos::deep_copy(typename V::execution_space(), c, d);
+  }
   Kokkos::deep_copy(h, c);
   return h;
 }
@@ -159,19 +169,24 @@ void copy_to_host(const H& h, const D& d) {
 }
 
 // A copy between two views of one memory space (a kernel of that space, so
-// the layouts may differ).
+// the layouts may differ), on dst's execution-space instance: ordered after
+// the kernels launched before it and before those launched after, with no
+// host synchronisation.
 template <class D, class S>
 void device_copy(const D& dst, const S& src) {
   static_assert(std::is_same<typename D::memory_space, typename S::memory_space>::value,
                 "tlfea::device_copy: the views are in different memory spaces; use "
                 "to_host / copy_to_device");
-  Kokkos::deep_copy(dst, src);
+  host_sync_detail::Asynchronous quiet;
+  Kokkos::deep_copy(typename D::execution_space(), dst, src);
 }
 
-// Every entry of v set to x.
+// Every entry of v set to x (on v's execution-space instance, like
+// device_copy).
 template <class V>
 void fill(const V& v, const typename V::non_const_value_type& x) {
-  Kokkos::deep_copy(v, x);
+  host_sync_detail::Asynchronous quiet;
+  Kokkos::deep_copy(typename V::execution_space(), v, x);
 }
 
 // A new device view labelled `label` holding a copy of h (an empty h gives an

@@ -145,6 +145,13 @@ struct StepperSettings {
   int krylov_iterations = 10;
   int krylov_factor_age = 10;
   int max_retries = 4;  // step halvings after a failed or NaN step
+  // Fence the device before each phase's clock is read, so that
+  // StepReport's assembly_s, factorization_s, solve_s and step_force_s
+  // time the work itself; off, each fence is a host synchronisation fewer
+  // per Newton iteration, and on a GPU the phases then time the launches
+  // (docs/guide/gpu.md). The CPU backends run kernels as they are launched,
+  // so there the times are the same either way.
+  bool timing_fences = false;
   LinearSolverOptions linear;
   // Several MPI ranks: how each deformable body's elements are split between
   // them. Checked, but not used, on one rank.
@@ -171,7 +178,8 @@ struct StepReport {
   std::string linear_failure;
   Real constraint_violation = 0.0;
   std::vector<Real> residual_history;  // |g| at every Newton iterate
-  // Wall-time breakdown of the step [s] (fenced at each phase boundary).
+  // Wall-time breakdown of the step [s] (fenced at each phase boundary when
+  // StepperSettings::timing_fences is set).
   Real assembly_s = 0.0;       // residual and Newton-matrix assembly
   Real factorization_s = 0.0;  // numeric factorization / preconditioner setup
   Real solve_s = 0.0;          // linear solves
@@ -321,6 +329,7 @@ class TimeStepper {
   bool advance(Real h, StepReport& rep);  // one step of size h from (q_, v_, lambda_)
   bool inner_newton(Real h, Real t1, StepReport& rep, bool& reuse_ok, bool& last_fast);
   bool residual_converged(Real r, Real r0) const;
+  bool solution_failure(StepReport& rep) const;
   // GMRES correction of a stalled reuse iteration (stale_krylov.cpp): dv_
   // with |J dv + g| <= tol, J dv by differences of g at v_base_ (= vt_), the
   // kept factors as right preconditioner; false when not reached.
@@ -329,6 +338,7 @@ class TimeStepper {
   // too far with the bodies since their assembly (rigid_reuse.cpp).
   void init_rigid_reuse();
   bool rigid_factors_stale(Real h) const;
+  bool reduce_rigid_staleness(Real h, unsigned slot);  // into reads_(slot), for residual()
   Real residual(Real h, Real t1);  // g into gt_ at vt_, returns |g|; sets force_scale_, slope_
   void init_static_penalty();
   void assemble_matrix(Real h, Real t1);
@@ -372,7 +382,17 @@ class TimeStepper {
   Real force_scale_ = 0.0;                            // F at the last residual() call
   Real slope_ = 0.0;                                  // dv . g at the last residual() call
   Real dv_norm_ = 0.0, v_norm_ = 0.0, q_norm_ = 0.0;  // |dv|, |v|, |q| there
-  DeviceView<Offset*> mass_row_map_;                  // node-level scalar mass, for M (v - v_n)
+  long long dv_nonfinite_ = 0;                        // non-finite entries of dv there
+  // The rigid directors' staleness there (rigid_factors_stale), and whether
+  // it was reduced there.
+  Real rigid_stale_error_ = 0.0;
+  bool rigid_stale_valid_ = false;
+  // What the Newton iteration reads from the device, reduced there and read
+  // in one copy per residual() (its sums, the static line search's initial
+  // slope, the rigid directors' staleness), and its host copy.
+  DeviceView<Real*> reads_;
+  typename DeviceView<Real*>::HostMirror reads_host_;
+  DeviceView<Offset*> mass_row_map_;  // node-level scalar mass, for M (v - v_n)
   DeviceView<Ordinal*> mass_cols_;
   DeviceView<Real*> mass_block_;
   CoefView fstep_;  // explicit per-step forces (contact), evaluated at step start

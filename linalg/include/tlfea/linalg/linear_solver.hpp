@@ -104,9 +104,18 @@ class LinearSolver {
   // TimeStepper). The kk-* Krylov backends stop at max(options.tolerance,
   // eta); the others ignore it. 0 restores options.tolerance.
   virtual void set_forcing_term(double eta);
+  // Whether solve() checks its solution for non-finite entries (default:
+  // yes; a non-finite entry throws). The backends whose solution stays on
+  // the device (cudss, tacho) check it with a reduction read by the host, a
+  // host synchronisation of its own; a caller that checks the solution in
+  // a reduction of its own (TimeStepper: the next residual's) turns their
+  // check off. The others check where the check costs no synchronisation
+  // and ignore this.
+  void set_solution_check(bool on) { solution_check_ = on; }
 
  protected:
   SolverStats stats_;
+  bool solution_check_ = true;
 };
 
 // Throws tlfea::Error for an unknown name, or one not built into this
