@@ -358,7 +358,7 @@ std::unique_ptr<Distribution> Distribution::make(Model& model, PartitionMethod p
     sub->set_kernel_shapes(full.kernel_shapes());
     const CliqueSet c = sub->cliques();
     const int k = c.size;
-    DeviceView<Offset***> offsets("tlfea::solvers::distribution::offsets", ns, k, k);
+    DeviceView<Offset***> offsets("tlfea::integrators::distribution::offsets", ns, k, k);
     auto h = host_mirror(offsets);
     for (Ordinal e = 0; e < ns; ++e)
       for (int i = 0; i < k; ++i) {
@@ -395,7 +395,7 @@ std::unique_ptr<Distribution> Distribution::make(Model& model, PartitionMethod p
   std::vector<Ordinal> held;
   for (Ordinal r : unowned)
     if (touched[r / 3]) held.push_back(r);
-  d->unowned_rows_ = upload_to_device<Ordinal>("tlfea::solvers::distribution::unowned", held);
+  d->unowned_rows_ = upload_to_device<Ordinal>("tlfea::integrators::distribution::unowned", held);
   d->rows_.partitioned = true;
   // This rank's values: the touched rows (owned ones included), packed. The
   // model's writers and the rank's element blocks write there from now on.
@@ -469,7 +469,7 @@ void Distribution::sum(const CoefView& x) const {
 }
 
 void Distribution::zero_unowned_rows(const DeviceView<Real*>& values) const {
-  Kokkos::parallel_for("tlfea::solvers::distribution::zero_unowned_rows",
+  Kokkos::parallel_for("tlfea::integrators::distribution::zero_unowned_rows",
                        Range(0, unowned_rows_.extent(0)),
                        ZeroRows{values, pattern_->row_map, rows_.layout.shift, unowned_rows_});
 }

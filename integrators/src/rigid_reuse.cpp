@@ -85,7 +85,7 @@ void TimeStepper::init_rigid_reuse() {
 // is nothing to check.
 bool TimeStepper::reduce_rigid_staleness(Real h, unsigned slot) {
   if (rigid_dirs_.extent(0) == 0 || m_ == 0 || !have_factor_) return false;
-  reduce_on_device("tlfea::solvers::rigid_stale_factors",
+  reduce_on_device("tlfea::integrators::rigid_stale_factors",
                    Kokkos::RangePolicy<ExecSpace>(0, static_cast<Ordinal>(rigid_dirs_.extent(0))),
                    DirectorStaleError{qt_, factor_q_, rigid_dirs_, rigid_dir_inv_mass_,
                                       h * h * h * step_penalty()},

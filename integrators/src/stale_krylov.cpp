@@ -90,7 +90,7 @@ bool TimeStepper::krylov_correction(Real h, Real t1, Real tol, StepReport& rep) 
       SyncPhaseScope phase(SyncPhase::solve);
       solver_->solve(flat(krylov_v_[j]), flat(krylov_z_[j]));
     }
-    if (s_.timing_fences) fence("tlfea::solvers::krylov_solve_timing");
+    if (s_.timing_fences) fence("tlfea::integrators::krylov_solve_timing");
     rep.solve_s += now() - ts;
     const Real zn = std::sqrt(dot(krylov_z_[j], krylov_z_[j]));
     if (!(zn > 0) || !std::isfinite(zn)) break;

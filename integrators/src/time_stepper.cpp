@@ -310,33 +310,33 @@ TimeStepper::TimeStepper(Model& model, const StepperSettings& settings)
   dist_ = detail::Distribution::make(model_, s_.partition);  // nullptr on one rank
   const Ordinal n = model_.num_coefficients();
   const CrsPattern& p = model_.pattern();
-  q_ = CoefView("tlfea::solvers::q", n);
-  v_ = CoefView("tlfea::solvers::v", n);
-  qt_ = CoefView("tlfea::solvers::q_trial", n);
-  vt_ = CoefView("tlfea::solvers::v_trial", n);
-  dv_ = CoefView("tlfea::solvers::dv", n);
-  g_ = CoefView("tlfea::solvers::g", n);
-  gt_ = CoefView("tlfea::solvers::g_trial", n);
-  work_ = CoefView("tlfea::solvers::work", n);
-  fext_ = CoefView("tlfea::solvers::f_ext", n);
-  v_base_ = CoefView("tlfea::solvers::v_base", n);
-  inertia_ = CoefView("tlfea::solvers::inertia_force", n);
-  fint_ = CoefView("tlfea::solvers::internal_force", n);
-  fstep_ = CoefView("tlfea::solvers::step_force", n);
-  factor_q_ = CoefView("tlfea::solvers::factor_q", n);
-  factor_v_ = CoefView("tlfea::solvers::factor_v", n);
-  reads_ = DeviceView<Real*>("tlfea::solvers::newton_reads", kReads);
+  q_ = CoefView("tlfea::integrators::q", n);
+  v_ = CoefView("tlfea::integrators::v", n);
+  qt_ = CoefView("tlfea::integrators::q_trial", n);
+  vt_ = CoefView("tlfea::integrators::v_trial", n);
+  dv_ = CoefView("tlfea::integrators::dv", n);
+  g_ = CoefView("tlfea::integrators::g", n);
+  gt_ = CoefView("tlfea::integrators::g_trial", n);
+  work_ = CoefView("tlfea::integrators::work", n);
+  fext_ = CoefView("tlfea::integrators::f_ext", n);
+  v_base_ = CoefView("tlfea::integrators::v_base", n);
+  inertia_ = CoefView("tlfea::integrators::inertia_force", n);
+  fint_ = CoefView("tlfea::integrators::internal_force", n);
+  fstep_ = CoefView("tlfea::integrators::step_force", n);
+  factor_q_ = CoefView("tlfea::integrators::factor_q", n);
+  factor_v_ = CoefView("tlfea::integrators::factor_v", n);
+  reads_ = DeviceView<Real*>("tlfea::integrators::newton_reads", kReads);
   reads_host_ = host_mirror(reads_);
   device_copy(q_, model_.reference());
   // Several ranks: only this rank's rows (Model::row_layout, set by dist_).
-  values_ = DeviceView<Real*>("tlfea::solvers::newton_values", model_.row_layout().size(p));
+  values_ = DeviceView<Real*>("tlfea::integrators::newton_values", model_.row_layout().size(p));
   m_ = model_.has_constraints() ? model_.constraints().num_rows() : 0;
-  lambda_ = DeviceView<Real*>("tlfea::solvers::lambda", m_);
-  lambda_t_ = DeviceView<Real*>("tlfea::solvers::lambda_trial", m_);
-  factor_lambda_ = DeviceView<Real*>("tlfea::solvers::factor_lambda", m_);
-  c_ = DeviceView<Real*>("tlfea::solvers::c", m_);
-  y_ = DeviceView<Real*>("tlfea::solvers::y", m_);
-  if (m_ > 0) fc_ = CoefView("tlfea::solvers::constraint_force", n);
+  lambda_ = DeviceView<Real*>("tlfea::integrators::lambda", m_);
+  lambda_t_ = DeviceView<Real*>("tlfea::integrators::lambda_trial", m_);
+  factor_lambda_ = DeviceView<Real*>("tlfea::integrators::factor_lambda", m_);
+  c_ = DeviceView<Real*>("tlfea::integrators::c", m_);
+  y_ = DeviceView<Real*>("tlfea::integrators::y", m_);
+  if (m_ > 0) fc_ = CoefView("tlfea::integrators::constraint_force", n);
   if (s_.analysis == Analysis::static_equilibrium) {
     analysis_ = std::make_unique<detail::StaticEquilibrium>(n, s_, model_);
   } else if (s_.analysis == Analysis::dynamic) {
@@ -352,10 +352,10 @@ TimeStepper::TimeStepper(Model& model, const StepperSettings& settings)
     ga_alpha_f_ = s_.rho_inf / (s_.rho_inf + 1.0);
     ga_gamma_ = 0.5 + ga_alpha_f_ - ga_alpha_m_;
     ga_beta_ = 0.25 * (ga_gamma_ + 0.5) * (ga_gamma_ + 0.5);
-    acc_ = CoefView("tlfea::solvers::acceleration", n);
-    abar_ = CoefView("tlfea::solvers::pseudo_acceleration", n);
-    qhat_ = CoefView("tlfea::solvers::q_predictor", n);
-    ahat_ = CoefView("tlfea::solvers::a_predictor", n);
+    acc_ = CoefView("tlfea::integrators::acceleration", n);
+    abar_ = CoefView("tlfea::integrators::pseudo_acceleration", n);
+    qhat_ = CoefView("tlfea::integrators::q_predictor", n);
+    ahat_ = CoefView("tlfea::integrators::a_predictor", n);
   } else if (s_.integrator != TimeIntegrator::backward_euler) {
     throw_error("StepperSettings: unknown time integrator");
   }
@@ -367,11 +367,11 @@ TimeStepper::TimeStepper(Model& model, const StepperSettings& settings)
   if (analysis_->reuses_factors() && s_.reuse_jacobian && s_.inner_solver == InnerSolver::newton &&
       s_.krylov_iterations > 0) {
     for (int j = 0; j <= s_.krylov_iterations; ++j)
-      krylov_v_.push_back(CoefView("tlfea::solvers::krylov_v", n));
+      krylov_v_.push_back(CoefView("tlfea::integrators::krylov_v", n));
     for (int j = 0; j < s_.krylov_iterations; ++j)
-      krylov_z_.push_back(CoefView("tlfea::solvers::krylov_z", n));
-    krylov_g_ = CoefView("tlfea::solvers::krylov_g", n);
-    krylov_w_ = CoefView("tlfea::solvers::krylov_w", n);
+      krylov_z_.push_back(CoefView("tlfea::integrators::krylov_z", n));
+    krylov_g_ = CoefView("tlfea::integrators::krylov_g", n);
+    krylov_w_ = CoefView("tlfea::integrators::krylov_w", n);
   }
   if (!(s_.residual_force_tol >= 0) || !(s_.residual_rel_tol >= 0) || !(s_.residual_abs_tol >= 0) ||
       !(s_.step_tol >= 0) || !(s_.position_tol >= 0))
@@ -403,8 +403,8 @@ TimeStepper::TimeStepper(Model& model, const StepperSettings& settings)
       for (Offset k = rm(3 * b); k < rm(3 * b + 1); k += 3) bcols.push_back(en(k) / 3);
       brm[b + 1] = static_cast<Offset>(bcols.size());
     }
-    mass_row_map_ = DeviceView<Offset*>("tlfea::solvers::mass_row_map", nb + 1);
-    mass_cols_ = DeviceView<Ordinal*>("tlfea::solvers::mass_cols", bcols.size());
+    mass_row_map_ = DeviceView<Offset*>("tlfea::integrators::mass_row_map", nb + 1);
+    mass_cols_ = DeviceView<Ordinal*>("tlfea::integrators::mass_cols", bcols.size());
     mass_block_ = model_.block_mass();
     auto h1 = host_mirror(mass_row_map_);
     auto h2 = host_mirror(mass_cols_);
@@ -436,7 +436,7 @@ TimeStepper::TimeStepper(Model& model, const StepperSettings& settings)
   dofs.insert(dofs.end(), presc.begin(), presc.end());
   for (Ordinal d : dofs) fixed[d] = 1;
   {
-    free_ = DeviceView<unsigned char*>("tlfea::solvers::free_dofs", p.num_rows());
+    free_ = DeviceView<unsigned char*>("tlfea::integrators::free_dofs", p.num_rows());
     auto h = host_mirror(free_);
     for (Ordinal r = 0; r < p.num_rows(); ++r) h(r) = fixed[r] ? 0 : 1;
     copy_to_device(free_, h);
@@ -459,11 +459,11 @@ TimeStepper::TimeStepper(Model& model, const StepperSettings& settings)
       }
     }
   }
-  fixed_dofs_ = upload_to_device<Ordinal>("tlfea::solvers::fixed_dofs", dofs);
-  fixed_zero_ = upload_to_device<Offset>("tlfea::solvers::fixed_zero", zero);
-  fixed_diag_ = upload_to_device<Offset>("tlfea::solvers::fixed_diag", diag);
-  presc_dofs_ = upload_to_device<Ordinal>("tlfea::solvers::prescribed_dofs", presc);
-  presc_vel_ = DeviceView<Real*>("tlfea::solvers::prescribed_velocity", presc.size());
+  fixed_dofs_ = upload_to_device<Ordinal>("tlfea::integrators::fixed_dofs", dofs);
+  fixed_zero_ = upload_to_device<Offset>("tlfea::integrators::fixed_zero", zero);
+  fixed_diag_ = upload_to_device<Offset>("tlfea::integrators::fixed_diag", diag);
+  presc_dofs_ = upload_to_device<Ordinal>("tlfea::integrators::prescribed_dofs", presc);
+  presc_vel_ = DeviceView<Real*>("tlfea::integrators::prescribed_velocity", presc.size());
   presc_vel_host_ = host_mirror(presc_vel_);
 
   if (s_.inner_solver == InnerSolver::adamw) {
@@ -521,19 +521,19 @@ void TimeStepper::set_prescribed_velocities(Real h, Real t1) {
       presc_vel_host_(3 * k + a) = (presc_next_[k][a] - presc_last_[k][a]) / h;
   }
   copy_to_device(presc_vel_, presc_vel_host_);
-  Kokkos::parallel_for("tlfea::solvers::prescribed_velocity", Range(0, presc_dofs_.extent(0)),
+  Kokkos::parallel_for("tlfea::integrators::prescribed_velocity", Range(0, presc_dofs_.extent(0)),
                        SetDofs{vt_, presc_dofs_, presc_vel_});
 }
 
 void TimeStepper::set_velocities(const CoefView& v) {
   ga_started_ = false;  // a_n no longer matches v_n: the next step starts up again
   device_copy(v_, v);
-  Kokkos::parallel_for("tlfea::solvers::clamp", Range(0, fixed_dofs_.extent(0)),
+  Kokkos::parallel_for("tlfea::integrators::clamp", Range(0, fixed_dofs_.extent(0)),
                        ZeroDofs{v_, fixed_dofs_});
 }
 
 void TimeStepper::ga_predict(Real h) {
-  Kokkos::parallel_for("tlfea::solvers::generalized_alpha_predict", Range(0, q_.extent(0)),
+  Kokkos::parallel_for("tlfea::integrators::generalized_alpha_predict", Range(0, q_.extent(0)),
                        GeneralizedAlphaPredict{qhat_, ahat_, q_, v_, acc_, abar_, h, ga_alpha_m_,
                                                ga_alpha_f_, ga_gamma_, ga_beta_});
 }
@@ -542,24 +542,24 @@ Real TimeStepper::residual(Real h, Real t1) {
   const double t0 = wall();
   if (ga_step_) {
     // q(v) = qhat + c_q v, inertia M a(v) = M (c_a v + ahat) (§6.12)
-    Kokkos::parallel_for("tlfea::solvers::trial_positions", Range(0, q_.extent(0)),
+    Kokkos::parallel_for("tlfea::integrators::trial_positions", Range(0, q_.extent(0)),
                          Axpy{qt_, qhat_, vt_, position_coefficient(h)});
-    Kokkos::parallel_for("tlfea::solvers::acceleration", Range(0, q_.extent(0)),
+    Kokkos::parallel_for("tlfea::integrators::acceleration", Range(0, q_.extent(0)),
                          Axpy{work_, ahat_, vt_, acceleration_coefficient(h)});
     Kokkos::parallel_for(
-        "tlfea::solvers::inertia", Range(0, q_.extent(0)),
+        "tlfea::integrators::inertia", Range(0, q_.extent(0)),
         BlockMassProduct{mass_row_map_, mass_cols_, mass_block_, work_, inertia_, 1.0});
   } else {
     // q(v) = q_n + h v
-    Kokkos::parallel_for("tlfea::solvers::trial_positions", Range(0, q_.extent(0)),
+    Kokkos::parallel_for("tlfea::integrators::trial_positions", Range(0, q_.extent(0)),
                          Axpy{qt_, q_, vt_, h});
   }
   if (analysis_->has_inertia() && !ga_step_) {
     // M (v - v_n) / h
-    Kokkos::parallel_for("tlfea::solvers::velocity_change", Range(0, q_.extent(0)),
+    Kokkos::parallel_for("tlfea::integrators::velocity_change", Range(0, q_.extent(0)),
                          Axpy{work_, vt_, v_, -1.0});
     Kokkos::parallel_for(
-        "tlfea::solvers::inertia", Range(0, q_.extent(0)),
+        "tlfea::integrators::inertia", Range(0, q_.extent(0)),
         BlockMassProduct{mass_row_map_, mass_cols_, mass_block_, work_, inertia_, 1.0 / h});
   }
   // f_int (static: at zero velocity, no viscous force), f_ext
@@ -583,13 +583,13 @@ Real TimeStepper::residual(Real h, Real t1) {
   if (m_ > 0) {
     ConstraintSet& cs = model_.constraints();
     cs.evaluate(qt_, tl, c_);
-    Kokkos::parallel_for("tlfea::solvers::multiplier", Range(0, m_),
+    Kokkos::parallel_for("tlfea::integrators::multiplier", Range(0, m_),
                          Multiplier{y_, lambda_t_, c_, h, step_penalty()});
     fill(fc_, 0.0);
     cs.apply_jacobian_transpose(qt_, tl, y_, fc_);
   }
   const bool dynamic = analysis_->has_inertia();
-  reduce_on_device("tlfea::solvers::residual", Range(0, q_.extent(0)),
+  reduce_on_device("tlfea::integrators::residual", Range(0, q_.extent(0)),
                    CombineResidual{gt_, inertia_, fint_, fext_, fstep_, fc_, dv_, vt_, qt_, free_,
                                    dynamic, !step_forces_.empty(), m_ > 0},
                    Kokkos::subview(reads_, std::make_pair(0u, kResidualSums)));
@@ -644,7 +644,7 @@ void TimeStepper::assemble_matrix(Real h, Real t1) {
     if (s_.dp1_curvature) {
       // eta = lambda + rho c = y / h
       cs.evaluate(qt_, tl, c_);
-      Kokkos::parallel_for("tlfea::solvers::eta", Range(0, m_),
+      Kokkos::parallel_for("tlfea::integrators::eta", Range(0, m_),
                            Multiplier{y_, lambda_t_, c_, 1.0, step_penalty()});
       cs.assemble_dp1_hessian(qt_, y_, h * cq, values_);
     }
@@ -653,9 +653,9 @@ void TimeStepper::assemble_matrix(Real h, Real t1) {
     dist_->zero_unowned_rows(values_);
     add_elements();
   }
-  Kokkos::parallel_for("tlfea::solvers::eliminate", Range(0, fixed_zero_.extent(0)),
+  Kokkos::parallel_for("tlfea::integrators::eliminate", Range(0, fixed_zero_.extent(0)),
                        ZeroOffsets{values_, fixed_zero_});
-  Kokkos::parallel_for("tlfea::solvers::eliminate_diagonal", Range(0, fixed_diag_.extent(0)),
+  Kokkos::parallel_for("tlfea::integrators::eliminate_diagonal", Range(0, fixed_diag_.extent(0)),
                        UnitDiagonal{values_, fixed_diag_});
 }
 
@@ -711,7 +711,7 @@ bool TimeStepper::inner_newton(Real h, Real t1, StepReport& rep, bool& reuse_ok,
     if (fresh) {
       const double ta = wall();
       assemble_matrix(h, t1);
-      if (s_.timing_fences) fence("tlfea::solvers::assembly_timing");
+      if (s_.timing_fences) fence("tlfea::integrators::assembly_timing");
       const double tf = wall();
       rep.assembly_s += tf - ta;
       solver_->set_coefficients(qt_);  // the rigid-body modes' lever arms (muelu)
@@ -735,7 +735,7 @@ bool TimeStepper::inner_newton(Real h, Real t1, StepReport& rep, bool& reuse_ok,
     }
     // Solve J dv = -g.
     device_copy(v_base_, vt_);
-    Kokkos::parallel_for("tlfea::solvers::rhs", Range(0, g_.extent(0)), Negate{g_, gt_});
+    Kokkos::parallel_for("tlfea::integrators::rhs", Range(0, g_.extent(0)), Negate{g_, gt_});
     if (krylov) {
       // A tenth of the Newton test's threshold, so that the step converges.
       const Real target = std::max(
@@ -768,7 +768,7 @@ bool TimeStepper::inner_newton(Real h, Real t1, StepReport& rep, bool& reuse_ok,
         rep.linear_failure = e.what();
         return false;
       }
-      if (s_.timing_fences) fence("tlfea::solvers::solve_timing");
+      if (s_.timing_fences) fence("tlfea::integrators::solve_timing");
       rep.solve_s += wall() - ts;
     }
     Real alpha = 1.0, r_new = 0.0;
@@ -781,16 +781,16 @@ bool TimeStepper::inner_newton(Real h, Real t1, StepReport& rep, bool& reuse_ok,
       // |g|, s is not fooled by the membrane residual of a bending
       // predictor, so slender structures take full Newton steps.
       // s(0) stays on the device until residual() reads it with |g|.
-      reduce_on_device("tlfea::solvers::slope", Range(0, dv_.extent(0)), CoefDot{dv_, gt_},
+      reduce_on_device("tlfea::integrators::slope", Range(0, dv_.extent(0)), CoefDot{dv_, gt_},
                        Kokkos::subview(reads_, kSlopeStart));
-      Kokkos::parallel_for("tlfea::solvers::update", Range(0, g_.extent(0)),
+      Kokkos::parallel_for("tlfea::integrators::update", Range(0, g_.extent(0)),
                            Axpy{vt_, v_base_, dv_, alpha});
       r_new = residual(h, t1);
       const Real s0 = reads_host_(kSlopeStart);
       if (!krylov && dv_nonfinite_ > 0) return solution_failure(rep);
       for (int ls = 0; ls < 8 && !std::isfinite(r_new); ++ls) {  // overflow: shorten
         alpha *= 0.5;
-        Kokkos::parallel_for("tlfea::solvers::update", Range(0, g_.extent(0)),
+        Kokkos::parallel_for("tlfea::integrators::update", Range(0, g_.extent(0)),
                              Axpy{vt_, v_base_, dv_, alpha});
         r_new = residual(h, t1);
       }
@@ -801,7 +801,7 @@ bool TimeStepper::inner_newton(Real h, Real t1, StepReport& rep, bool& reuse_ok,
           alpha = a_lo - s_lo * (a_hi - a_lo) / (s_hi - s_lo);
           alpha =
               std::min(std::max(alpha, a_lo + 0.05 * (a_hi - a_lo)), a_hi - 0.05 * (a_hi - a_lo));
-          Kokkos::parallel_for("tlfea::solvers::update", Range(0, g_.extent(0)),
+          Kokkos::parallel_for("tlfea::integrators::update", Range(0, g_.extent(0)),
                                Axpy{vt_, v_base_, dv_, alpha});
           r_new = residual(h, t1);
           s1 = slope_;
@@ -819,7 +819,7 @@ bool TimeStepper::inner_newton(Real h, Real t1, StepReport& rep, bool& reuse_ok,
     } else {
       // Backtracking line search on |g|.
       for (int ls = 0; ls < 8; ++ls, alpha *= 0.5) {
-        Kokkos::parallel_for("tlfea::solvers::update", Range(0, g_.extent(0)),
+        Kokkos::parallel_for("tlfea::integrators::update", Range(0, g_.extent(0)),
                              Axpy{vt_, v_base_, dv_, alpha});
         r_new = residual(h, t1);
         if (ls == 0 && !krylov && dv_nonfinite_ > 0) return solution_failure(rep);
@@ -832,7 +832,7 @@ bool TimeStepper::inner_newton(Real h, Real t1, StepReport& rep, bool& reuse_ok,
         // No trial lowered |g| with a fresh matrix: |g| is a poor merit
         // function here (thin structures); take the full Newton step.
         alpha = 1.0;
-        Kokkos::parallel_for("tlfea::solvers::update", Range(0, g_.extent(0)),
+        Kokkos::parallel_for("tlfea::integrators::update", Range(0, g_.extent(0)),
                              Axpy{vt_, v_base_, dv_, alpha});
         r_new = residual(h, t1);
       } else {
@@ -886,13 +886,13 @@ bool TimeStepper::advance(Real h, StepReport& rep) {
   set_prescribed_velocities(h, load_->load_time(t1));
   if (ga_step_ && presc_dofs_.extent(0) > 0)
     Kokkos::parallel_for(
-        "tlfea::solvers::prescribed_generalized_alpha", Range(0, presc_dofs_.extent(0)),
+        "tlfea::integrators::prescribed_generalized_alpha", Range(0, presc_dofs_.extent(0)),
         PrescribedGeneralizedAlpha{vt_, q_, qhat_, presc_dofs_, h, position_coefficient(h)});
   if (!step_forces_.empty()) {
     const double tc = wall();
     fill(fstep_, 0.0);
     for (const auto& f : step_forces_) f->add(t_, q_, v_, h, fstep_);
-    if (s_.timing_fences) fence("tlfea::solvers::step_force_timing");
+    if (s_.timing_fences) fence("tlfea::integrators::step_force_timing");
     rep.step_force_s += wall() - tc;
   }
   if (m_ > 0) device_copy(lambda_t_, lambda_);  // warm start
@@ -916,7 +916,7 @@ bool TimeStepper::advance(Real h, StepReport& rep) {
     ConstraintSet& cs = model_.constraints();
     cs.evaluate(qt_, load_->load_time(t1), c_);
     rep.constraint_violation = cs.violation_max(c_);
-    Kokkos::parallel_for("tlfea::solvers::update_multipliers", Range(0, m_),
+    Kokkos::parallel_for("tlfea::integrators::update_multipliers", Range(0, m_),
                          UpdateLambda{lambda_t_, c_, step_penalty()});
     if (rep.constraint_violation <= s_.constraint_tolerance) break;
     if (outer + 1 == std::max(1, s_.max_outer)) return false;
@@ -924,10 +924,10 @@ bool TimeStepper::advance(Real h, StepReport& rep) {
   // Commit.
   if (ga_step_) {
     Kokkos::parallel_for(
-        "tlfea::solvers::generalized_alpha_commit", Range(0, q_.extent(0)),
+        "tlfea::integrators::generalized_alpha_commit", Range(0, q_.extent(0)),
         GeneralizedAlphaCommit{acc_, abar_, vt_, v_, h, ga_alpha_m_, ga_alpha_f_, ga_gamma_});
   } else if (ga) {
-    Kokkos::parallel_for("tlfea::solvers::generalized_alpha_start", Range(0, q_.extent(0)),
+    Kokkos::parallel_for("tlfea::integrators::generalized_alpha_start", Range(0, q_.extent(0)),
                          StartAcceleration{acc_, abar_, vt_, v_, h});
     ga_started_ = true;
     // The factors are the backward-Euler matrix: the next step assembles its own.

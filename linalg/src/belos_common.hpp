@@ -198,7 +198,7 @@ struct BelosParts {
           co(cv.data(), cv.extent(0), cv.extent(1));
       fill_node_coordinates(q_, layout_, modes_rows_, co);
     }
-    fence("tlfea::solvers::belos::near_nullspace");
+    fence("tlfea::linalg::belos::near_nullspace");
     return nullspace_;
   }
   // The node positions at the coefficients last set (after near_nullspace()).

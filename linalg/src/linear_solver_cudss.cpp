@@ -100,7 +100,7 @@ class CudssSolver final : public LinearSolver {
           "cudssMatrixCreateDn (x)");
     check(cudssExecute(handle_, CUDSS_PHASE_ANALYSIS, config_, data_, a_, x_mat_, b_mat_),
           "analysis");
-    fence("tlfea::solvers::cudss::analysis");
+    fence("tlfea::linalg::cudss::analysis");
     ++stats_.analyses;
     stats_.analyze_seconds += clock.seconds();
   }

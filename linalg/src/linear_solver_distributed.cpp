@@ -280,7 +280,7 @@ class DistributedSolver final : public LinearSolver, BelosParts {
     record_belos_solve(stats_, name_, options_, *solver_, result, relative_residual());
     // The owned rows of every rank, to every rank.
     {
-      fence("tlfea::solvers::distributed::gather");
+      fence("tlfea::linalg::distributed::gather");
       auto view = x_->getLocalViewHost(Tpetra::Access::ReadOnly);
       std::vector<Real> mine(view.extent(0));
       for (size_t i = 0; i < mine.size(); ++i) mine[i] = view(i, 0);

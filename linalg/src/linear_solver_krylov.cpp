@@ -316,25 +316,25 @@ class KrylovSolver final : public LinearSolver {
     limit_ = krylov_iteration_limit(options_.max_iterations, n_);
     check_length(name_.c_str(), "pattern row map", pattern.row_map.extent(0),
                  static_cast<size_t>(n_) + 1);
-    diag_ = DeviceView<Offset*>("tlfea::solvers::krylov::diagonal", n_);
-    Kokkos::parallel_for("tlfea::solvers::krylov::find_diagonal", Range(0, n_),
+    diag_ = DeviceView<Offset*>("tlfea::linalg::krylov::diagonal", n_);
+    Kokkos::parallel_for("tlfea::linalg::krylov::find_diagonal", Range(0, n_),
                          FindDiagonalBlock{pattern.row_map, pattern.entries, diag_});
-    values_ = Vector("tlfea::solvers::krylov::values", pattern.nnz());
-    matrix_ = make_sparse_matrix(pattern_, values_, "tlfea::solvers::krylov::A");
+    values_ = Vector("tlfea::linalg::krylov::values", pattern.nnz());
+    matrix_ = make_sparse_matrix(pattern_, values_, "tlfea::linalg::krylov::A");
     const bool blocks =
         prec_ == Preconditioner::BlockJacobi || prec_ == Preconditioner::SymmetricGaussSeidel;
-    block_inv_ = decltype(block_inv_)("tlfea::solvers::krylov::block_inverse", blocks ? n_ / 3 : 0);
-    diag_inv_ = Vector("tlfea::solvers::krylov::diagonal_inverse",
-                       prec_ == Preconditioner::Jacobi ? n_ : 0);
+    block_inv_ = decltype(block_inv_)("tlfea::linalg::krylov::block_inverse", blocks ? n_ / 3 : 0);
+    diag_inv_ =
+        Vector("tlfea::linalg::krylov::diagonal_inverse", prec_ == Preconditioner::Jacobi ? n_ : 0);
     if (prec_ == Preconditioner::SymmetricGaussSeidel) colour_coefficients();
-    r_ = Vector("tlfea::solvers::krylov::r", n_);
-    z_ = Vector("tlfea::solvers::krylov::z", n_);
-    p_ = Vector("tlfea::solvers::krylov::p", n_);
-    w_ = Vector("tlfea::solvers::krylov::w", n_);
+    r_ = Vector("tlfea::linalg::krylov::r", n_);
+    z_ = Vector("tlfea::linalg::krylov::z", n_);
+    p_ = Vector("tlfea::linalg::krylov::p", n_);
+    w_ = Vector("tlfea::linalg::krylov::w", n_);
     if (method_ == Method::GMRES) {
       restart_ = std::max(1, std::min(limit_, kRestart));
-      basis_ = Basis("tlfea::solvers::krylov::basis", n_, restart_ + 1);
-      h_ = Vector("tlfea::solvers::krylov::h", restart_ + 1);
+      basis_ = Basis("tlfea::linalg::krylov::basis", n_, restart_ + 1);
+      h_ = Vector("tlfea::linalg::krylov::h", restart_ + 1);
       h_host_ = host_mirror(h_);
       hess_.assign((restart_ + 1) * restart_, 0.0);
       cs_.assign(restart_, 0.0);
@@ -355,25 +355,25 @@ class KrylovSolver final : public LinearSolver {
     device_copy(values_, values);
     Ordinal bad = 0;
     if (prec_ == Preconditioner::SymmetricGaussSeidel)
-      Kokkos::parallel_for("tlfea::solvers::krylov::colour_values",
+      Kokkos::parallel_for("tlfea::linalg::krylov::colour_values",
                            Range(0, static_cast<Offset>(colour_values_.extent(0))),
                            Gather{colour_from_, values_, colour_values_});
     if (prec_ == Preconditioner::BlockJacobi || prec_ == Preconditioner::SymmetricGaussSeidel) {
-      Kokkos::parallel_reduce("tlfea::solvers::krylov::invert_blocks", Range(0, n_ / 3),
+      Kokkos::parallel_reduce("tlfea::linalg::krylov::invert_blocks", Range(0, n_ / 3),
                               InvertBlocks{values_, diag_, block_inv_}, bad);
       if (bad > 0)
         throw_error(name_, ": ", bad, " diagonal 3 x 3 block(s) are singular or missing (",
                     prec_ == Preconditioner::BlockJacobi ? "block-Jacobi" : "Gauss-Seidel",
                     " preconditioner); try preconditioner jacobi or none, or a direct solver");
     } else if (prec_ == Preconditioner::Jacobi) {
-      Kokkos::parallel_reduce("tlfea::solvers::krylov::invert_diagonal", Range(0, n_),
+      Kokkos::parallel_reduce("tlfea::linalg::krylov::invert_diagonal", Range(0, n_),
                               InvertDiagonal{values_, diag_, diag_inv_}, bad);
       if (bad > 0)
         throw_error(name_, ": ", bad,
                     " diagonal entries are zero or not finite (Jacobi preconditioner)");
     }
     anorm_ = 0.0;
-    Kokkos::parallel_reduce("tlfea::solvers::krylov::norm_inf", Range(0, n_),
+    Kokkos::parallel_reduce("tlfea::linalg::krylov::norm_inf", Range(0, n_),
                             RowAbsSumMax{pattern_.row_map, values_}, Kokkos::Max<Real>(anorm_));
     factored_ = true;
     ++stats_.factorizations;
@@ -444,11 +444,11 @@ class KrylovSolver final : public LinearSolver {
   void precondition(const Vector& x, const Vector& y) {
     switch (prec_) {
       case Preconditioner::BlockJacobi:
-        Kokkos::parallel_for("tlfea::solvers::krylov::block_jacobi", Range(0, n_ / 3),
+        Kokkos::parallel_for("tlfea::linalg::krylov::block_jacobi", Range(0, n_ / 3),
                              ApplyBlockInverse{block_inv_, x, y});
         break;
       case Preconditioner::Jacobi:
-        Kokkos::parallel_for("tlfea::solvers::krylov::jacobi", Range(0, n_),
+        Kokkos::parallel_for("tlfea::linalg::krylov::jacobi", Range(0, n_),
                              ApplyDiagonal{diag_inv_, x, y});
         break;
       case Preconditioner::SymmetricGaussSeidel: {
@@ -459,7 +459,7 @@ class KrylovSolver final : public LinearSolver {
           const bool backward = i >= colours;
           const int c = backward ? 2 * colours - 2 - i : i;
           const Ordinal begin = colour_begin_[c];
-          Kokkos::parallel_for("tlfea::solvers::krylov::block_gauss_seidel",
+          Kokkos::parallel_for("tlfea::linalg::krylov::block_gauss_seidel",
                                Range(0, colour_begin_[c + 1] - begin),
                                BlockGaussSeidelColour{colour_row_map_, colour_entries_,
                                                       colour_values_, colour_split_, block_inv_,
@@ -479,12 +479,12 @@ class KrylovSolver final : public LinearSolver {
   // execution space and thread count.
   void colour_coefficients() {
     const Ordinal nb = n_ / 3;
-    DeviceView<Ordinal*> graph_map("tlfea::solvers::krylov::coefficient_graph_map", nb + 1);
+    DeviceView<Ordinal*> graph_map("tlfea::linalg::krylov::coefficient_graph_map", nb + 1);
     Ordinal edges = 0;
-    Kokkos::parallel_scan("tlfea::solvers::krylov::coefficient_degree", Range(0, nb),
+    Kokkos::parallel_scan("tlfea::linalg::krylov::coefficient_degree", Range(0, nb),
                           CoefficientDegree{pattern_.row_map, graph_map}, edges);
-    DeviceView<Ordinal*> graph("tlfea::solvers::krylov::coefficient_graph", edges);
-    Kokkos::parallel_for("tlfea::solvers::krylov::coefficient_graph", Range(0, nb),
+    DeviceView<Ordinal*> graph("tlfea::linalg::krylov::coefficient_graph", edges);
+    Kokkos::parallel_for("tlfea::linalg::krylov::coefficient_graph", Range(0, nb),
                          CoefficientGraph{pattern_.row_map, pattern_.entries, graph_map, graph});
     ColouringHandle handle;
     handle.create_graph_coloring_handle(KokkosGraph::COLORING_VBD);
@@ -503,7 +503,7 @@ class KrylovSolver final : public LinearSolver {
       colour[b] = colours(b) - 1;
       order[next[colour[b]]++] = b;
     }
-    colour_order_ = upload_to_device("tlfea::solvers::krylov::colour_order", order);
+    colour_order_ = upload_to_device("tlfea::linalg::krylov::colour_order", order);
     // The sweep's layout (BlockGaussSeidelColour), on the host once per
     // pattern: per coefficient in colour order, its rows' L blocks, then U
     // blocks; colour_from_ maps each entry to its offset in the values.
@@ -534,11 +534,11 @@ class KrylovSolver final : public LinearSolver {
         map[3 * p + r + 1] = static_cast<Offset>(from.size());
       }
     }
-    colour_row_map_ = upload_to_device("tlfea::solvers::krylov::colour_row_map", map);
-    colour_split_ = upload_to_device("tlfea::solvers::krylov::colour_split", split);
-    colour_entries_ = upload_to_device("tlfea::solvers::krylov::colour_entries", cols);
-    colour_from_ = upload_to_device("tlfea::solvers::krylov::colour_from", from);
-    colour_values_ = Vector("tlfea::solvers::krylov::colour_values", from.size());
+    colour_row_map_ = upload_to_device("tlfea::linalg::krylov::colour_row_map", map);
+    colour_split_ = upload_to_device("tlfea::linalg::krylov::colour_split", split);
+    colour_entries_ = upload_to_device("tlfea::linalg::krylov::colour_entries", cols);
+    colour_from_ = upload_to_device("tlfea::linalg::krylov::colour_from", from);
+    colour_values_ = Vector("tlfea::linalg::krylov::colour_values", from.size());
   }
 
   // Preconditioned CG (Saad Alg. 9.1) from the current x, at most max_it

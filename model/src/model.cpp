@@ -390,7 +390,7 @@ struct BodyMotionSums {
 void Model::external_load(Real t, const CoefView& q, const CoefView& f) const {
   device_copy(f, load_);
   for (const TimedLoad& l : timed_)
-    Kokkos::parallel_for("tlfea::solvers::timed_load",
+    Kokkos::parallel_for("tlfea::model::timed_load",
                          Kokkos::RangePolicy<ExecSpace>(0, num_coefficients_),
                          AddScaled{f, l.f, l.amplitude(t)});
   for (const Pressure& p : pressures_)
@@ -647,7 +647,7 @@ Real Model::force_element_energy(const CoefView& q) const {
 void Model::build_reference() {
   if (reference_built_) return;
   if (bodies_.empty()) throw_error("Model: no bodies");
-  q0_ = CoefView("tlfea::solvers::q0", num_coefficients_);
+  q0_ = CoefView("tlfea::model::q0", num_coefficients_);
   for (const Body& b : bodies_) copy_reference_coefficients(b.mesh, b.offset, q0_);
   reference_built_ = true;
 }
@@ -728,11 +728,11 @@ void Model::finalize() {
     // The consistent mass is M (x) I3 (docs/theory.md §3.5): assembled on the
     // whole pattern, checked to be of that form, and kept as M's scalars, one
     // per 3 x 3 block (block_mass()): 1/9 of the memory.
-    DeviceView<Real*> full("tlfea::solvers::mass_assembly", pattern_.nnz());
+    DeviceView<Real*> full("tlfea::model::mass_assembly", pattern_.nnz());
     for (const Body& b : bodies_) b.block->mass(q0_, 1.0, full);
-    mass_ = DeviceView<Real*>("tlfea::solvers::block_mass", pattern_.nnz() / 9);
+    mass_ = DeviceView<Real*>("tlfea::model::block_mass", pattern_.nnz() / 9);
     Real bad = 0.0;
-    Kokkos::parallel_reduce("tlfea::solvers::compress_mass",
+    Kokkos::parallel_reduce("tlfea::model::compress_mass",
                             Kokkos::RangePolicy<ExecSpace>(0, pattern_.num_rows()),
                             CompressMass{pattern_.row_map, full, mass_}, Kokkos::Max<Real>(bad));
     if (!(bad <= 1e-12))
@@ -742,10 +742,10 @@ void Model::finalize() {
   }
   // Loads without amplitude go into one constant vector; each timed load keeps
   // its own (unit-amplitude) vector, scaled by f(t) in external_load.
-  load_ = CoefView("tlfea::solvers::constant_load", num_coefficients_);
+  load_ = CoefView("tlfea::model::constant_load", num_coefficients_);
   auto target = [&](const TimeFunction& amp) -> CoefView {
     if (!amp) return load_;
-    timed_.push_back({CoefView("tlfea::solvers::timed_load", num_coefficients_), amp});
+    timed_.push_back({CoefView("tlfea::model::timed_load", num_coefficients_), amp});
     return timed_.back().f;
   };
   // Gravity: the dead load f_g = int rho N^T g dV0 on the reference (a
@@ -770,10 +770,10 @@ void Model::finalize() {
       const MaterialPoint p = make_material_point(*bodies_[pf.body].block, pf.element, xi);
       ph.add(p.id.data(), p.weight.data(), p.num);
     }
-    const MaterialPointSet points = upload_material_points("tlfea::solvers::point_load", ph);
+    const MaterialPointSet points = upload_material_points("tlfea::model::point_load", ph);
     for (size_t k = 0; k < point_forces_.size(); ++k)
       Kokkos::parallel_for(
-          "tlfea::solvers::point_force",
+          "tlfea::model::point_force",
           Kokkos::RangePolicy<ExecSpace>(static_cast<Ordinal>(k), static_cast<Ordinal>(k) + 1),
           PointForceScatter{points, point_forces_[k].force, target(point_forces_[k].amplitude)});
   }
@@ -789,7 +789,7 @@ Real Model::kinetic_energy(const CoefView& v) const {
     throw_error("Model::kinetic_energy: v has ", v.extent(0), " coefficients, expected ",
                 num_coefficients_);
   Real twice = 0.0;
-  Kokkos::parallel_reduce("tlfea::solvers::kinetic_energy",
+  Kokkos::parallel_reduce("tlfea::model::kinetic_energy",
                           Kokkos::RangePolicy<ExecSpace>(0, num_coefficients_),
                           BlockQuadratic{pattern_.row_map, pattern_.entries, mass_, v}, twice);
   return 0.5 * twice;
@@ -797,8 +797,8 @@ Real Model::kinetic_energy(const CoefView& v) const {
 
 DeviceView<Real*> Model::mass_values() const {
   if (!finalized_) throw_error("Model::mass_values() before finalize()");
-  DeviceView<Real*> full("tlfea::solvers::mass_values", pattern_.nnz());
-  Kokkos::parallel_for("tlfea::solvers::mass_values",
+  DeviceView<Real*> full("tlfea::model::mass_values", pattern_.nnz());
+  Kokkos::parallel_for("tlfea::model::mass_values",
                        Kokkos::RangePolicy<ExecSpace>(0, pattern_.num_rows()),
                        ExpandBlockMass{pattern_.row_map, mass_, full, 1.0, {}});
   return full;
@@ -810,7 +810,7 @@ void Model::scaled_mass(Real scale, const DeviceView<Real*>& values) const {
   if (values.extent(0) != static_cast<size_t>(size))
     throw_error("Model::scaled_mass: ", values.extent(0), " values for ", size,
                 layout_.whole() ? " pattern entries" : " entries of this rank's rows");
-  Kokkos::parallel_for("tlfea::solvers::scaled_mass",
+  Kokkos::parallel_for("tlfea::model::scaled_mass",
                        Kokkos::RangePolicy<ExecSpace>(0, pattern_.num_rows()),
                        ExpandBlockMass{pattern_.row_map, mass_, values, scale, layout_.shift});
 }
@@ -838,8 +838,8 @@ void Model::set_row_layout(const RowLayout& layout) {
 
 DeviceView<Real*> Model::lumped_mass() const {
   if (!finalized_) throw_error("Model::lumped_mass() before finalize()");
-  DeviceView<Real*> m("tlfea::solvers::lumped_mass", num_coefficients_);
-  Kokkos::parallel_for("tlfea::solvers::lumped_mass",
+  DeviceView<Real*> m("tlfea::model::lumped_mass", num_coefficients_);
+  Kokkos::parallel_for("tlfea::model::lumped_mass",
                        Kokkos::RangePolicy<ExecSpace>(0, num_coefficients_),
                        BlockRowSum{pattern_.row_map, mass_, m});
   return m;
@@ -863,7 +863,7 @@ Model::BodyMotion Model::body_motion(int body, const CoefView& q, const CoefView
                             b.offset,
                             n,
                             b.mesh.coefficients_per_node()};
-  Kokkos::parallel_reduce("tlfea::solvers::body_motion", Kokkos::RangePolicy<ExecSpace>(0, n), sums,
+  Kokkos::parallel_reduce("tlfea::model::body_motion", Kokkos::RangePolicy<ExecSpace>(0, n), sums,
                           s);
   BodyMotion r;
   r.mass = s[0];
