@@ -91,7 +91,9 @@ struct OutputSettings {
   // output cannot be the same run's: step files not numbered 0, 1, ..., steps
   // not increasing, other point counts, another time at step S, or another
   // history.csv header. Without it, step files of an earlier run are removed
-  // and history.csv is started anew.
+  // and history.csv is started anew. Fields written by another number of
+  // ranks (output.h5's /pieces, 1 without it): history.csv continues, the
+  // step files of every piece are removed and the fields start anew at S.
   bool resume = false;
   // Names of the bodies for the per-body history columns, one per body in
   // the model's order (letters, digits, '_', '-'; distinct). Empty: body0,
