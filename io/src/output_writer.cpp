@@ -121,7 +121,11 @@ OutputWriter::OutputWriter(Model& model, TimeStepper& stepper, const OutputSetti
     : impl_(std::make_unique<Impl>(model, stepper, s)) {
   Impl& I = *impl_;
   if (s.every < 1) throw_error("OutputWriter: output every ", s.every, " steps (must be >= 1)");
-  make_directories(s.directory);
+  // Rank 0 makes the folders; the other ranks write nothing before the
+  // collective wait below (after resume's checks, or rank 0's clearing), so
+  // a folder that cannot be made is rank 0's error alone.
+  const bool first = stepper.partition_rank() == 0;
+  if (first) make_directories(s.directory);
   I.dir = s.directory;
   I.xdmfpath = s.directory + "/output.xdmf";
   I.csvpath = s.directory + "/history.csv";
@@ -131,7 +135,7 @@ OutputWriter::OutputWriter(Model& model, TimeStepper& stepper, const OutputSetti
   if (I.piece == 0) I.measures.emplace(model);
   // steps/: one file per output step; files of an earlier run there go,
   // unless this run continues it (resume: kept up to the current step).
-  make_directories(s.directory + "/steps");
+  if (first) make_directories(s.directory + "/steps");
   if (s.resume) {
     I.resume();
   } else {
