@@ -20,7 +20,8 @@
 # fail); a restart on 2 ranks continues the output bit-identically to the
 # uninterrupted 2-rank run (every piece's step files and the index); a
 # restart of that output on 1 rank keeps history.csv and starts the fields
-# anew at the checkpoint's step (another rank count).
+# anew at the checkpoint's step (another rank count); a run killed with
+# SIGKILL leaves readable pieces.
 #   mpi_output_test.sh TLFEA SOURCE_DIR
 # Exit 77 (skipped) where mpirun cannot start processes.
 set -u
@@ -134,5 +135,22 @@ PY
     $py -c "import h5py,sys; f=h5py.File(sys.argv[1]); sys.exit(0 if int(f['step'][()]) == 10 else 1)" \
       "$d/steps/000000.h5" || { echo "FAIL: restart 2 -> 1 rank: step file 0 is not step 10" >&2; fail=1; }
   fi
+fi
+# SIGKILL of both ranks mid-run: every file the index names exists, with its
+# dimensions, and history.csv has a row per indexed step (check_output.py
+# --killed): rank 0 indexes a step only once every piece's file is in place.
+OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1 \
+  mpirun -np 2 "$tlfea" run "$src/examples/contact_drop.yaml" --steps 2000 --set output.every=5 \
+  --set solver.linear_solver=dist-cg --output "$work/killed" > /dev/null 2>&1 &
+mp=$!
+sleep 6
+ranks_pids=$(pgrep -P $mp)
+kill -KILL $ranks_pids $mp 2> /dev/null
+wait $mp 2> /dev/null
+if [ -e "$work/killed/steps/000001.r1.h5" ]; then
+  $check --killed "$work/killed" || { echo "FAIL: a killed 2-rank run left unreadable output" >&2; fail=1; }
+else
+  echo "FAIL: the 2-rank run to be killed wrote no second step in 6 s" >&2
+  fail=1
 fi
 exit $fail
