@@ -365,7 +365,7 @@ void print_end(tlfea::Simulation& sim, int status, double wall, double peak, dou
 
 // Several ranks (mpi->world_size() > 1): every rank loads the scene and
 // steps the whole state (elements split between the ranks, TimeStepper);
-// rank 0 alone prints and writes output. The run itself is a
+// rank 0 alone prints; each rank writes its piece of the output. The run is a
 // tlfea::Simulation (simulation/): this function parses nothing, it prints
 // and keeps the ranks in step.
 int cmd_run(const Options& o, const tlfea::MpiSession* mpi) {
@@ -401,7 +401,8 @@ int cmd_run(const Options& o, const tlfea::MpiSession* mpi) {
   ro.end_time = o.end_time;
   ro.output_directory = o.output;
   ro.output = !o.no_output;
-  ro.write = root;
+  // Every rank writes its piece of the output; rank 0 the rest.
+  if (ranks > 1) ro.any_rank = [mpi](bool flag) { return mpi->any(flag); };
   tlfea::Simulation sim(std::move(*loaded), ro);
   const tlfea::scene::Scene& s = sim.scene();
   if (!o.restart.empty()) {
@@ -498,10 +499,11 @@ int cmd_run(const Options& o, const tlfea::MpiSession* mpi) {
   // every rank leaves the loop alike).
   const double peak = tlfea::peak_memory_mib();
   const double peak_max = ranks > 1 ? mpi->max(peak) : peak;
+  const double wall = std::chrono::duration<double>(clock::now() - t0).count();
+  // Collective: every rank ends its piece of the output.
+  const std::string ck = sim.finish();  // the output's end, then its checkpoint.h5
   if (!root) return status;
   if (tty) std::fprintf(stderr, "\n");
-  const double wall = std::chrono::duration<double>(clock::now() - t0).count();
-  const std::string ck = sim.finish();  // the output's end, then its checkpoint.h5
   if (!ck.empty())
     std::fprintf(stderr, "output: %s (checkpoint %s)\n", s.output.directory.c_str(), ck.c_str());
   print_end(sim, status, wall, peak, peak_max, ranks);

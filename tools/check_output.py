@@ -9,6 +9,14 @@ history.csv), used by the io test suite.
   check_output.py --dataset FILE PATH EXPECTED.json TOL
                                       dataset PATH of the HDF5 file FILE equals
                                       the array in EXPECTED.json to TOL (max abs)
+  check_output.py --pieces ONE DIR R TOL
+                                      DIR, written by R MPI ranks: every step of
+                                      its index a spatial collection of R
+                                      pieces, every file it names there, and
+                                      the union of the pieces' point and cell
+                                      values equal to the one-rank output ONE
+                                      (max |diff| <= TOL x the field's largest
+                                      magnitude over the run)
 
 Reads the XDMF index with xml.etree, every body grid of the last step with
 meshio's XDMF reader (each grid extracted to a one-grid XDMF file, since
@@ -60,7 +68,7 @@ def check_items(directory, steps, h5):
             for item in data_items(st):
                 fname, path = item.text.strip().split(":", 1)
                 if fname not in files:
-                    if not re.fullmatch(r"steps/[0-9]{6}\.h5", fname):
+                    if not re.fullmatch(r"(steps/[0-9]{6}|output)(\.r[1-9][0-9]*)?\.h5", fname):
                         fail(f"DataItem points at {fname}")
                         continue
                     full = os.path.join(directory, fname)
@@ -201,11 +209,153 @@ def check_killed(directory):
         n_hist = sum(1 for r in reader if r.get(last) not in (None, ""))
     if n_hist < len(steps):
         fail(f"{n_hist} history.csv rows for {len(steps)} output steps")
-    g = steps[-1].find("Grid")
+    # The first body grid (on several ranks inside the step's piece0).
+    g = next(x for x in steps[-1].iter("Grid") if x.get("GridType") == "Uniform")
     m = grid_with_meshio(directory, g)
     if not np.all(np.isfinite(m.points)):
         fail("non-finite positions in the last step")
     print(f"killed run: {len(steps)} readable output steps, {n_hist} history rows")
+
+
+def read_item(directory, item, files):
+    fname, path = item.text.strip().split(":", 1)
+    if fname not in files:
+        files[fname] = h5py.File(os.path.join(directory, fname), "r")
+    return np.asarray(files[fname][path])
+
+
+def body_grids(grid):
+    """Name -> Uniform grid of a step's (or a piece's) collection."""
+    return {g.get("Name"): g for g in grid.findall("Grid") if g.get("GridType") == "Uniform"}
+
+
+def grid_arrays(directory, grid, files):
+    """A body grid's reference points (output*.h5:/mesh/body<b>/reference),
+    topology, and fields by name (with their centre)."""
+    topo = grid.find("Topology/DataItem")
+    ref_item = ET.Element("DataItem")
+    ref_item.text = topo.text.strip().replace("/topology", "/reference")
+    out = {"topology": read_item(directory, topo, files)}
+    if ref_item.text.endswith("/reference") and "/mesh/" in ref_item.text:
+        out["reference"] = read_item(directory, ref_item, files)
+    else:  # joints, contact: no mesh file
+        out["reference"] = None
+    out["x"] = read_item(directory, grid.find("Geometry/DataItem"), files)
+    out["fields"] = {a.get("Name"): (a.get("Center"), read_item(directory, a.find("DataItem"), files))
+                     for a in grid.findall("Attribute")}
+    return out
+
+
+def point_keys(ref):
+    return [np.asarray(p, dtype=float).tobytes() for p in ref]
+
+
+def check_pieces(one, directory, ranks, tol):
+    """The output of an R-rank run against the one-rank run's (see main)."""
+    ref_steps = steps_of(os.path.join(one, "output.xdmf"))
+    steps = steps_of(os.path.join(directory, "output.xdmf"))
+    if len(steps) != len(ref_steps) or len(steps) == 0:
+        fail(f"{len(steps)} output steps on {ranks} ranks, {len(ref_steps)} on one")
+        return
+    for k in range(ranks):
+        name = "output.h5" if k == 0 else f"output.r{k}.h5"
+        if not os.path.isfile(os.path.join(directory, name)):
+            fail(f"{name} is missing")
+    with h5py.File(os.path.join(directory, "output.h5"), "r") as h5:
+        check_items(directory, steps, h5)
+    files, ref_files = {}, {}
+    # (body, field) -> [largest |diff|, largest |value| of the one-rank run]
+    worst = {}
+    try:
+        for i, (st, rst) in enumerate(zip(steps, ref_steps)):
+            if st.find("Time").get("Value") != rst.find("Time").get("Value"):
+                fail(f"step {i}: time {st.find('Time').get('Value')} against "
+                     f"{rst.find('Time').get('Value')}")
+            pieces = st.findall("Grid")
+            names = [p.get("Name") for p in pieces]
+            if names != [f"piece{k}" for k in range(ranks)] or any(
+                    p.get("GridType") != "Collection" or p.get("CollectionType") != "Spatial"
+                    for p in pieces):
+                fail(f"step {i}: not a spatial collection of pieces piece0..piece{ranks - 1}: {names}")
+                return
+            for k, p in enumerate(pieces):
+                sfx = "" if k == 0 else f".r{k}"
+                for item in p.iter("DataItem"):
+                    fname = item.text.strip().split(":", 1)[0]
+                    if fname not in (f"output{sfx}.h5", f"steps/{i:06d}{sfx}.h5"):
+                        fail(f"step {i} piece{k} names {fname}")
+            for bname, rg in body_grids(rst).items():
+                ref = grid_arrays(one, rg, ref_files)
+                parts = [(k, body_grids(p)[bname]) for k, p in enumerate(pieces)
+                         if bname in body_grids(p)]
+                if not parts:
+                    fail(f"step {i}: {bname} in no piece")
+                    continue
+                if ref["reference"] is None:  # joints / contact: piece 0's, whole
+                    if [k for k, _ in parts] != [0]:
+                        fail(f"step {i}: {bname} not in piece 0 alone")
+                        continue
+                    got = grid_arrays(directory, parts[0][1], files)
+                    pairs = [("x", got["x"], ref["x"])] + [
+                        (f, got["fields"][f][1], v) for f, (_, v) in ref["fields"].items()]
+                    for f, a, b in pairs:
+                        if a.shape != b.shape:
+                            fail(f"step {i}: {bname}/{f}: shape {a.shape}, one rank {b.shape}")
+                            continue
+                        w = worst.setdefault((bname, f), [0.0, 0.0])
+                        w[0] = max(w[0], float(np.max(np.abs(a - b), initial=0.0)))
+                        w[1] = max(w[1], float(np.max(np.abs(b), initial=0.0)))
+                    continue
+                # Points matched by their reference position (the same
+                # weighted sum of the same coefficients in both runs, so
+                # bit-equal), cells by their points.
+                rkeys = point_keys(ref["reference"])
+                rindex = {}
+                for j, key in enumerate(rkeys):
+                    rindex.setdefault(key, j)
+                rcells = {tuple(sorted(rkeys[v] for v in c)): j
+                          for j, c in enumerate(ref["topology"].reshape(len(ref["topology"]), -1))}
+                seen_points, seen_cells = set(), []
+                for k, g in parts:
+                    got = grid_arrays(directory, g, files)
+                    keys = point_keys(got["reference"])
+                    pmap = [rindex.get(key, -1) for key in keys]
+                    if min(pmap, default=0) < 0:
+                        fail(f"step {i}: piece{k} {bname}: a point not in the one-rank mesh")
+                        continue
+                    topo = got["topology"].reshape(len(got["topology"]), -1)
+                    cmap = [rcells.get(tuple(sorted(keys[v] for v in c)), -1) for c in topo]
+                    if min(cmap, default=0) < 0:
+                        fail(f"step {i}: piece{k} {bname}: a cell not in the one-rank mesh")
+                        continue
+                    seen_points.update(pmap)
+                    seen_cells += cmap
+                    pairs = [("x", got["x"], ref["x"][pmap])]
+                    for f, (centre, v) in ref["fields"].items():
+                        if f not in got["fields"]:
+                            fail(f"step {i}: piece{k} {bname}: no {f}")
+                            continue
+                        pairs.append((f, got["fields"][f][1], v[pmap if centre == "Node" else cmap]))
+                    for f, a, b in pairs:
+                        w = worst.setdefault((bname, f), [0.0, 0.0])
+                        w[0] = max(w[0], float(np.max(np.abs(a - b), initial=0.0)))
+                        w[1] = max(w[1], float(np.max(np.abs(b), initial=0.0)))
+                if len(seen_points) != len(set(rindex.values())):
+                    fail(f"step {i}: {bname}: the pieces cover {len(seen_points)} of "
+                         f"{len(set(rindex.values()))} points")
+                if sorted(seen_cells) != list(range(len(rcells))):
+                    fail(f"step {i}: {bname}: the pieces' {len(seen_cells)} cells are not the "
+                         f"{len(rcells)} cells of one rank, each once")
+    finally:
+        for f in list(files.values()) + list(ref_files.values()):
+            f.close()
+    for (bname, f), (d, m) in sorted(worst.items()):
+        r = d / m if m > 0 else d
+        if r > tol:
+            fail(f"{bname}/{f}: max |diff| {d:.3e} = {r:.3e} x its largest value (> {tol:g})")
+    print(f"{ranks} pieces, {len(steps)} steps; largest relative differences: " +
+          ", ".join(f"{b}/{f} {d / m if m > 0 else d:.1e}"
+                    for (b, f), (d, m) in sorted(worst.items())))
 
 
 def check_dataset(path, name, expected_json, tol):
@@ -221,6 +371,8 @@ def check_dataset(path, name, expected_json, tol):
 def main(argv):
     if len(argv) == 3 and argv[1] == "--killed":
         check_killed(argv[2])
+    elif len(argv) == 6 and argv[1] == "--pieces":
+        check_pieces(argv[2], argv[3], int(argv[4]), float(argv[5]))
     elif len(argv) == 6 and argv[1] == "--dataset":
         check_dataset(argv[2], argv[3], argv[4], float(argv[5]))
     elif len(argv) == 3:

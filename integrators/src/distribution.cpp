@@ -322,6 +322,7 @@ std::unique_ptr<Distribution> Distribution::make(Model& model, PartitionMethod p
     const ElementBlockBase& full = model.block(b);
     if (model.is_rigid(b)) {  // whole on rank 0
       d->blocks_.push_back(rank == 0 ? &full : nullptr);
+      d->parts_.emplace_back();
       if (rank == 0)
         for (Ordinal c : full.cliques().ids)
           if (c >= 0) touched[c] = 1;
@@ -343,6 +344,7 @@ std::unique_ptr<Distribution> Distribution::make(Model& model, PartitionMethod p
     }
     MPI_Bcast(part.data(), static_cast<int>(ne) + 1, MPI_INT, 0, MPI_COMM_WORLD);
     (part[ne] ? used_metis : used_range) = true;
+    d->parts_.emplace_back(part.begin(), part.begin() + ne);
     std::vector<Ordinal> mine;
     for (Ordinal e = 0; e < ne; ++e)
       if (part[e] == rank) mine.push_back(e);

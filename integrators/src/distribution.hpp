@@ -70,6 +70,9 @@ class Distribution {
   const PartitionInfo& info() const { return info_; }
   // This rank's elements of body b, or nullptr when it has none.
   const ElementBlockBase* block(int body) const { return blocks_[body]; }
+  // The rank evaluating each element of body b (the same on every rank);
+  // empty for a body evaluated whole by rank 0 (a rigid body).
+  const std::vector<int>& element_ranks(int body) const { return parts_[body]; }
   // x <- sum over ranks of x, bit-identical on every rank (reduced on rank 0
   // and broadcast, so that every rank takes the same Newton decisions).
   void sum(const CoefView& x) const;
@@ -90,6 +93,7 @@ class Distribution {
   int rank_ = 0, size_ = 1;
   std::vector<std::unique_ptr<ElementBlockBase>> own_;  // sub-blocks made here
   std::vector<const ElementBlockBase*> blocks_;         // per body
+  std::vector<std::vector<int>> parts_;                 // per body: rank of each element
   RowPartition rows_;                                   // scalar rows touched / owned
   std::vector<unsigned char> owned_row_;                // per scalar row (host)
   const CrsPattern* pattern_ = nullptr;

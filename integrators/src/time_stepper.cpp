@@ -507,6 +507,12 @@ PartitionInfo TimeStepper::partition_info() const {
   return info;
 }
 
+int TimeStepper::partition_rank() const { return dist_ ? dist_->rank() : 0; }
+int TimeStepper::partition_size() const { return dist_ ? dist_->size() : 1; }
+std::vector<int> TimeStepper::element_ranks(int b) const {
+  return dist_ ? dist_->element_ranks(b) : std::vector<int>();
+}
+
 const ElementBlockBase* TimeStepper::elements(int b) const {
   return dist_ ? dist_->block(b) : &model_.block(b);
 }

@@ -35,24 +35,52 @@ void make_directories(const std::string& dir) {
         throw_error("OutputWriter: '", path, "' exists and is not a directory");
       continue;
     }
-    if (mkdir(path.c_str(), 0777) != 0)
+    // Another rank may have made it since the stat.
+    if (mkdir(path.c_str(), 0777) != 0 && !(stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode)))
       throw_error("OutputWriter: cannot create output directory '", path, "'");
   }
 }
 
-// Removes DIR/NNNNNN.h5 and DIR/NNNNNN.h5.tmp (an earlier run's step files).
-void remove_step_files(const std::string& dir) {
+namespace {
+// Whether `t` is "<suffix>.h5" or "<suffix>.h5.tmp" with suffix "" or
+// ".r<digits>", and those digits (0 for "").
+bool piece_tail(const std::string& t, int& k) {
+  std::string rest = t;
+  k = 0;
+  if (rest.size() > 2 && rest.compare(0, 2, ".r") == 0) {
+    size_t i = 2;
+    while (i < rest.size() && std::isdigit(static_cast<unsigned char>(rest[i]))) ++i;
+    if (i == 2 || i - 2 > 6) return false;
+    k = std::stoi(rest.substr(2, i - 2));
+    rest = rest.substr(i);
+  }
+  return rest == ".h5" || rest == ".h5.tmp";
+}
+
+void remove_matching(const std::string& dir, size_t head, const std::string& prefix, int first) {
   DIR* d = opendir(dir.c_str());
   if (!d) return;
   std::vector<std::string> names;
   while (dirent* e = readdir(d)) {
     const std::string n = e->d_name;
-    const bool digits = n.size() >= 9 && std::all_of(n.begin(), n.begin() + 6, ::isdigit);
-    if (digits && (n.substr(6) == ".h5" || n.substr(6) == ".h5.tmp")) names.push_back(n);
+    int k = 0;
+    const bool lead =
+        prefix.empty() ? n.size() >= head + 3 && std::all_of(n.begin(), n.begin() + head, ::isdigit)
+                       : n.compare(0, head, prefix) == 0;
+    if (lead && piece_tail(n.substr(head), k) && k >= first) names.push_back(n);
   }
   closedir(d);
   for (const auto& n : names) std::remove((dir + "/" + n).c_str());
 }
+}  // namespace
+
+void remove_step_files(const std::string& dir) { remove_matching(dir, 6, "", 0); }
+
+void remove_piece_files(const std::string& dir, int first) {
+  remove_matching(dir, 6, "output", std::max(first, 1));
+}
+
+std::string piece_suffix(int k) { return k == 0 ? std::string() : ".r" + std::to_string(k); }
 
 // Number of values of dataset `name` under `loc` (0 when it does not exist),
 // from its dataspace only (a step's fields are not read).
@@ -70,9 +98,9 @@ hssize_t dataset_size(hid_t loc, const std::string& name) {
   return n;
 }
 
-std::string step_file(int index) {
+std::string step_file(int index, const std::string& suffix) {
   std::ostringstream f;
-  f << "steps/" << std::setw(6) << std::setfill('0') << index << ".h5";
+  f << "steps/" << std::setw(6) << std::setfill('0') << index << suffix << ".h5";
   return f.str();
 }
 

@@ -5,6 +5,7 @@
 #include <hdf5.h>
 
 #include <cstdio>
+#include <functional>
 #include <optional>
 #include <string>
 #include <utility>
@@ -50,13 +51,20 @@ struct BodyOut {
 double wall();
 // Creates the folders of `dir` that are missing (Error when one cannot be made).
 void make_directories(const std::string& dir);
-// Removes DIR/NNNNNN.h5 and DIR/NNNNNN.h5.tmp (an earlier run's step files).
+// Removes DIR/NNNNNN.h5, DIR/NNNNNN.r<k>.h5 and their .tmp (an earlier
+// run's step files, of every piece).
 void remove_step_files(const std::string& dir);
+// Removes DIR/output.r<k>.h5 (and .tmp) for k >= first (an earlier run's
+// pieces).
+void remove_piece_files(const std::string& dir, int first);
+// The file-name suffix of piece k: "" for 0, ".r<k>" otherwise.
+std::string piece_suffix(int k);
 // Number of values of dataset `name` under `loc` (0 when it does not exist),
 // from its dataspace only (a step's fields are not read).
 hssize_t dataset_size(hid_t loc, const std::string& name);
-// Step file of output step `index`, relative to the directory: steps/NNNNNN.h5.
-std::string step_file(int index);
+// Step file of output step `index` of the piece with file-name suffix
+// `suffix`, relative to the directory: steps/NNNNNN<suffix>.h5.
+std::string step_file(int index, const std::string& suffix = "");
 
 // An HDF5 file written to PATH.tmp: commit() closes it and renames it to
 // PATH; on an exception before that the destructor closes it and removes
@@ -81,7 +89,15 @@ struct OutputWriter::Impl {
   const ContactForces* cforces = nullptr;
   const ContactPoints* cpoints = nullptr;
   std::vector<std::pair<std::string, RowRange>> joints;
-  std::vector<BodyOut> bodies;
+  std::vector<BodyOut> bodies;  // this rank's piece
+  // Several ranks: this rank's piece, their number, its file-name suffix.
+  int piece = 0, pieces = 1;
+  std::string suffix;
+  // Piece 0: the point and cell counts of every piece's bodies, [k][b].
+  std::vector<std::vector<std::pair<Ordinal, Ordinal>>> piece_counts;
+  // Several ranks: waits for every rank (OutputSettings::any_rank); true
+  // when `flag` is on any rank.
+  bool any_rank(bool flag) const { return pieces > 1 ? s.any_rank(flag) : flag; }
   // Energies and per-body measures of the histories (made once the
   // directory is ready).
   std::optional<StateMeasures> measures;
@@ -105,7 +121,8 @@ struct OutputWriter::Impl {
   Impl(const Impl&) = delete;
   Impl& operator=(const Impl&) = delete;
 
-  void build_bodies();   // visualisation_mesh.cpp
+  void build_bodies();  // visualisation_mesh.cpp
+  std::vector<BodyOut> build_piece(int k) const;
   void build_columns();  // output_writer.cpp
   std::string header() const;
   void histories_row(const StepReport* rep, double wall_s);
@@ -121,6 +138,10 @@ struct OutputWriter::Impl {
   void append_xdmf();
   void close_xdmf();
   void resume();  // output_resume.cpp
+  void resume_check(long S, const std::string& sdir, bool fresh_fields, std::vector<int>& indices,
+                    std::vector<std::string>& stale, std::vector<StepEntry>& kept,
+                    std::vector<std::vector<Real>>& rows,
+                    const std::function<void(const std::string&)>& refuse);
 };
 
 }  // namespace tlfea::io

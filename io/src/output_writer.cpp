@@ -121,29 +121,40 @@ OutputWriter::OutputWriter(Model& model, TimeStepper& stepper, const OutputSetti
     : impl_(std::make_unique<Impl>(model, stepper, s)) {
   Impl& I = *impl_;
   if (s.every < 1) throw_error("OutputWriter: output every ", s.every, " steps (must be >= 1)");
-  make_directories(s.directory);
+  // Rank 0 makes the folders; the other ranks write nothing before the
+  // collective wait below (after resume's checks, or rank 0's clearing), so
+  // a folder that cannot be made is rank 0's error alone.
+  const bool first = stepper.partition_rank() == 0;
+  if (first) make_directories(s.directory);
   I.dir = s.directory;
-  I.h5path = s.directory + "/output.h5";
   I.xdmfpath = s.directory + "/output.xdmf";
   I.csvpath = s.directory + "/history.csv";
   I.build_bodies();
+  I.h5path = s.directory + "/output" + I.suffix + ".h5";
   I.build_columns();
-  I.measures.emplace(model);
+  if (I.piece == 0) I.measures.emplace(model);
   // steps/: one file per output step; files of an earlier run there go,
   // unless this run continues it (resume: kept up to the current step).
-  make_directories(s.directory + "/steps");
+  if (first) make_directories(s.directory + "/steps");
   if (s.resume) {
     I.resume();
   } else {
-    remove_step_files(s.directory + "/steps");
-    I.csv = std::fopen(I.csvpath.c_str(), "w");
-    if (!I.csv) throw_error("OutputWriter: cannot create '", I.csvpath, "'");
-    std::fprintf(I.csv, "%s\n", I.header().c_str());
+    // Rank 0 clears an earlier run's files (every piece's), and every rank
+    // waits for that before writing its own.
+    if (I.piece == 0) {
+      remove_step_files(s.directory + "/steps");
+      remove_piece_files(s.directory, I.pieces);
+      I.csv = std::fopen(I.csvpath.c_str(), "w");
+      if (!I.csv) throw_error("OutputWriter: cannot create '", I.csvpath, "'");
+      std::fprintf(I.csv, "%s\n", I.header().c_str());
+    }
+    I.any_rank(false);
   }
   I.open = true;
   I.write_main_file(false);
   // The current state's history row, unless the continued output has it.
-  if (I.history.empty() || I.history.back()[kStep] != static_cast<Real>(I.stepper.steps_taken()))
+  if (I.piece == 0 &&
+      (I.history.empty() || I.history.back()[kStep] != static_cast<Real>(I.stepper.steps_taken())))
     I.histories_row(nullptr, 0.0);
   I.write_step();
   I.last_end = wall();
@@ -168,7 +179,7 @@ void OutputWriter::add_joint(const std::string& name, RowRange rows) {
 void OutputWriter::record(const StepReport& report) {
   Impl& I = *impl_;
   if (I.finished) throw_error("OutputWriter::record after finish()");
-  I.histories_row(&report, wall() - I.last_end);
+  if (I.piece == 0) I.histories_row(&report, wall() - I.last_end);
   if (I.stepper.steps_taken() % I.s.every == 0) I.write_step();
   I.last_end = wall();
 }
@@ -188,7 +199,7 @@ void OutputWriter::finish() {
     I.open = false;
     if (I.last_written_step != I.stepper.steps_taken()) I.write_step();
     I.write_main_file(true);
-    I.write_xdmf(false);
+    if (I.piece == 0) I.write_xdmf(false);
   }
   if (I.csv) {
     std::fclose(I.csv);

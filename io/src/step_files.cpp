@@ -17,8 +17,14 @@ void OutputWriter::Impl::write_main_file(bool histories) {
   const std::string& tmp = file.tmp;
   const hid_t f = file.id;
   h5::write_string_attribute(f, "format", "tlfea-output", tmp);
+  // Several ranks: which piece of how many (a restart checks the count).
+  if (pieces > 1) {
+    h5::write_scalar<int>(f, "piece", piece, tmp);
+    h5::write_scalar<int>(f, "pieces", pieces, tmp);
+  }
   for (size_t b = 0; b < bodies.size(); ++b) {
     const BodyOut& o = bodies[b];
+    if (pieces > 1 && o.num_cells == 0) continue;  // none of this body in the piece
     const std::string g = "/mesh/body" + std::to_string(b) + "/";
     h5::write(f, g + "topology", o.topology, o.nodes_per_cell, tmp);
     h5::write(f, g + "reference", o.reference, 3, tmp);
@@ -36,7 +42,7 @@ void OutputWriter::Impl::write_main_file(bool histories) {
                                tmp);
     H5Gclose(bg);
   }
-  if (histories) {
+  if (histories && piece == 0) {
     std::vector<Real> col(history.size());
     for (size_t c = 0; c < columns.size(); ++c) {
       for (size_t i = 0; i < history.size(); ++i) col[i] = history[i][c];
@@ -51,7 +57,7 @@ void OutputWriter::Impl::write_step() {
   if (step == last_written_step) return;
   const int index = static_cast<int>(steps.size());
   // The step's own file, written to .tmp and renamed when complete.
-  TmpH5 file(dir + "/" + step_file(index));
+  TmpH5 file(dir + "/" + step_file(index, suffix));
   const hid_t grp = file.id;
   const std::string h5path = file.tmp;  // for the messages below
   h5::write_scalar(grp, "time", stepper.time(), h5path);
@@ -62,6 +68,7 @@ void OutputWriter::Impl::write_step() {
   auto vh = to_host(v);
   for (size_t b = 0; b < bodies.size(); ++b) {
     const BodyOut& o = bodies[b];
+    if (pieces > 1 && o.num_cells == 0) continue;  // none of this body in the piece
     const std::string bg = "body" + std::to_string(b) + "/";
     std::vector<Real> x(3 * o.num_points, 0.0), u(3 * o.num_points), vel(3 * o.num_points, 0.0);
     for (Ordinal p = 0; p < o.num_points; ++p)
@@ -88,8 +95,12 @@ void OutputWriter::Impl::write_step() {
     if (s.displacement) h5::write(grp, bg + "displacement", u, 3, h5path);
     if (s.velocity) h5::write(grp, bg + "velocity", vel, 3, h5path);
     if (s.stress && o.quadratic) {
-      const auto sig = element_cauchy_stress(model.block(static_cast<int>(b)),
-                                             model.material(static_cast<int>(b)), q);
+      // The piece's elements (all of them on one rank), in its order.
+      const ElementBlockBase* blk = pieces > 1 ? stepper.own_elements(static_cast<int>(b))
+                                               : &model.block(static_cast<int>(b));
+      if (!blk || blk->num_elements() != o.num_cells)
+        throw_error("OutputWriter: body ", b, ": the rank's elements are not its piece's");
+      const auto sig = element_cauchy_stress(*blk, model.material(static_cast<int>(b)), q);
       std::vector<Real> t6(6 * o.num_cells), vm(o.num_cells);
       // XDMF Tensor6 order: xx, xy, xz, yy, yz, zz.
       const int order[6] = {0, 5, 4, 1, 3, 2};
@@ -102,7 +113,8 @@ void OutputWriter::Impl::write_step() {
     }
   }
   StepEntry entry{index, step, stepper.time(), 0, 0};
-  if (s.reactions && model.has_constraints()) {
+  // Joints and contact: piece 0's.
+  if (piece == 0 && s.reactions && model.has_constraints()) {
     // Joint reactions F = -h C_q^T lambda over each joint's rows, at its
     // location (integrators/diagnostics.hpp, joint_reaction).
     std::vector<std::pair<std::string, RowRange>> groups = joints;
@@ -133,7 +145,7 @@ void OutputWriter::Impl::write_step() {
     H5Gclose(jg);
     entry.joints = static_cast<Ordinal>(groups.size());
   }
-  if (s.contact && cforces && cpoints && cpoints->capacity > 0) {
+  if (piece == 0 && s.contact && cforces && cpoints && cpoints->capacity > 0) {
     auto cnt = to_host(cpoints->count);
     const Ordinal n = std::min<Ordinal>(cnt(0), cpoints->capacity);
     auto xc = to_host(cpoints->x);
@@ -164,7 +176,9 @@ void OutputWriter::Impl::write_step() {
   file.commit();
   steps.push_back(entry);
   last_written_step = step;
-  append_xdmf();
+  // Several ranks: every piece's file is in place before the index names it.
+  any_rank(false);
+  if (piece == 0) append_xdmf();
 }
 
 }  // namespace tlfea::io

@@ -28,9 +28,34 @@ constexpr int kHex8[8][3] = {{0, 0, 0}, {1, 0, 0}, {1, 1, 0}, {0, 1, 0},
 }  // namespace
 
 void OutputWriter::Impl::build_bodies() {
+  piece = stepper.partition_rank();
+  pieces = stepper.partition_size();
+  suffix = piece_suffix(piece);
+  if (pieces > 1 && !s.any_rank)
+    throw_error("OutputWriter: ", pieces, " ranks, but no OutputSettings::any_rank");
+  bodies = build_piece(piece);
+  if (piece != 0) return;
+  // Piece 0 indexes every piece: their counts (the partition is the same on
+  // every rank).
+  for (int k = 0; k < pieces; ++k) {
+    const std::vector<BodyOut> other = k == piece ? std::vector<BodyOut>() : build_piece(k);
+    const std::vector<BodyOut>& p = k == piece ? bodies : other;
+    piece_counts.emplace_back();
+    for (const BodyOut& o : p) piece_counts.back().push_back({o.num_points, o.num_cells});
+  }
+}
+
+// Piece k's meshes: of each deformable body the elements that rank k
+// evaluates (TimeStepper::element_ranks; all on one rank) with the nodes
+// they use, in the body's order; rigid bodies whole in piece 0 and empty
+// (no points, no cells) in the others.
+std::vector<BodyOut> OutputWriter::Impl::build_piece(int pk) const {
+  std::vector<BodyOut> out;
   const CoefView& q0 = model.reference();
   auto q0h = to_host(q0);
   for (int b = 0; b < model.num_bodies(); ++b) {
+    const std::vector<int> parts = stepper.element_ranks(b);
+    auto mine = [&](Ordinal e) { return parts.empty() || parts[e] == pk; };
     const Mesh& mesh = model.mesh(b);
     const ElementBlockBase& blk = model.block(b);
     const Ordinal off = model.coefficient_offset(b);
@@ -97,21 +122,30 @@ void OutputWriter::Impl::build_bodies() {
       const bool tet = mesh.type == ElementType::T10;
       o.topology_type = tet ? "Tetrahedron_10" : "Hexahedron_27";
       o.nodes_per_cell = tet ? 10 : 27;
-      o.num_points = mesh.num_nodes();
-      o.num_cells = mesh.num_elements();
-      for (Ordinal k = 0; k < o.num_points; ++k) {
-        o.id.push_back(off + k);
+      // The nodes the piece's elements use, in the body's order (all of
+      // them on one rank): point[node] (-1: unused).
+      std::vector<Ordinal> point(mesh.num_nodes(), parts.empty() ? 0 : -1);
+      for (Ordinal e = 0; e < mesh.num_elements(); ++e)
+        if (!parts.empty() && mine(e))
+          for (int v = 0; v < o.nodes_per_cell; ++v) point[mesh.coefficient(e, v)] = 0;
+      for (Ordinal n = 0; n < mesh.num_nodes(); ++n) {
+        if (point[n] < 0) continue;
+        point[n] = o.num_points++;
+        o.id.push_back(off + n);
         o.weight.push_back(1.0);
         o.start.push_back(static_cast<Ordinal>(o.id.size()));
       }
-      for (Ordinal e = 0; e < o.num_cells; ++e)
+      for (Ordinal e = 0; e < mesh.num_elements(); ++e) {
+        if (!mine(e)) continue;
+        ++o.num_cells;
         for (int v = 0; v < o.nodes_per_cell; ++v) {
           // T10: VTK_QUADRATIC_TETRA's order (vertices, then edges 01, 12,
           // 02, 03, 13, 23) is ours.
           const int local =
               tet ? v : kHex27Grid[v][0] + 3 * kHex27Grid[v][1] + 9 * kHex27Grid[v][2];
-          o.topology.push_back(mesh.coefficient(e, local));
+          o.topology.push_back(point[mesh.coefficient(e, local)]);
         }
+      }
     } else {
       o.quadratic = false;
       o.topology_type = "Hexahedron";
@@ -121,6 +155,7 @@ void OutputWriter::Impl::build_bodies() {
       const int n[3] = {ns, beam ? 2 : ns, 2};
       Ordinal p0 = 0;
       for (Ordinal e = 0; e < mesh.num_elements(); ++e) {
+        if (!mine(e)) continue;
         const std::vector<Ordinal> ids = blk.element_coefficients(e);
         for (int k = 0; k < n[2]; ++k)
           for (int j = 0; j < n[1]; ++j)
@@ -146,12 +181,20 @@ void OutputWriter::Impl::build_bodies() {
       }
       o.num_points = p0;
     }
+    if (model.is_rigid(b) && pk != 0) {  // piece 0's
+      o.num_points = o.num_cells = 0;
+      o.topology.clear();
+      o.start.assign(1, 0);
+      o.id.clear();
+      o.weight.clear();
+    }
     o.reference.assign(3 * o.num_points, 0.0);
     for (Ordinal p = 0; p < o.num_points; ++p)
       for (Ordinal k = o.start[p]; k < o.start[p + 1]; ++k)
         for (int a = 0; a < 3; ++a) o.reference[3 * p + a] += o.weight[k] * q0h(o.id[k], a);
-    bodies.push_back(std::move(o));
+    out.push_back(std::move(o));
   }
+  return out;
 }
 
 }  // namespace tlfea::io

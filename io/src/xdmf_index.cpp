@@ -90,29 +90,38 @@ std::string OutputWriter::Impl::xdmf_grid(const StepEntry& e) const {
     x << "     </Attribute>\n";
   };
   const std::string sf = step_file(e.index);
-  const std::string g = sf + ":";  // its datasets: sf:/body0/x, ...
   x << "   <Grid Name=\"step_" << sf.substr(6, 6) << "\" GridType=\"Collection\" "
     << "CollectionType=\"Spatial\">\n    <Time Value=\"" << e.time << "\"/>\n";
-  for (size_t b = 0; b < bodies.size(); ++b) {
-    const BodyOut& o = bodies[b];
-    const std::string bp = g + "/body" + std::to_string(b) + "/";
-    const std::string np = std::to_string(o.num_points), nc = std::to_string(o.num_cells);
-    x << "    <Grid Name=\"body" << b << "\" GridType=\"Uniform\">\n"
-      << "     <Topology TopologyType=\"" << o.topology_type << "\" NumberOfElements=\"" << nc
-      << "\">\n";
-    item(nc + " " + std::to_string(o.nodes_per_cell), "Int", 4,
-         "output.h5:/mesh/body" + std::to_string(b) + "/topology");
-    x << "     </Topology>\n     <Geometry GeometryType=\"XYZ\">\n";
-    item(np + " 3", "Float", 8, bp + "x");
-    x << "     </Geometry>\n";
-    if (s.displacement) attribute("displacement", "Vector", "Node", np + " 3", bp + "displacement");
-    if (s.velocity) attribute("velocity", "Vector", "Node", np + " 3", bp + "velocity");
-    if (s.stress && o.quadratic) {
-      attribute("stress", "Tensor6", "Cell", nc + " 6", bp + "stress");
-      attribute("von_mises", "Scalar", "Cell", nc, bp + "von_mises");
+  // Piece k's bodies (its step file and mesh file; those with no cells in
+  // the piece left out on several ranks).
+  auto body_grids = [&](int k) {
+    const std::string sfx = piece_suffix(k);
+    const std::string g = step_file(e.index, sfx) + ":";  // its datasets: sf:/body0/x, ...
+    for (size_t b = 0; b < bodies.size(); ++b) {
+      const BodyOut& o = bodies[b];
+      const Ordinal npts = piece_counts[k][b].first, ncells = piece_counts[k][b].second;
+      if (pieces > 1 && ncells == 0) continue;
+      const std::string bp = g + "/body" + std::to_string(b) + "/";
+      const std::string np = std::to_string(npts), nc = std::to_string(ncells);
+      x << "    <Grid Name=\"body" << b << "\" GridType=\"Uniform\">\n"
+        << "     <Topology TopologyType=\"" << o.topology_type << "\" NumberOfElements=\"" << nc
+        << "\">\n";
+      item(nc + " " + std::to_string(o.nodes_per_cell), "Int", 4,
+           "output" + sfx + ".h5:/mesh/body" + std::to_string(b) + "/topology");
+      x << "     </Topology>\n     <Geometry GeometryType=\"XYZ\">\n";
+      item(np + " 3", "Float", 8, bp + "x");
+      x << "     </Geometry>\n";
+      if (s.displacement)
+        attribute("displacement", "Vector", "Node", np + " 3", bp + "displacement");
+      if (s.velocity) attribute("velocity", "Vector", "Node", np + " 3", bp + "velocity");
+      if (s.stress && o.quadratic) {
+        attribute("stress", "Tensor6", "Cell", nc + " 6", bp + "stress");
+        attribute("von_mises", "Scalar", "Cell", nc, bp + "von_mises");
+      }
+      x << "    </Grid>\n";
     }
-    x << "    </Grid>\n";
-  }
+  };
+  const std::string g = sf + ":";  // piece 0's datasets (joints, contact)
   auto points = [&](const char* name, Ordinal n, const std::string& p,
                     const std::vector<std::pair<std::string, int>>& fields) {
     const std::string ns = std::to_string(n);
@@ -127,10 +136,25 @@ std::string OutputWriter::Impl::xdmf_grid(const StepEntry& e) const {
       attribute(f, comps == 3 ? "Vector" : "Scalar", "Node", comps == 3 ? ns + " 3" : ns, p + f);
     x << "    </Grid>\n";
   };
-  if (e.joints > 0) points("joints", e.joints, g + "/joints/", {{"reaction", 3}});
-  if (e.contacts > 0)
-    points("contact", e.contacts, g + "/contact/",
-           {{"normal", 3}, {"normal_force", 1}, {"tangential_force", 3}, {"force", 3}});
+  auto joints_contact = [&]() {
+    if (e.joints > 0) points("joints", e.joints, g + "/joints/", {{"reaction", 3}});
+    if (e.contacts > 0)
+      points("contact", e.contacts, g + "/contact/",
+             {{"normal", 3}, {"normal_force", 1}, {"tangential_force", 3}, {"force", 3}});
+  };
+  if (pieces == 1) {
+    body_grids(0);
+    joints_contact();
+  } else {
+    // Several ranks: the step is a spatial collection of the pieces.
+    for (int k = 0; k < pieces; ++k) {
+      x << "    <Grid Name=\"piece" << k << "\" GridType=\"Collection\" "
+        << "CollectionType=\"Spatial\">\n";
+      body_grids(k);
+      if (k == 0) joints_contact();
+      x << "    </Grid>\n";
+    }
+  }
   x << "   </Grid>\n";
   return x.str();
 }

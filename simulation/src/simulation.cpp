@@ -101,7 +101,7 @@ std::string Simulation::finish() {
   if (!output_) return "";
   output_->finish();
   output_.reset();
-  if (!options_.checkpoint) return "";
+  if (!options_.checkpoint || stepper_->partition_rank() != 0) return "";
   const std::string ck =
       (std::filesystem::path(scene_->output.directory) / "checkpoint.h5").string();
   checkpoint(ck);
@@ -129,6 +129,7 @@ io::OutputSettings Simulation::output_settings() const {
   // A restart continues the output in the directory (its steps up to the
   // checkpoint's are kept; docs/scene.md, "output").
   os.resume = restarted_;
+  os.any_rank = options_.any_rank;
   return os;
 }
 

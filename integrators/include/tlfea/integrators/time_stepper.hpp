@@ -308,6 +308,17 @@ class TimeStepper {
   // How the elements are split between the MPI ranks (one rank: ranks 1,
   // method "none", every element).
   PartitionInfo partition_info() const;
+  // This process's rank and the number of ranks the elements are split
+  // between (0 and 1 on one rank).
+  int partition_rank() const;
+  int partition_size() const;
+  // The rank evaluating each element of body b, the same on every rank;
+  // empty when one rank holds the whole body (one rank; a rigid body, which
+  // rank 0 evaluates).
+  std::vector<int> element_ranks(int b) const;
+  // Body b's elements this process evaluates (their element block, in the
+  // body's order): all on one rank, its share on several (nullptr: none).
+  const ElementBlockBase* own_elements(int b) const { return elements(b); }
 
   // Explicit per-step forces (step_force.hpp; contact: ContactComponent),
   // called in the order added at the start of every step. Throws Error for

@@ -7,6 +7,12 @@
 //   output.xdmf        XDMF 3 index of both that ParaView opens directly as
 //                      a time series;
 //   history.csv        the time histories, one line per completed step.
+// On R > 1 MPI ranks (TimeStepper::partition_size()) rank k writes its piece
+// (the elements the partition gives it, with the nodes they use; rigid
+// bodies, joints and contact in piece 0) to output.h5 / steps/NNNNNN.h5
+// (k = 0) or output.r<k>.h5 / steps/NNNNNN.r<k>.h5, rank 0 alone
+// history.csv and output.xdmf, whose every step is a spatial collection of
+// the R pieces.
 // Every HDF5 file is written whole to NAME.tmp, closed and renamed into
 // place (a step file once; output.h5 at the start with the meshes and at the
 // end with the meshes and histories); no HDF5 file is modified in place.
@@ -59,6 +65,7 @@
 // with the body's consistent mass (Model::body_motion, a device reduction).
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -84,12 +91,20 @@ struct OutputSettings {
   // output cannot be the same run's: step files not numbered 0, 1, ..., steps
   // not increasing, other point counts, another time at step S, or another
   // history.csv header. Without it, step files of an earlier run are removed
-  // and history.csv is started anew.
+  // and history.csv is started anew. Fields written by another number of
+  // ranks (output.h5's /pieces, 1 without it): history.csv continues, the
+  // step files of every piece are removed and the fields start anew at S.
   bool resume = false;
   // Names of the bodies for the per-body history columns, one per body in
   // the model's order (letters, digits, '_', '-'; distinct). Empty: body0,
   // body1, ...
   std::vector<std::string> body_names;
+  // Several MPI ranks (TimeStepper::partition_size() > 1): every rank makes
+  // an OutputWriter and writes its piece (docs/guide/output.md, "Several
+  // ranks"); this is their collective "is `flag` true on any rank" (an
+  // MPI_Allreduce; also the barrier before rank 0 indexes a step). Required
+  // there, unused on one rank.
+  std::function<bool(bool)> any_rank;
 };
 
 class OutputWriter {

@@ -24,8 +24,9 @@
 // contact history; a restored run continues bit-identically in Serial).
 //
 // Several MPI ranks: every rank makes its Simulation alike (the stepper is
-// collective); options.write false on all but rank 0, which alone writes
-// output and checkpoint.
+// collective); each writes its piece of the output (io::OutputWriter, with
+// options.any_rank), rank 0 alone the histories, the index and the
+// checkpoint.
 #pragma once
 
 #include <functional>
@@ -52,9 +53,11 @@ struct RunOptions {
   // (non-empty); output false: none (no files, no checkpoint at finish).
   std::string output_directory;
   bool output = true;
-  // This process writes the output and the checkpoint (several MPI ranks:
-  // rank 0 only).
+  // This process writes output (false: none here). Several MPI ranks: every
+  // rank writes its piece, rank 0 the checkpoint; any_rank is then their
+  // collective "`flag` on any rank" (io::OutputSettings::any_rank).
   bool write = true;
+  std::function<bool(bool)> any_rank;
   // finish() writes <output directory>/checkpoint.h5 after the output.
   bool checkpoint = true;
   // A checkpoint to continue from (restore() at construction): no settle,
