@@ -4,8 +4,11 @@
 // stays where the Newton matrix lives (the execution space's memory): the
 // matrix is the pattern + values viewed as a KokkosSparse::CrsMatrix
 // (core/sparse_matrix.hpp), products are KokkosSparse::spmv, vector updates
-// and inner products KokkosBlas; only scalars (inner products, the small
-// GMRES Hessenberg system) reach the host.
+// and inner products KokkosBlas or this file's kernels; only scalars reach
+// the host. CG keeps its scalars on the device and reads them at a few
+// checks per solve (KrylovSolver::cg); GMRES reads its Hessenberg column
+// once per Arnoldi step (the small least-squares system is solved on the
+// host).
 //
 // Preconditioners, set up by factorize():
 //   "block-jacobi" (default): M = blockdiag(A_bb), the 3 x 3 diagonal block of
@@ -44,9 +47,7 @@
 // of that, and a tolerance below the floor (ill-conditioned A) cannot be met
 // by any restart. Restarts from x continue while they halve ||r||.
 #include <KokkosBlas1_axpby.hpp>
-#include <KokkosBlas1_dot.hpp>
 #include <KokkosBlas1_nrm2.hpp>
-#include <KokkosBlas1_nrminf.hpp>
 #include <KokkosBlas1_scal.hpp>
 #include <KokkosBlas2_gemv.hpp>
 #include <KokkosGraph_Distance1Color.hpp>
@@ -269,6 +270,144 @@ struct ApplyDiagonal {
   KOKKOS_INLINE_FUNCTION void operator()(const Ordinal i) const { y(i) = dinv(i) * x(i); }
 };
 
+// The solver's scalars on the device (KrylovSolver::s_): CG's inner products
+// and its stopping decision, and the norms the host reads, so that a CG
+// iteration queues kernels without waiting for any result and the host
+// reads all of them in one copy when it checks (KrylovSolver::cg).
+enum Slot : int {
+  kRz = 0,       // r.z of the current and of the next iteration (two slots, alternating)
+  kPw = 2,       // p.A p
+  kRr = 3,       // r.r after the iteration's update
+  kRr0 = 4,      // r.r at the start of the CG round
+  kStop = 5,     // -1 while CG runs; else the iteration it stopped at
+  kReason = 6,   // why it stopped: kConverged or kBreakdown
+  kPwBad = 7,    // p.A p of a breakdown
+  kBb = 8,       // b.b, max |b_i|, (unused): Norms of b
+  kBinf = 9,     //
+  kRes2 = 11,    // r.r, max |r_i|, max |x_i| of the true residual r = b - A x
+  kResInf = 12,  //
+  kXInf = 13,    //
+  kSlots = 14
+};
+constexpr Real kConverged = 1.0, kBreakdown = 2.0;
+using State = DeviceView<Real*>;
+
+// s[0] = a.a, s[1] = max_i |a_i|, s[2] = max_i |c_i|: the norms the
+// convergence and backward-error tests need, in one pass. A NaN entry makes
+// s[0] NaN and is left out of the maxima (an ordered comparison with NaN
+// raises FE_INVALID; == does not).
+struct Norms {
+  using value_type = Real[];
+  using size_type = Ordinal;
+  unsigned value_count = 3;
+  Vector a, c;
+  KOKKOS_INLINE_FUNCTION void operator()(const Ordinal i, value_type s) const {
+    const Real ai = a(i), aa = kmath::fabs(ai), ca = kmath::fabs(c(i));
+    s[0] += ai * ai;
+    if (aa == aa && aa > s[1]) s[1] = aa;
+    if (ca == ca && ca > s[2]) s[2] = ca;
+  }
+  KOKKOS_INLINE_FUNCTION void init(value_type s) const { s[0] = s[1] = s[2] = 0.0; }
+  // Kokkos 3 joins through volatile references, Kokkos 4 through plain ones.
+  KOKKOS_INLINE_FUNCTION void join(volatile value_type d, const volatile value_type s) const {
+    d[0] += s[0];
+    if (s[1] > d[1]) d[1] = s[1];
+    if (s[2] > d[2]) d[2] = s[2];
+  }
+  KOKKOS_INLINE_FUNCTION void join(value_type d, const value_type s) const {
+    d[0] += s[0];
+    if (s[1] > d[1]) d[1] = s[1];
+    if (s[2] > d[2]) d[2] = s[2];
+  }
+};
+
+// a.b; nothing once CG has stopped (stoppable: the iterations queued after
+// the stop, which the host has not seen yet, do no work).
+struct Dot {
+  Vector a, b;
+  State s;
+  bool stoppable;
+  KOKKOS_INLINE_FUNCTION void operator()(const Ordinal i, Real& sum) const {
+    if (stoppable && s(kStop) >= 0.0) return;
+    sum += a(i) * b(i);
+  }
+};
+
+// CG's update (Saad Alg. 9.1, lines 4-5) with alpha = r.z / p.A p read on
+// the device: x += alpha p, r -= alpha A p, and r.r of the new r. Skipped
+// once CG has stopped or when p.A p <= 0 (CgDecide records the breakdown),
+// so x stays the iterate CG stopped at.
+struct CgUpdate {
+  Vector x, r, p, w;
+  State s;
+  int rz;  // slot of the current r.z
+  KOKKOS_INLINE_FUNCTION void operator()(const Ordinal i, Real& rr) const {
+    const Real pw = s(kPw);
+    if (!(s(kStop) < 0.0 && pw > 0.0)) return;
+    const Real alpha = s(rz) / pw;
+    x(i) += alpha * p(i);
+    const Real ri = r(i) - alpha * w(i);
+    r(i) = ri;
+    rr += ri * ri;
+  }
+};
+
+// dst = src where |b| (already reduced) is finite, else 0: a right-hand side
+// that is not finite enters no arithmetic (inf - inf and ordered
+// comparisons with NaN raise FE_INVALID); the host reports it at its first
+// read (KrylovSolver::read_state).
+struct CopyIfFinite {
+  Vector dst, src;
+  State s;
+  KOKKOS_INLINE_FUNCTION void operator()(const Ordinal i) const {
+    dst(i) = kmath::isfinite(s(kBb)) ? src(i) : 0.0;
+  }
+};
+
+// r.z of the new r and z, and CG's stopping decision (one thread, from the
+// completed reductions of this iteration, before anything reads kStop
+// again): iteration it (0-based) breaks down if p.A p <= 0 (or is not a
+// number) and stops converged at it + 1 if not |r|^2 > tol^2 |b|^2; it < 0:
+// the round's start, stopped (at 0) if r_0 already meets the tolerance or
+// b is not finite.
+struct CgDecide {
+  Vector r, z;
+  State s;
+  int it;
+  Real tol2;
+  KOKKOS_INLINE_FUNCTION void operator()(const Ordinal i, Real& sum) const {
+    sum += r(i) * z(i);
+    if (i != 0) return;
+    const Real threshold = tol2 * s(kBb);
+    if (it < 0) {
+      s(kStop) = !kmath::isfinite(s(kBb)) || !(s(kRr0) > threshold) ? 0.0 : -1.0;
+      s(kReason) = kConverged;
+    } else if (s(kStop) < 0.0) {
+      const Real pw = s(kPw);
+      if (!(pw > 0.0)) {
+        s(kStop) = it;
+        s(kReason) = kBreakdown;
+        s(kPwBad) = pw;
+      } else if (!(s(kRr) > threshold)) {
+        s(kStop) = it + 1;
+        s(kReason) = kConverged;
+      }
+    }
+  }
+};
+
+// p = z + beta p, beta = r_new.z_new / r.z (Saad Alg. 9.1, line 8), read on
+// the device; nothing once CG has stopped.
+struct CgDirection {
+  Vector z, p;
+  State s;
+  int rz, rz_new;
+  KOKKOS_INLINE_FUNCTION void operator()(const Ordinal i) const {
+    if (s(kStop) >= 0.0) return;
+    p(i) = z(i) + s(rz_new) / s(rz) * p(i);
+  }
+};
+
 enum class Method { CG, GMRES };
 enum class Preconditioner { None, Jacobi, BlockJacobi, SymmetricGaussSeidel };
 
@@ -331,10 +470,13 @@ class KrylovSolver final : public LinearSolver {
     z_ = Vector("tlfea::linalg::krylov::z", n_);
     p_ = Vector("tlfea::linalg::krylov::p", n_);
     w_ = Vector("tlfea::linalg::krylov::w", n_);
+    s_ = State("tlfea::linalg::krylov::state", kSlots);
+    s_host_ = host_mirror(s_);
     if (method_ == Method::GMRES) {
       restart_ = std::max(1, std::min(limit_, kRestart));
       basis_ = Basis("tlfea::linalg::krylov::basis", n_, restart_ + 1);
       h_ = Vector("tlfea::linalg::krylov::h", restart_ + 1);
+      h2_ = Vector("tlfea::linalg::krylov::h2", restart_ + 1);
       h_host_ = host_mirror(h_);
       hess_.assign((restart_ + 1) * restart_, 0.0);
       cs_.assign(restart_, 0.0);
@@ -385,8 +527,10 @@ class KrylovSolver final : public LinearSolver {
     check_length(name_.c_str(), "right-hand side", b.extent(0), static_cast<size_t>(n_));
     check_length(name_.c_str(), "solution", x.extent(0), static_cast<size_t>(n_));
     const Stopwatch clock;
-    const Real bnorm = KokkosBlas::nrm2(b);
-    if (!std::isfinite(bnorm)) throw_error(name_, ": right-hand side is not finite");
+    // |b|_2^2 and |b|_inf stay on the device (CG's tolerance reads them
+    // there) until the host's first read of the state (read_state).
+    reduce_on_device("tlfea::linalg::krylov::norms_b", Range(0, n_), Norms{3, b, b},
+                     Kokkos::subview(s_, std::make_pair(int(kBb), int(kBb) + 3)));
     fill(x, 0.0);
     // The tolerance of this solve: the configured one, or the Newton
     // iteration's forcing term when that is looser (set_forcing_term).
@@ -394,23 +538,39 @@ class KrylovSolver final : public LinearSolver {
     int iterations = 0;
     Real rel = 0.0;
     bool converged = false;
-    if (bnorm > 0.0) {
+    // GMRES's least-squares test needs |b| on the host from its first step;
+    // CG reads it with its first check (b = 0: CG stops at its start, x = 0).
+    bool zero_rhs = false;
+    if (method_ == Method::GMRES) {
+      read_state();
+      zero_rhs = !(s_host_(kBb) > 0.0);
+    }
+    if (!zero_rhs) {
       // The recurrences' residual is confirmed by the true one; where round-off
       // left the true residual above the tolerance, the method restarts from x
-      // while iterations remain.
-      const Real binf = KokkosBlas::nrminf(b);
+      // while iterations remain. The true residual's norms and |x|_inf come
+      // in one reduction and one read per round.
       Real previous = std::numeric_limits<Real>::infinity();
       while (true) {
         int it = 0;
         if (method_ == Method::CG)
-          cg(b, x, bnorm, limit_ - iterations, it);
+          cg(b, x, limit_ - iterations, it);
         else
-          gmres(b, x, bnorm, limit_ - iterations, it);
+          gmres(b, x, std::sqrt(s_host_(kBb)), limit_ - iterations, it);
         iterations += it;
         residual(b, x);
-        rel = KokkosBlas::nrm2(r_) / bnorm;
+        reduce_on_device("tlfea::linalg::krylov::norms_r", Range(0, n_), Norms{3, r_, x},
+                         Kokkos::subview(s_, std::make_pair(int(kRes2), int(kRes2) + 3)));
+        read_state();
+        const Real bnorm = std::sqrt(s_host_(kBb));
+        if (!(bnorm > 0.0)) {  // b = 0: x = 0 (CG stopped at its start)
+          converged = true;
+          rel = 0.0;
+          break;
+        }
+        rel = std::sqrt(s_host_(kRes2)) / bnorm;
         if (!std::isfinite(rel)) break;
-        const Real eta = KokkosBlas::nrminf(r_) / (anorm_ * KokkosBlas::nrminf(x) + binf);
+        const Real eta = s_host_(kResInf) / (anorm_ * s_host_(kXInf) + s_host_(kBinf));
         converged = !(rel > tol_) || !(eta > kBackwardErrorFloor);
         if (converged || iterations >= limit_ || it == 0 || !(rel < 0.5 * previous)) break;
         previous = rel;
@@ -434,9 +594,9 @@ class KrylovSolver final : public LinearSolver {
   static constexpr int kRestart = 50;
   static constexpr Real kBackwardErrorFloor = 1e-13;
 
-  // r = b - A x
+  // r = b - A x (r = 0 for a b that is not finite: CopyIfFinite)
   void residual(const Vector& b, const Vector& x) {
-    device_copy(r_, b);
+    Kokkos::parallel_for("tlfea::linalg::krylov::copy_b", Range(0, n_), CopyIfFinite{r_, b, s_});
     KokkosSparse::spmv("N", -1.0, matrix_, x, 1.0, r_);
   }
 
@@ -541,30 +701,97 @@ class KrylovSolver final : public LinearSolver {
     colour_values_ = Vector("tlfea::linalg::krylov::colour_values", from.size());
   }
 
+  // The device's scalars to the host (one host synchronisation); a
+  // right-hand side that is not finite is reported before anything else.
+  void read_state() {
+    copy_to_host(s_host_, s_);
+    if (!std::isfinite(s_host_(kBb))) throw_error(name_, ": right-hand side is not finite");
+  }
+
   // Preconditioned CG (Saad Alg. 9.1) from the current x, at most max_it
-  // iterations (counted in it).
-  void cg(const Vector& b, const Vector& x, Real bnorm, int max_it, int& it) {
+  // iterations (counted in it). The iteration's scalars never leave the
+  // device: alpha and beta are read there from the reductions (CgUpdate,
+  // CgDirection), and so is the stopping test (CgDecide), which freezes x,
+  // r and p at the iteration it stops at. The host queues iterations and
+  // reads the state only at checks (check_gap), so an iteration costs no
+  // host synchronisation; the iterations queued past the stop do no vector
+  // updates (only the product and the preconditioner run) and are not
+  // counted: `it` and x are those of a loop that tests every iteration.
+  void cg(const Vector& b, const Vector& x, int max_it, int& it) {
+    const Real tol2 = tol_ * tol_;
     residual(b, x);
     precondition(r_, z_);
     device_copy(p_, z_);
-    Real rz = KokkosBlas::dot(r_, z_);
+    int rz = kRz, rz_next = kRz + 1;
+    reduce_on_device("tlfea::linalg::krylov::rr", Range(0, n_), Dot{r_, r_, s_, false},
+                     Kokkos::subview(s_, int(kRr0)));
+    reduce_on_device("tlfea::linalg::krylov::rz", Range(0, n_), CgDecide{r_, z_, s_, -1, tol2},
+                     Kokkos::subview(s_, rz));
+    CheckSchedule schedule;
     for (it = 0; it < max_it;) {
       KokkosSparse::spmv("N", 1.0, matrix_, p_, 0.0, w_);
-      const Real pw = KokkosBlas::dot(p_, w_);
-      if (!(pw > 0.0))
-        throw_error(name_, ": p^T A p = ", pw, " <= 0 at iteration ", it,
-                    " (the matrix is not positive definite; use kk-gmres or a direct solver)");
-      const Real alpha = rz / pw;
-      KokkosBlas::axpby(alpha, p_, 1.0, x);
-      KokkosBlas::axpby(-alpha, w_, 1.0, r_);
-      ++it;
-      if (!(KokkosBlas::nrm2(r_) > tol_ * bnorm)) break;
+      reduce_on_device("tlfea::linalg::krylov::pAp", Range(0, n_), Dot{p_, w_, s_, true},
+                       Kokkos::subview(s_, int(kPw)));
+      reduce_on_device("tlfea::linalg::krylov::cg_update", Range(0, n_),
+                       CgUpdate{x, r_, p_, w_, s_, rz}, Kokkos::subview(s_, int(kRr)));
       precondition(r_, z_);
-      const Real rz_new = KokkosBlas::dot(r_, z_);
-      KokkosBlas::axpby(1.0, z_, rz_new / rz, p_);
-      rz = rz_new;
+      reduce_on_device("tlfea::linalg::krylov::rz", Range(0, n_), CgDecide{r_, z_, s_, it, tol2},
+                       Kokkos::subview(s_, rz_next));
+      Kokkos::parallel_for("tlfea::linalg::krylov::cg_direction", Range(0, n_),
+                           CgDirection{z_, p_, s_, rz, rz_next});
+      std::swap(rz, rz_next);
+      ++it;
+      if (it < schedule.next && it < max_it) continue;
+      read_state();
+      const Real stop = s_host_(kStop);
+      if (stop >= 0.0) {
+        it = static_cast<int>(stop);
+        if (s_host_(kReason) == kBreakdown)
+          throw_error(name_, ": p^T A p = ", s_host_(kPwBad), " <= 0 at iteration ", it,
+                      " (the matrix is not positive definite; use kk-gmres or a direct solver)");
+        break;
+      }
+      schedule.advance(it, s_host_(kRr0), s_host_(kRr), tol2 * s_host_(kBb));
     }
   }
+
+  // When CG's host checks its state. A check is one host synchronisation
+  // (on a GPU the device idles while the host reads and queues again); an
+  // iteration queued past the stop costs a product and a preconditioner
+  // application. The first check follows iteration 1 (|b|'s check, and
+  // problems that stop at once); later ones aim at the iteration where
+  // |r|^2 meets tol^2 |b|^2 if it keeps falling at the rate since the last
+  // check (the whole round's rate if it rose: the CG residual need not fall
+  // monotonically), so about one check lands after the stop. The gap is at
+  // most kMaxGap iterations, and each check that predicted the stop but
+  // found none doubles the smallest gap (1, 2, 4, 8, 16), so a round of N
+  // iterations checks at most 1 + 4 + 1 + N / kMaxGap times (the first, the
+  // missed predictions below kMaxGap, the last, the full gaps), and queues
+  // at most kMaxGap - 1 iterations past the stop.
+  struct CheckSchedule {
+    static constexpr int kMaxGap = 16;
+    int next = 1, min_gap = 1, last = 0;
+    Real last_rr = -1.0;  // r.r at the last check (< 0: none yet)
+    bool predicted = false;
+    void advance(int it, Real rr0, Real rr, Real threshold) {
+      if (predicted) min_gap = std::min(kMaxGap, 2 * min_gap);
+      if (last_rr < 0.0) last_rr = rr0;
+      // log(r.r) per iteration: over the last gap, else over the round.
+      double rate = 0.0;
+      if (rr > 0.0 && last_rr > rr)
+        rate = std::log(rr / last_rr) / (it - last);
+      else if (rr > 0.0 && rr0 > rr)
+        rate = std::log(rr / rr0) / it;
+      double remaining = kMaxGap;
+      if (rate < 0.0 && threshold > 0.0)
+        remaining = std::min<double>(kMaxGap, std::ceil(std::log(threshold / rr) / rate));
+      const int gap = std::max(min_gap, std::max(1, static_cast<int>(remaining)));
+      predicted = remaining <= gap;
+      next = it + std::min(gap, kMaxGap);
+      last = it;
+      last_rr = rr;
+    }
+  };
 
   // GMRES(m), right preconditioned (Saad Alg. 9.5), restarted from the
   // current x, at most max_it iterations (counted in it).
@@ -589,17 +816,22 @@ class KrylovSolver final : public LinearSolver {
         ++it;
         precondition(Kokkos::subview(basis_, Kokkos::ALL(), j), z_);
         KokkosSparse::spmv("N", 1.0, matrix_, z_, 0.0, w_);
-        // Classical Gram-Schmidt twice: h = V^T w, w -= V h.
+        // Classical Gram-Schmidt twice: h = V^T w, w -= V h, then
+        // h += h2 = V^T w, w -= V h2; h and |w|^2 (in h(j + 1)) reach the
+        // host in one read per step.
         const auto V = Kokkos::subview(basis_, Kokkos::ALL(), Kokkos::make_pair(0, j + 1));
         const auto hj = Kokkos::subview(h_, Kokkos::make_pair(0, j + 1));
-        for (int i = 0; i <= j; ++i) Hij(i, j) = 0.0;
-        for (int pass = 0; pass < 2; ++pass) {
-          KokkosBlas::gemv("T", 1.0, V, w_, 0.0, hj);
-          KokkosBlas::gemv("N", -1.0, V, hj, 1.0, w_);
-          copy_to_host(h_host_, h_);
-          for (int i = 0; i <= j; ++i) Hij(i, j) += h_host_(i);
-        }
-        const Real hnext = KokkosBlas::nrm2(w_);
+        const auto h2j = Kokkos::subview(h2_, Kokkos::make_pair(0, j + 1));
+        KokkosBlas::gemv("T", 1.0, V, w_, 0.0, hj);
+        KokkosBlas::gemv("N", -1.0, V, hj, 1.0, w_);
+        KokkosBlas::gemv("T", 1.0, V, w_, 0.0, h2j);
+        KokkosBlas::gemv("N", -1.0, V, h2j, 1.0, w_);
+        KokkosBlas::axpby(1.0, h2j, 1.0, hj);
+        reduce_on_device("tlfea::linalg::krylov::ww", Range(0, n_), Dot{w_, w_, s_, false},
+                         Kokkos::subview(h_, j + 1));
+        copy_to_host(h_host_, h_);
+        for (int i = 0; i <= j; ++i) Hij(i, j) = h_host_(i);
+        const Real hnext = std::sqrt(h_host_(j + 1));
         Hij(j + 1, j) = hnext;
         if (hnext > 0.0)
           KokkosBlas::axpby(1.0 / hnext, w_, 0.0, Kokkos::subview(basis_, Kokkos::ALL(), j + 1));
@@ -654,8 +886,11 @@ class KrylovSolver final : public LinearSolver {
   std::vector<Real> hess_, cs_, sn_, g_, y_;
   bool analyzed_ = false, factored_ = false;
   DeviceView<Offset*> diag_;
-  Vector values_, diag_inv_, r_, z_, p_, w_, h_;
+  Vector values_, diag_inv_, r_, z_, p_, w_, h_, h2_;
   Vector::HostMirror h_host_;
+  // The scalars CG keeps on the device and the norms the host reads (Slot).
+  State s_;
+  State::HostMirror s_host_;
   Kokkos::View<Real* [9], Kokkos::LayoutRight, DeviceType> block_inv_;
   Basis basis_;
   SparseMatrix matrix_;

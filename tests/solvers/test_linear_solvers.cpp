@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmath>
 #include <iostream>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -419,6 +420,157 @@ TEST(LinearSolver, KrylovSolversStopAtTheRoundOffFloorAndThrowWhenStopped) {
       EXPECT_NE(std::string(e.what()).find("no convergence in 2 iterations"), std::string::npos)
           << e.what();
     }
+  }
+}
+
+// Unpreconditioned CG (Saad Alg. 9.1 with M = I) on the host CRS arrays,
+// testing |r| <= tol |b| after every iteration: the reference for where
+// kk-cg, which tests on the device and reads the test only at a few checks,
+// must stop. iterations: where it stopped; breakdown: the iteration at
+// which p^T A p <= 0 (-1: none).
+struct HostCg {
+  std::vector<Real> x;
+  int iterations = 0, breakdown = -1;
+};
+HostCg host_cg(const TestSystem& sys, const std::vector<Real>& values, const std::vector<Real>& b,
+               Real tol, int max_it) {
+  HostCg out;
+  const size_t n = b.size();
+  auto dot = [](const std::vector<Real>& u, const std::vector<Real>& v) {
+    Real s = 0.0;
+    for (size_t i = 0; i < u.size(); ++i) s += u[i] * v[i];
+    return s;
+  };
+  out.x.assign(n, 0.0);
+  std::vector<Real> r = b, p = b;
+  const Real bnorm = std::sqrt(dot(b, b));
+  Real rr = dot(r, r);
+  for (int it = 0; it < max_it;) {
+    const std::vector<Real> w = sys.matvec(values, p);
+    const Real pw = dot(p, w);
+    if (!(pw > 0.0)) {
+      out.breakdown = it;
+      break;
+    }
+    const Real alpha = rr / pw;
+    for (size_t i = 0; i < n; ++i) {
+      out.x[i] += alpha * p[i];
+      r[i] -= alpha * w[i];
+    }
+    out.iterations = ++it;
+    const Real rr_new = dot(r, r);
+    if (!(std::sqrt(rr_new) > tol * bnorm)) break;
+    for (size_t i = 0; i < n; ++i) p[i] = r[i] + rr_new / rr * p[i];
+    rr = rr_new;
+  }
+  return out;
+}
+
+// kk-cg keeps its stopping test on the device and reads it only at a few
+// checks per solve, queueing iterations past the stop that must leave x
+// alone: it still stops at the iteration a loop testing every iteration
+// stops at (the host CG above; the two sum in different orders, and their
+// residual norms drift apart by up to ~15% by iteration 60 on this system,
+// so the crossing of the tolerance may move by one iteration), with that
+// loop's x; the same solve limited to exactly that many iterations (no
+// iteration queued past the stop) gives the same x to the last bit; and it
+// reports a breakdown at the iteration the host CG meets it.
+TEST(LinearSolver, KokkosKernelsCgStopsWhereAPerIterationTestStops) {
+  const TestSystem sys;
+  const std::vector<Real> values = sys.spd_values(0.5, 1.0, 0);
+  const std::vector<Real> b = sys.matvec(values, sys.exact_solution(0));
+  for (const Real tol : {1e-2, 1e-4, 1e-8, 1e-12}) {
+    SCOPED_TRACE(tol);
+    const HostCg ref = host_cg(sys, values, b, tol, 3000);
+    ASSERT_EQ(ref.breakdown, -1);
+    LinearSolverOptions options;
+    options.backend = "kk-cg";
+    options.preconditioner = "none";
+    options.tolerance = tol;
+    options.max_iterations = 3000;
+    auto solver = make_linear_solver(options);
+    solver->analyze(sys.pattern);
+    solver->factorize(to_device(values, "A"));
+    DeviceView<Real*> x("x", sys.n);
+    solver->solve(to_device(b, "b"), x);
+    const SolverStats st = solver->stats();
+    std::cout << "  tolerance " << tol << ": kk-cg " << st.last_iterations
+              << " iterations, host CG " << ref.iterations << "\n";
+    EXPECT_LE(std::abs(st.last_iterations - ref.iterations), 1);
+    EXPECT_LE(st.last_residual, tol);
+    // Where both stop at one iteration, the iterates agree to round-off
+    // (a stop one later than the other's differs by one CG step).
+    if (st.last_iterations == ref.iterations)
+      EXPECT_LT(relative_difference(to_host(x), ref.x), 1e-9);
+    options.max_iterations = st.last_iterations;
+    auto exact = make_linear_solver(options);
+    exact->analyze(sys.pattern);
+    exact->factorize(to_device(values, "A"));
+    DeviceView<Real*> x_exact_count("x", sys.n);
+    exact->solve(to_device(b, "b"), x_exact_count);
+    EXPECT_EQ(exact->stats().last_iterations, st.last_iterations);
+    EXPECT_EQ(relative_difference(to_host(x_exact_count), to_host(x)), 0.0);
+  }
+  // The indefinite matrix: the host CG meets p^T A p <= 0 at some iteration;
+  // kk-cg reports that iteration in its error.
+  const std::vector<Real> bad = sys.indefinite_values();
+  const std::vector<Real> bb = sys.matvec(bad, sys.exact_solution(0));
+  const HostCg ref = host_cg(sys, bad, bb, 1e-12, 3000);
+  ASSERT_GE(ref.breakdown, 0) << "the indefinite system no longer breaks CG down";
+  LinearSolverOptions options;
+  options.backend = "kk-cg";
+  options.preconditioner = "none";
+  options.tolerance = 1e-12;
+  options.max_iterations = 3000;
+  auto solver = make_linear_solver(options);
+  solver->analyze(sys.pattern);
+  solver->factorize(to_device(bad, "A"));
+  DeviceView<Real*> x("x", sys.n);
+  try {
+    solver->solve(to_device(bb, "b"), x);
+    FAIL() << "kk-cg accepted an indefinite matrix";
+  } catch (const Error& e) {
+    const std::string what = e.what();
+    std::cout << "  " << what << "\n";
+    EXPECT_NE(what.find("p^T A p"), std::string::npos) << what;
+    EXPECT_NE(what.find("<= 0 at iteration " + std::to_string(ref.breakdown) + " "),
+              std::string::npos)
+        << what << " (host CG: iteration " << ref.breakdown << ")";
+  }
+}
+
+// b = 0: x = 0 in no iterations, whatever x held; b not finite: a clear
+// error (the Krylov solvers read |b| on the device, with their first check).
+TEST(LinearSolver, KrylovSolversZeroAndNonFiniteRightHandSide) {
+  const TestSystem sys;
+  const std::vector<Real> values = sys.spd_values(0.5, 1.0, 0);
+  for (const char* backend : {"kk-cg", "kk-gmres"}) {
+    SCOPED_TRACE(backend);
+    LinearSolverOptions options;
+    options.backend = backend;
+    auto solver = make_linear_solver(options);
+    solver->analyze(sys.pattern);
+    solver->factorize(to_device(values, "A"));
+    DeviceView<Real*> x("x", sys.n);
+    Kokkos::deep_copy(x, 1.0);
+    solver->solve(DeviceView<Real*>("b", sys.n), x);
+    EXPECT_EQ(solver->stats().last_iterations, 0);
+    for (const Real v : to_host(x)) ASSERT_EQ(v, 0.0);
+    std::vector<Real> b = sys.matvec(values, sys.exact_solution(0));
+    b[5] = std::numeric_limits<Real>::quiet_NaN();
+    try {
+      solver->solve(to_device(b, "b"), x);
+      FAIL() << "a NaN right-hand side was accepted";
+    } catch (const Error& e) {
+      EXPECT_NE(std::string(e.what()).find("right-hand side is not finite"), std::string::npos)
+          << e.what();
+    }
+    // The solver stays usable.
+    b[5] = 0.0;
+    const std::vector<Real> x_exact = sys.exact_solution(0);
+    const auto bd = to_device(sys.matvec(values, x_exact), "b");
+    solver->solve(bd, x);
+    EXPECT_LT(relative_difference(to_host(x), x_exact), 1e-5);
   }
 }
 
