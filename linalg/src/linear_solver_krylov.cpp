@@ -56,6 +56,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <type_traits>
 #include <vector>
 
 #include "backends.hpp"
@@ -713,11 +714,17 @@ class KrylovSolver final : public LinearSolver {
   // device: alpha and beta are read there from the reductions (CgUpdate,
   // CgDirection), and so is the stopping test (CgDecide), which freezes x,
   // r and p at the iteration it stops at. The host queues iterations and
-  // reads the state only at checks (check_gap), so an iteration costs no
+  // reads the state only at checks (CheckSchedule), so an iteration costs no
   // host synchronisation; the iterations queued past the stop do no vector
   // updates (only the product and the preconditioner run) and are not
   // counted: `it` and x are those of a loop that tests every iteration.
+  // Where the kernels run on the host (Serial, OpenMP: each has finished
+  // when its launch returns) the host sees the stop in the state at no cost
+  // and queues nothing past it, but checks at the same iterations, so the
+  // synchronisations counted on a CPU build are those of a GPU's.
   void cg(const Vector& b, const Vector& x, int max_it, int& it) {
+    constexpr bool kernels_on_host =
+        std::is_same<typename ExecSpace::memory_space, Kokkos::HostSpace>::value;
     const Real tol2 = tol_ * tol_;
     residual(b, x);
     precondition(r_, z_);
@@ -729,17 +736,20 @@ class KrylovSolver final : public LinearSolver {
                      Kokkos::subview(s_, rz));
     CheckSchedule schedule;
     for (it = 0; it < max_it;) {
-      KokkosSparse::spmv("N", 1.0, matrix_, p_, 0.0, w_);
-      reduce_on_device("tlfea::linalg::krylov::pAp", Range(0, n_), Dot{p_, w_, s_, true},
-                       Kokkos::subview(s_, int(kPw)));
-      reduce_on_device("tlfea::linalg::krylov::cg_update", Range(0, n_),
-                       CgUpdate{x, r_, p_, w_, s_, rz}, Kokkos::subview(s_, int(kRr)));
-      precondition(r_, z_);
-      reduce_on_device("tlfea::linalg::krylov::rz", Range(0, n_), CgDecide{r_, z_, s_, it, tol2},
-                       Kokkos::subview(s_, rz_next));
-      Kokkos::parallel_for("tlfea::linalg::krylov::cg_direction", Range(0, n_),
-                           CgDirection{z_, p_, s_, rz, rz_next});
-      std::swap(rz, rz_next);
+      // A host execution space's state is host memory, current here.
+      if (!kernels_on_host || !(s_.data()[kStop] >= 0.0)) {
+        KokkosSparse::spmv("N", 1.0, matrix_, p_, 0.0, w_);
+        reduce_on_device("tlfea::linalg::krylov::pAp", Range(0, n_), Dot{p_, w_, s_, true},
+                         Kokkos::subview(s_, int(kPw)));
+        reduce_on_device("tlfea::linalg::krylov::cg_update", Range(0, n_),
+                         CgUpdate{x, r_, p_, w_, s_, rz}, Kokkos::subview(s_, int(kRr)));
+        precondition(r_, z_);
+        reduce_on_device("tlfea::linalg::krylov::rz", Range(0, n_), CgDecide{r_, z_, s_, it, tol2},
+                         Kokkos::subview(s_, rz_next));
+        Kokkos::parallel_for("tlfea::linalg::krylov::cg_direction", Range(0, n_),
+                             CgDirection{z_, p_, s_, rz, rz_next});
+        std::swap(rz, rz_next);
+      }
       ++it;
       if (it < schedule.next && it < max_it) continue;
       read_state();
@@ -758,16 +768,19 @@ class KrylovSolver final : public LinearSolver {
   // When CG's host checks its state. A check is one host synchronisation
   // (on a GPU the device idles while the host reads and queues again); an
   // iteration queued past the stop costs a product and a preconditioner
-  // application. The first check follows iteration 1 (|b|'s check, and
-  // problems that stop at once); later ones aim at the iteration where
-  // |r|^2 meets tol^2 |b|^2 if it keeps falling at the rate since the last
-  // check (the whole round's rate if it rose: the CG residual need not fall
-  // monotonically), so about one check lands after the stop. The gap is at
-  // most kMaxGap iterations, and each check that predicted the stop but
-  // found none doubles the smallest gap (1, 2, 4, 8, 16), so a round of N
-  // iterations checks at most 1 + 4 + 1 + N / kMaxGap times (the first, the
-  // missed predictions below kMaxGap, the last, the full gaps), and queues
-  // at most kMaxGap - 1 iterations past the stop.
+  // application, about as much on a GPU (both are launch-bound there).
+  // The first check follows iteration 1 (|b|'s check, and problems that
+  // stop at once); the next aims at the iteration where |r|^2 meets
+  // tol^2 |b|^2 if it keeps falling at its rate since the last check, but
+  // at most doubles the iterations so far (the Newton solves stop at a
+  // loose forcing tolerance where the CG residual, which need not fall
+  // monotonically, often wanders); with no fall to extrapolate, it doubles
+  // them. Gaps are at most kMaxGap. A prediction that finds no stop doubles
+  // the smallest gap (1, 2, 4, 8, 16). So a round of N iterations checks at
+  // most 1 + 4 + 4 + 1 + N / kMaxGap times: the first, at most four checks
+  // that doubled the iterations below kMaxGap, four missed predictions
+  // below it, the one that finds the stop, and one per full gap; and it
+  // queues fewer than kMaxGap iterations past the stop.
   struct CheckSchedule {
     static constexpr int kMaxGap = 16;
     int next = 1, min_gap = 1, last = 0;
@@ -776,18 +789,17 @@ class KrylovSolver final : public LinearSolver {
     void advance(int it, Real rr0, Real rr, Real threshold) {
       if (predicted) min_gap = std::min(kMaxGap, 2 * min_gap);
       if (last_rr < 0.0) last_rr = rr0;
-      // log(r.r) per iteration: over the last gap, else over the round.
+      // log(r.r) per iteration over the last gap, if r.r fell there.
       double rate = 0.0;
-      if (rr > 0.0 && last_rr > rr)
-        rate = std::log(rr / last_rr) / (it - last);
-      else if (rr > 0.0 && rr0 > rr)
-        rate = std::log(rr / rr0) / it;
-      double remaining = kMaxGap;
+      if (rr > 0.0 && last_rr > rr) rate = std::log(rr / last_rr) / (it - last);
+      // Iterations to the tolerance at that rate (none: past the cap).
+      double remaining = 2.0 * kMaxGap;
       if (rate < 0.0 && threshold > 0.0)
-        remaining = std::min<double>(kMaxGap, std::ceil(std::log(threshold / rr) / rate));
-      const int gap = std::max(min_gap, std::max(1, static_cast<int>(remaining)));
-      predicted = remaining <= gap;
-      next = it + std::min(gap, kMaxGap);
+        remaining = std::min<double>(remaining, std::ceil(std::log(threshold / rr) / rate));
+      const int cap = std::min(kMaxGap, std::max(min_gap, it));
+      predicted = remaining <= cap;
+      const int gap = predicted ? std::max(min_gap, std::max(1, static_cast<int>(remaining))) : cap;
+      next = it + std::min(gap, cap);
       last = it;
       last_rr = rr;
     }

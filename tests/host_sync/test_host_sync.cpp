@@ -205,16 +205,17 @@ TEST(HostSync, NewtonIterationRigidBodiesAndJoints) {
 // setup (factorize) reads two values (the count of singular diagonal blocks
 // and ||A||_inf). A solve keeps CG's scalars on the device and reads them
 // only at its checks (linear_solver_krylov.cpp, KrylovSolver::cg and
-// CheckSchedule): per CG round at most 1 + 4 + 1 + N / 16 checks for N
-// iterations (the first after iteration 1, at most four predictions of the
-// stop that missed before the gap reaches its cap of 16, the one that finds
-// the stop, and one per full gap of 16), then one read of the true
-// residual's norms. Each solve here is one round (the true residual
-// confirms the recurrence's at the Newton forcing tolerances), so
-//   solve syncs <= 7 solves + krylov_iterations / 16,
-// where the host-driven loop it replaces read p.Ap, |r|_2 and r.z every
-// iteration (here 392 and 1202 reads for 196 and 601 iterations: two to
-// three per iteration) and fails this bound.
+// CheckSchedule): per CG round at most 1 + 4 + 4 + 1 + N / 16 checks for N
+// iterations (the first after iteration 1, at most four that double the
+// iterations below the largest gap of 16, at most four predictions of the
+// stop that missed, the one that finds the stop, one per full gap of 16),
+// then one read of the true residual's norms. Each solve here is one round
+// (the true residual confirms the recurrence's at the Newton forcing
+// tolerances), so
+//   solve syncs <= 11 solves + krylov_iterations / 16,
+// a bound that does not grow with the iterations of a solve below 16. The
+// host-driven loop it replaces read p.Ap, |r|_2 and r.z every iteration
+// (392 and 1202 counted reads here for 196 and 601 iterations) and fails it.
 TEST(HostSync, NewtonIterationKokkosKernelsCG) {
   for (Analysis a : {Analysis::dynamic, Analysis::static_equilibrium}) {
     const Counted c = count_cantilever("kk-cg", a, 4);
@@ -224,7 +225,7 @@ TEST(HostSync, NewtonIterationKokkosKernelsCG) {
     EXPECT_EQ(c.solves, c.iterations) << describe(c);
     EXPECT_LE(c.factorize.total(), 2 * c.factorizations) << describe(c);
     ASSERT_GT(c.krylov_iterations, 0) << describe(c);
-    EXPECT_LE(c.solve.total(), 7 * c.solves + c.krylov_iterations / 16) << describe(c);
+    EXPECT_LE(c.solve.total(), 11 * c.solves + c.krylov_iterations / 16) << describe(c);
   }
 }
 
