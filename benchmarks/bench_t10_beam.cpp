@@ -5,7 +5,7 @@
 //                        [--material svk|mr] [--solver NAME] [--generated]
 //                        [--abs-tol A] [--rel-tol R] [--reuse-jacobian 0|1]
 //                        [--breakdown 0|1] [--ordering default|nd|amd]
-//                        [--preconditioner default|none|jacobi|block-jacobi|sgs|ilu|muelu]
+//                        [--preconditioner default|none|jacobi|block-jacobi|sgs|ilu0|ilu|muelu]
 //
 // Problem (B1): beam [0,3] x [0,2] x [0,1] m; every node with x = 0 clamped;
 // 5000 N in +x split equally over every mesh node with x = 3 (midside nodes
@@ -80,7 +80,7 @@ constexpr const char* kUsage =
     "  --breakdown 0|1  estimate assembly/factorisation/solve times after the run (default 1)\n"
     "  --ordering O     Tacho fill-reducing order: default (nd with METIS, else amd), nd, amd\n"
     "  --preconditioner P  Belos / dist-* backends: default (ilu), none, jacobi, ilu,\n"
-    "                   muelu (AMG on the rigid-body modes); kk-*: block-jacobi, sgs\n"
+    "                   muelu (AMG on the rigid-body modes); kk-*: block-jacobi, sgs, ilu0\n"
     "  --partition P    several MPI ranks: default (metis with METIS, else range),\n"
     "                   metis, range (StepperSettings::partition)\n";
 

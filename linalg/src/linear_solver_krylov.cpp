@@ -52,10 +52,13 @@
 #include <KokkosBlas2_gemv.hpp>
 #include <KokkosGraph_Distance1Color.hpp>
 #include <KokkosKernels_Handle.hpp>
+#include <KokkosSparse_spiluk.hpp>
 #include <KokkosSparse_spmv.hpp>
+#include <KokkosSparse_sptrsv.hpp>
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <memory>
 #include <type_traits>
 #include <vector>
 
@@ -410,12 +413,54 @@ struct CgDirection {
 };
 
 enum class Method { CG, GMRES };
-enum class Preconditioner { None, Jacobi, BlockJacobi, SymmetricGaussSeidel };
+enum class Preconditioner { None, Jacobi, BlockJacobi, SymmetricGaussSeidel, Ilu0 };
 
 // The preconditioner names kk-cg / kk-gmres accept ("default": block-jacobi).
-constexpr const char* kPreconditionerNames = "block-jacobi, jacobi, sgs or none";
+constexpr const char* kPreconditionerNames = "block-jacobi, jacobi, sgs, ilu0 or none";
 
-using ColouringHandle =
+// Kokkos Kernels' spiluk (3.4, KokkosSparse_spiluk_numeric_impl.hpp with
+// KEEP_DIAG, which its handle header defines) leaves L with its unit
+// diagonal last in each row and U with its pivot first, the layout its
+// triangular solves (sptrsv) read, and replaces a zero pivot by 1e6.
+constexpr Real kSpilukZeroPivot = 1e6;
+
+// Per row of the ILU(0) factors: s[0] counts rows whose pivot is missing
+// or not first, or that hold an entry that is not finite; s[1] rows whose
+// pivot is spiluk's zero-pivot mark (a true pivot of exactly 1e6 looks the
+// same; KrylovSolver::zero_pivots tells them apart). isfinite first: an
+// ordered comparison with NaN raises FE_INVALID.
+struct CheckIlu0 {
+  using value_type = Ordinal[];
+  using size_type = Ordinal;
+  unsigned value_count = 2;
+  DeviceView<Offset*> l_row_map, u_row_map;
+  DeviceView<Ordinal*> u_entries;
+  Vector l_values, u_values;
+  KOKKOS_INLINE_FUNCTION void operator()(const Ordinal i, value_type s) const {
+    bool ok = true;
+    for (Offset k = l_row_map(i); k < l_row_map(i + 1); ++k)
+      if (!kmath::isfinite(l_values(k))) ok = false;
+    for (Offset k = u_row_map(i); k < u_row_map(i + 1); ++k)
+      if (!kmath::isfinite(u_values(k))) ok = false;
+    const Offset d = u_row_map(i);
+    if (!(d < u_row_map(i + 1) && u_entries(d) == i)) ok = false;
+    if (!ok)
+      ++s[0];
+    else if (u_values(d) == kSpilukZeroPivot || u_values(d) == 0.0)
+      ++s[1];
+  }
+  KOKKOS_INLINE_FUNCTION void init(value_type s) const { s[0] = s[1] = 0; }
+  KOKKOS_INLINE_FUNCTION void join(volatile value_type d, const volatile value_type s) const {
+    d[0] += s[0];
+    d[1] += s[1];
+  }
+  KOKKOS_INLINE_FUNCTION void join(value_type d, const value_type s) const {
+    d[0] += s[0];
+    d[1] += s[1];
+  }
+};
+
+using KernelHandle =
     KokkosKernels::Experimental::KokkosKernelsHandle<Ordinal, Ordinal, Real, ExecSpace, MemSpace,
                                                      MemSpace>;
 
@@ -431,6 +476,8 @@ class KrylovSolver final : public LinearSolver {
       prec_ = Preconditioner::Jacobi;
     else if (p == "sgs")
       prec_ = Preconditioner::SymmetricGaussSeidel;
+    else if (p == "ilu0")
+      prec_ = Preconditioner::Ilu0;
     else if (p == "none")
       prec_ = Preconditioner::None;
     else
@@ -467,6 +514,7 @@ class KrylovSolver final : public LinearSolver {
     diag_inv_ =
         Vector("tlfea::linalg::krylov::diagonal_inverse", prec_ == Preconditioner::Jacobi ? n_ : 0);
     if (prec_ == Preconditioner::SymmetricGaussSeidel) colour_coefficients();
+    if (prec_ == Preconditioner::Ilu0) analyze_ilu0();
     r_ = Vector("tlfea::linalg::krylov::r", n_);
     z_ = Vector("tlfea::linalg::krylov::z", n_);
     p_ = Vector("tlfea::linalg::krylov::p", n_);
@@ -514,6 +562,22 @@ class KrylovSolver final : public LinearSolver {
       if (bad > 0)
         throw_error(name_, ": ", bad,
                     " diagonal entries are zero or not finite (Jacobi preconditioner)");
+    }
+    if (prec_ == Preconditioner::Ilu0) {
+      KokkosSparse::Experimental::spiluk_numeric(
+          ilu_.get(), 0, ilu_a_row_map_, ilu_a_entries_, values_, lower_row_map_, lower_entries_,
+          lower_values_, upper_row_map_, upper_entries_, upper_values_);
+      Kokkos::View<Ordinal[2], Kokkos::HostSpace> counts("tlfea::linalg::krylov::ilu0_counts");
+      Kokkos::parallel_reduce("tlfea::linalg::krylov::ilu0_check", Range(0, n_),
+                              CheckIlu0{2, lower_row_map_, upper_row_map_, upper_entries_,
+                                        lower_values_, upper_values_},
+                              counts);
+      const Ordinal zero = counts(1) > 0 ? zero_pivots() : 0;
+      if (counts(0) > 0 || zero > 0)
+        throw_error(name_, ": ", counts(0) + zero,
+                    " rows of the ILU(0) factors have a zero or non-finite pivot (ilu0 "
+                    "preconditioner); try preconditioner block-jacobi or jacobi, or a direct "
+                    "solver");
     }
     anorm_ = 0.0;
     Kokkos::parallel_reduce("tlfea::linalg::krylov::norm_inf", Range(0, n_),
@@ -628,10 +692,79 @@ class KrylovSolver final : public LinearSolver {
         }
         break;
       }
+      case Preconditioner::Ilu0:
+        // y = U^-1 L^-1 x
+        KokkosSparse::Experimental::sptrsv_solve(lower_.get(), lower_row_map_, lower_entries_,
+                                                 lower_values_, x, ilu_t_);
+        KokkosSparse::Experimental::sptrsv_solve(upper_.get(), upper_row_map_, upper_entries_,
+                                                 upper_values_, ilu_t_, y);
+        break;
       case Preconditioner::None:
         device_copy(y, x);
         break;
     }
+  }
+
+  // ilu0: the sparsity of L and U (ILU(0): A's own pattern split at the
+  // diagonal; Kokkos Kernels' spiluk, level 0) and the level schedules of
+  // the two triangular solves (sptrsv), once per pattern.
+  void analyze_ilu0() {
+    namespace kse = KokkosSparse::Experimental;
+    const Offset nnz = pattern_.nnz();
+    ilu_a_row_map_ = pattern_.row_map;
+    ilu_a_entries_ = pattern_.entries;
+    ilu_ = std::make_unique<KernelHandle>();
+    ilu_->create_spiluk_handle(kse::SPILUKAlgorithm::SEQLVLSCHD_TP1, n_, nnz, nnz);
+    lower_row_map_ = DeviceView<Offset*>("tlfea::linalg::krylov::ilu0_L_row_map", n_ + 1);
+    upper_row_map_ = DeviceView<Offset*>("tlfea::linalg::krylov::ilu0_U_row_map", n_ + 1);
+    lower_entries_ = DeviceView<Ordinal*>("tlfea::linalg::krylov::ilu0_L_entries", nnz);
+    upper_entries_ = DeviceView<Ordinal*>("tlfea::linalg::krylov::ilu0_U_entries", nnz);
+    kse::spiluk_symbolic(ilu_.get(), 0, ilu_a_row_map_, ilu_a_entries_, lower_row_map_,
+                         lower_entries_, upper_row_map_, upper_entries_);
+    const auto h = ilu_->get_spiluk_handle();
+    Kokkos::resize(lower_entries_, h->get_nnzL());
+    Kokkos::resize(upper_entries_, h->get_nnzU());
+    lower_values_ = Vector("tlfea::linalg::krylov::ilu0_L_values", h->get_nnzL());
+    upper_values_ = Vector("tlfea::linalg::krylov::ilu0_U_values", h->get_nnzU());
+    ilu_t_ = Vector("tlfea::linalg::krylov::ilu0_t", n_);
+    lower_ = std::make_unique<KernelHandle>();
+    lower_->create_sptrsv_handle(kse::SPTRSVAlgorithm::SEQLVLSCHD_TP1, n_, true);
+    kse::sptrsv_symbolic(lower_.get(), lower_row_map_, lower_entries_);
+    upper_ = std::make_unique<KernelHandle>();
+    upper_->create_sptrsv_handle(kse::SPTRSVAlgorithm::SEQLVLSCHD_TP1, n_, false);
+    kse::sptrsv_symbolic(upper_.get(), upper_row_map_, upper_entries_);
+  }
+
+  // ilu0, rows whose pivot is spiluk's zero-pivot mark: the true pivot
+  // again, on the host (a rare path), from the ILU(0) identity on the
+  // diagonal, (L U)_ii = a_ii, so u_ii = a_ii - sum_{k < i} l_ik u_ki
+  // (Saad 2003, Alg. 10.4). A mark is a zero pivot where that is nearer 0
+  // than the mark. Returns the number of zero pivots.
+  Ordinal zero_pivots() {
+    const auto ar = to_host(pattern_.row_map);
+    const auto ae = to_host(pattern_.entries);
+    const auto av = to_host(values_);
+    const auto lr = to_host(lower_row_map_);
+    const auto le = to_host(lower_entries_);
+    const auto lv = to_host(lower_values_);
+    const auto ur = to_host(upper_row_map_);
+    const auto ue = to_host(upper_entries_);
+    const auto uv = to_host(upper_values_);
+    Ordinal zero = 0;
+    for (Ordinal i = 0; i < n_; ++i) {
+      if (!(uv(ur(i)) == kSpilukZeroPivot || uv(ur(i)) == 0.0)) continue;
+      Real pivot = 0.0;
+      for (Offset k = ar(i); k < ar(i + 1); ++k)
+        if (ae(k) == i) pivot = av(k);
+      for (Offset k = lr(i); k < lr(i + 1); ++k) {
+        const Ordinal j = le(k);
+        if (j == i) continue;
+        for (Offset q = ur(j); q < ur(j + 1); ++q)
+          if (ue(q) == i) pivot -= lv(k) * uv(q);
+      }
+      if (std::fabs(pivot) < std::fabs(pivot - kSpilukZeroPivot)) ++zero;
+    }
+    return zero;
   }
 
   // sgs: colours the coefficient graph and sorts the coefficients by colour
@@ -647,7 +780,7 @@ class KrylovSolver final : public LinearSolver {
     DeviceView<Ordinal*> graph("tlfea::linalg::krylov::coefficient_graph", edges);
     Kokkos::parallel_for("tlfea::linalg::krylov::coefficient_graph", Range(0, nb),
                          CoefficientGraph{pattern_.row_map, pattern_.entries, graph_map, graph});
-    ColouringHandle handle;
+    KernelHandle handle;
     handle.create_graph_coloring_handle(KokkosGraph::COLORING_VBD);
     KokkosGraph::Experimental::graph_color(&handle, nb, nb, graph_map, graph);
     const auto colours = to_host(handle.get_graph_coloring_handle()->get_vertex_colors());
@@ -914,6 +1047,12 @@ class KrylovSolver final : public LinearSolver {
   DeviceView<Ordinal*> colour_entries_;
   Vector colour_values_;
   std::vector<Ordinal> colour_begin_;
+  // ilu0: Kokkos Kernels' handles (spiluk; sptrsv for L and for U), the
+  // factors L (unit lower) and U, and the intermediate L^-1 x.
+  std::unique_ptr<KernelHandle> ilu_, lower_, upper_;
+  DeviceView<Offset*> ilu_a_row_map_, lower_row_map_, upper_row_map_;
+  DeviceView<Ordinal*> ilu_a_entries_, lower_entries_, upper_entries_;
+  Vector lower_values_, upper_values_, ilu_t_;
 };
 
 }  // namespace

@@ -118,9 +118,10 @@ void Builder::parse_solver(Map& top) {
   if (m.has("linear_max_iterations"))
     st.linear.max_iterations =
         static_cast<int>(m.positive_int("linear_max_iterations", st.linear.max_iterations));
-  st.linear.preconditioner = m.choice(
-      "preconditioner", {"default", "none", "jacobi", "block-jacobi", "sgs", "ilu", "muelu"},
-      st.linear.preconditioner);
+  st.linear.preconditioner =
+      m.choice("preconditioner",
+               {"default", "none", "jacobi", "block-jacobi", "sgs", "ilu0", "ilu", "muelu"},
+               st.linear.preconditioner);
   st.linear.ilu_level = static_cast<int>(m.integer("ilu_level", st.linear.ilu_level));
   if (st.linear.ilu_level < 0)
     fail(c_, m.node()["ilu_level"],

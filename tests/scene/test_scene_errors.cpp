@@ -79,7 +79,7 @@ TEST(SceneErrors, EachCaseNamesFileLineColumn) {
       // The names of scene/src/settings.cpp's preconditioner choice.
       {"unknown preconditioner", g + "solver: {preconditioner: gauss-seidel}\n", "bad.yaml:8:26:",
        "solver.preconditioner: unknown name 'gauss-seidel' (expected one of: default, none, "
-       "jacobi, block-jacobi, sgs, ilu, muelu)"},
+       "jacobi, block-jacobi, sgs, ilu0, ilu, muelu)"},
       {"unknown joint type",
        g + "joints: [{type: hinge, body_i: cube, point: [0, 0, 0], axis: [0, 1, 0]}]\n",
        "bad.yaml:8:17:", "unknown name 'hinge'"},
