@@ -39,8 +39,8 @@ constexpr const char* kStepperUsage =
     "  --steps N        time steps (default: the problem's)\n"
     "  --dt DT          time step [s], default 1e-3\n"
     "  --solver NAME    linear-solver backend, default 'default'\n"
-    "  --preconditioner P  iterative backends: default, none, jacobi, block-jacobi and sgs\n"
-    "                   (kk-*), ilu, muelu (belos-* / dist-*)\n"
+    "  --preconditioner P  iterative backends: default, none, jacobi, block-jacobi, sgs and\n"
+    "                   ilu0 (kk-*), ilu, muelu (belos-* / dist-*)\n"
     "  --partition P    several MPI ranks: default, metis, range (StepperSettings::partition)\n"
     "  --ordering O     Tacho fill-reducing order: default, nd, amd\n"
     "  --abs-tol A      Newton absolute residual tolerance [N], default 1e-4\n"
@@ -75,9 +75,10 @@ inline bool parse_stepper_option(const std::string& a, const std::function<std::
     o.preconditioner = next();
     const std::string& pc = o.preconditioner;
     if (pc != "default" && pc != "none" && pc != "jacobi" && pc != "ilu" && pc != "muelu" &&
-        pc != "block-jacobi" && pc != "sgs")
+        pc != "block-jacobi" && pc != "sgs" && pc != "ilu0")
       arg_error(
-          "--preconditioner must be default, none, jacobi, block-jacobi, sgs, ilu or muelu, got '" +
+          "--preconditioner must be default, none, jacobi, block-jacobi, sgs, ilu0, ilu or muelu, "
+          "got '" +
           pc + "'");
   } else if (a == "--ordering") {
     o.ordering = next();
