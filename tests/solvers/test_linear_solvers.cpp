@@ -610,6 +610,32 @@ TEST(LinearSolver, KokkosKernelsIlu0IsExactWithoutFill) {
   }
 }
 
+// Kokkos Kernels' spiluk marks a zero pivot by replacing it with 1e6; a true
+// pivot of exactly 1e6 (here a_00, the first pivot, set to 1e6 in the block
+// lower-triangular matrix above, where ILU(0) is exact) must not be taken
+// for one: the solve still meets the tolerance in one GMRES iteration.
+TEST(LinearSolver, KokkosKernelsIlu0AcceptsAPivotOfExactlyTheZeroPivotMark) {
+  const TestSystem sys;
+  std::vector<Real> values = sys.spd_values(0.5, 1.0, 0);
+  for (Ordinal r = 0; r < sys.n; ++r)
+    for (Offset q = sys.row_map(r); q < sys.row_map(r + 1); ++q) {
+      if (sys.entries(q) / 3 > r / 3) values[q] = 0.0;
+      if (r == 0 && sys.entries(q) == 0) values[q] = 1e6;
+    }
+  const std::vector<Real> x_exact = sys.exact_solution(0);
+  LinearSolverOptions options;
+  options.backend = "kk-gmres";
+  options.preconditioner = "ilu0";
+  options.tolerance = 1e-10;
+  auto solver = make_linear_solver(options);
+  solver->analyze(sys.pattern);
+  ASSERT_NO_THROW(solver->factorize(to_device(values, "A")));
+  DeviceView<Real*> x("x", sys.n);
+  solver->solve(to_device(sys.matvec(values, x_exact), "b"), x);
+  EXPECT_LT(relative_difference(to_host(x), x_exact), 1e-8);
+  EXPECT_EQ(solver->stats().last_iterations, 1);
+}
+
 // Symmetric block Gauss-Seidel (sgs) against block Jacobi on a stiffness-like
 // system: the vector clique Laplacian (x) S of a T10 box with 6^3 cells (13^3
 // coefficients, 6591 unknowns) plus a small mass term, conditioned like an
