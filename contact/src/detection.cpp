@@ -15,6 +15,23 @@
 
 namespace tlfea {
 
+namespace {
+
+// The largest per-axis distance of the active vertices from x0.
+struct GhostDisplacement {
+  DeviceView<Real*[3]> x, x0;
+  DeviceView<int*> active;
+  KOKKOS_INLINE_FUNCTION void operator()(const Ordinal v, Real& m) const {
+    if (!active(v)) return;
+    for (int k = 0; k < 3; ++k) {
+      const Real d = x(v, k) > x0(v, k) ? x(v, k) - x0(v, k) : x0(v, k) - x(v, k);
+      if (d > m) m = d;
+    }
+  }
+};
+
+}  // namespace
+
 ContactPoints allocate_contact_points(Ordinal capacity) {
   if (capacity < 0) throw_error("contact points: negative capacity ", capacity);
   ContactPoints cp;
@@ -378,21 +395,11 @@ void ContactDetection::setup() {
 void ContactDetection::reghost_if_moved(const CoefView& q) {
   // The largest per-axis displacement of this rank's own vertices since
   // the ghosts were chosen, over every rank (each vertex is some rank's).
-  const auto x = surface_.x;
-  const auto x0 = ghost_x_;
-  const auto active = vertex_active_;
   Real moved = 0.0;
-  Kokkos::parallel_reduce(
-      "tlfea::contact::ghost_displacement",
-      Kokkos::RangePolicy<ExecSpace>(0, surface_.num_vertices()),
-      KOKKOS_LAMBDA(const Ordinal v, Real& m) {
-        if (!active(v)) return;
-        for (int k = 0; k < 3; ++k) {
-          const Real d = x(v, k) > x0(v, k) ? x(v, k) - x0(v, k) : x0(v, k) - x(v, k);
-          if (d > m) m = d;
-        }
-      },
-      Kokkos::Max<Real>(moved));
+  Kokkos::parallel_reduce("tlfea::contact::ghost_displacement",
+                          Kokkos::RangePolicy<ExecSpace>(0, surface_.num_vertices()),
+                          GhostDisplacement{surface_.x, ghost_x_, vertex_active_},
+                          Kokkos::Max<Real>(moved));
   moved = global_max_(moved);
   if (!(moved > 0.5 * margin_)) return;
   // Re-ghost from the current positions of the whole soup (q is the same

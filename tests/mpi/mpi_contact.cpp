@@ -2,8 +2,8 @@
 // ranks"), on however many ranks it is started on (mpi_contact_test.sh: 2
 // and 3). A T10 bar (1.6 x 0.2 x 0.2 m, 16 x 2 x 2 boxes) pressed into a
 // ground plane and a T10 block (2 x 2 x 2 boxes) pressed into the bar's top,
-// at prescribed states q = X + u, v: both slide along x, the block faster
-// than the bar, 0.2 and 0.4 m in all (several times the ghost margin). The contact of
+// at prescribed states q = X + u, v: both slide along x, the bar by 0.1 m,
+// the block by 0.9 m, across the bar's parts of every rank. The contact of
 // a distributed TimeStepper (ContactComponent, split: each rank detects the
 // contacts of its own surface vertices against its own and ghost triangles,
 // its forces summed over the ranks) is checked against an unsplit
@@ -165,9 +165,11 @@ int run(int rank, int ranks) {
   // 2.-5. Prescribed states: q = X + u, every node of a body alike.
   const int K = 20;
   const Real h = s.dt, depth = 0.004;
-  // 0.2 m and 0.4 m over the K steps: past the ghost margin (2 max_depth =
-  // 0.05 m, max_depth half the 0.05 m triangle edges) every few steps.
-  const Real vbar = 0.01 / h, vblock = 0.02 / h;
+  // 0.1 m and 0.9 m over the K steps: past the ghost margin (2 max_depth =
+  // 0.05 m, max_depth half the 0.05 m triangle edges) every few steps; the
+  // block crosses the bar from x = 0.3-0.5 to 1.1-1.3 m, over the bar's
+  // parts of every rank, far from where the ghosts were first chosen.
+  const Real vbar = 0.005 / h, vblock = 0.045 / h;
   CoefView q("q", nc), v("v", nc), fs("f_split", nc), fw("f_whole", nc);
   auto X = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), model.reference());
   auto qh = Kokkos::create_mirror_view(q);
