@@ -280,10 +280,11 @@ int cmd_info(int ranks) {
 
 // What a run on several MPI ranks does not support (empty: supported).
 // Contact, rigid bodies, static analysis and --restart run there: every term
-// but f_int and the element tangents is computed whole and alike by every
-// rank from the replicated state (contact: a step force, added once in the
-// residual; rigid bodies: rank 0's elements), and every rank reads the same
-// checkpoint (docs/guide/mpi.md, test mpi_scenes).
+// but f_int, the element tangents and the contact forces is computed whole
+// and alike by every rank from the replicated state (contact: split between
+// the ranks, its forces summed over them, or whole on every rank for the
+// patch law; rigid bodies: rank 0's elements), and every rank reads the
+// same checkpoint (docs/guide/mpi.md, tests mpi_scenes, mpi_contact).
 std::string not_distributed(const tlfea::scene::Scene& s) {
   const std::string& l = s.settings.linear.backend;
   if (s.settings.inner_solver == tlfea::InnerSolver::newton && l != "default" && l != "belos-cg" &&
