@@ -25,6 +25,7 @@
 #include "tlfea/core/error.hpp"
 #include "tlfea/core/peak_memory.hpp"
 #include "tlfea/elements/lane_force_dispatch.hpp"
+#include "tlfea/integrators/contact_component.hpp"
 #include "tlfea/linalg/linear_solver.hpp"
 #include "tlfea/linalg/mpi_session.hpp"
 #include "tlfea/scene/scene.hpp"
@@ -279,10 +280,11 @@ int cmd_info(int ranks) {
 
 // What a run on several MPI ranks does not support (empty: supported).
 // Contact, rigid bodies, static analysis and --restart run there: every term
-// but f_int and the element tangents is computed whole and alike by every
-// rank from the replicated state (contact: a step force, added once in the
-// residual; rigid bodies: rank 0's elements), and every rank reads the same
-// checkpoint (docs/guide/mpi.md, test mpi_scenes).
+// but f_int, the element tangents and the contact forces is computed whole
+// and alike by every rank from the replicated state (contact: split between
+// the ranks, its forces summed over them, or whole on every rank for the
+// patch law; rigid bodies: rank 0's elements), and every rank reads the
+// same checkpoint (docs/guide/mpi.md, tests mpi_scenes, mpi_contact).
 std::string not_distributed(const tlfea::scene::Scene& s) {
   const std::string& l = s.settings.linear.backend;
   if (s.settings.inner_solver == tlfea::InnerSolver::newton && l != "default" && l != "belos-cg" &&
@@ -418,6 +420,10 @@ int cmd_run(const Options& o, const tlfea::MpiSession* mpi) {
     }
     if (any_failed("tlfea: --restart: the checkpoint failed to load on another rank")) return 2;
   }
+  // Contact split between the ranks: every rank's surface (collective).
+  std::vector<tlfea::ContactComponent::SurfaceCounts> contact_counts;
+  const tlfea::ContactComponent* contact = tlfea::find_contact(sim.stepper());
+  if (ranks > 1 && contact) contact_counts = contact->surface_counts_by_rank();
   // Everything is validated: from here on the output directory is written.
   if (root) {
     print_summary(s, stderr, sim.restarted());
@@ -430,6 +436,21 @@ int cmd_run(const Options& o, const tlfea::MpiSession* mpi) {
                    ranks, pi.method.c_str(), pi.elements_min, pi.elements_max, pi.shared_rows_total,
                    pi.body_couplings_cut, pi.body_couplings,
                    sim.stepper().linear_stats().backend.c_str());
+      if (contact && !contact->is_split())
+        std::fprintf(stderr,
+                     "MPI: contact computed whole by every rank (the patch law or a shared "
+                     "damping mass couples the contacts of a pair)\n");
+      if (contact && contact->is_split()) {
+        std::string own, held;
+        for (const auto& c : contact_counts) {
+          own += (own.empty() ? "" : ", ") + std::to_string(c.own_triangles);
+          held += (held.empty() ? "" : ", ") + std::to_string(c.held_triangles);
+        }
+        std::fprintf(stderr,
+                     "MPI: contact split between the ranks: surface triangles per rank %s own, %s "
+                     "held (own, of own vertices, ghosts)\n",
+                     own.c_str(), held.c_str());
+      }
     }
     warn_output_size(s, sim.stepper().steps_taken());
   }

@@ -549,6 +549,14 @@ void ContactForces::evaluate(const ContactPoints& points, const CoefView& /*q*/,
   Kokkos::parallel_for("tlfea::contact::forces", range, kernel);
 }
 
+bool ContactForces::couples_contacts() const {
+  for (const ContactPairSettings& p : pair_host_)
+    if (p.patch) return true;
+  for (int shared : point_mass_shared_host_)
+    if (shared) return true;
+  return false;
+}
+
 void ContactForces::save_history(std::vector<unsigned long long>& keys,
                                  std::vector<ContactHistory>& values) const {
   keys.clear();

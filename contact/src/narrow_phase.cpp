@@ -177,6 +177,10 @@ struct NarrowPhase : NarrowPhaseData {
   }
 
   KOKKOS_INLINE_FUNCTION void operator()(CountTag, const Ordinal v) const {
+    if (split && !vertex_active(v)) {
+      vertex_count(v) = 0;
+      return;
+    }
     Candidate slot[kMaxPartnersPerVertex];
     int count = find_candidates(v, slot);
     const int a = vertex_body(v);
@@ -198,6 +202,7 @@ struct NarrowPhase : NarrowPhaseData {
     const Real ra = own_radius(a, area);
     const Real p[3] = {x(v, 0), x(v, 1), x(v, 2)};
     const unsigned long long P = static_cast<unsigned long long>(nb + nobs);
+    const unsigned long long gv = static_cast<unsigned long long>(split ? vertex_global(v) : v);
     Ordinal idx = vertex_offset(v);
     for (int j = 0; j < ns; ++j, ++idx) {
       if (idx >= cp.capacity) return;
@@ -233,8 +238,7 @@ struct NarrowPhase : NarrowPhaseData {
         }
       }
       cp.num(idx, 1) = m;
-      cp.key(idx) =
-          static_cast<unsigned long long>(v) * P + static_cast<unsigned long long>(c.body);
+      cp.key(idx) = gv * P + static_cast<unsigned long long>(c.body);
     }
     for (int k = 0; k < nobs; ++k) {
       if (!obstacle_body(k * nb + a)) continue;
@@ -259,8 +263,7 @@ struct NarrowPhase : NarrowPhaseData {
       cp.body(idx, 1) = -1 - k;
       copy_vertex_point(v, idx);
       cp.num(idx, 1) = 0;
-      cp.key(idx) =
-          static_cast<unsigned long long>(v) * P + static_cast<unsigned long long>(nb + k);
+      cp.key(idx) = gv * P + static_cast<unsigned long long>(nb + k);
       ++idx;
     }
   }

@@ -38,6 +38,11 @@ struct NarrowPhaseData {
   // Output.
   DeviceView<Ordinal*> vertex_count, vertex_offset;
   ContactPoints cp;
+  // Split detection (ContactDetection::set_split): only the vertices with
+  // vertex_active(v) != 0 are tested, and keys carry vertex_global(v).
+  bool split = false;
+  DeviceView<int*> vertex_active;
+  DeviceView<Ordinal*> vertex_global;
 };
 
 // Per vertex, the contacts against other bodies' triangles and the obstacles

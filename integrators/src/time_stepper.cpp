@@ -18,6 +18,7 @@
 #include "tlfea/core/host_device.hpp"
 #include "tlfea/core/host_sync.hpp"
 #include "tlfea/core/view_utils.hpp"
+#include "tlfea/integrators/contact_component.hpp"
 
 namespace tlfea {
 namespace {
@@ -956,6 +957,15 @@ void TimeStepper::add_step_force(std::shared_ptr<StepForce> force) {
     if (f == force)
       throw_error("TimeStepper::add_step_force: step force '", force->name(),
                   "' was added to this stepper already");
+  // Several ranks: contact split between them (each rank the contacts of
+  // its own surface vertices; their forces summed like f_int).
+  if (dist_)
+    if (auto* c = dynamic_cast<ContactComponent*>(force.get())) {
+      std::vector<std::vector<int>> ranks(model_.num_bodies());
+      for (int b = 0; b < model_.num_bodies(); ++b) ranks[b] = dist_->element_ranks(b);
+      const detail::Distribution* d = dist_.get();
+      c->distribute(dist_->rank(), dist_->size(), ranks, [d](const CoefView& x) { d->sum(x); });
+    }
   step_forces_.push_back(std::move(force));
 }
 

@@ -88,6 +88,7 @@ struct OutputWriter::Impl {
   std::FILE* csv = nullptr;
   const ContactForces* cforces = nullptr;
   const ContactPoints* cpoints = nullptr;
+  const ContactComponent* ccomponent = nullptr;  // set_contact(component): in place of the two
   std::vector<std::pair<std::string, RowRange>> joints;
   std::vector<BodyOut> bodies;  // this rank's piece
   // Several ranks: this rank's piece, their number, its file-name suffix.

@@ -167,7 +167,14 @@ OutputWriter::~OutputWriter() {
   }
 }
 
+void OutputWriter::set_contact(const ContactComponent* contact) {
+  impl_->ccomponent = contact;
+  impl_->cforces = nullptr;
+  impl_->cpoints = nullptr;
+}
+
 void OutputWriter::set_contact(const ContactForces* forces, const ContactPoints* points) {
+  impl_->ccomponent = nullptr;
   impl_->cforces = forces;
   impl_->cpoints = points;
 }

@@ -145,15 +145,24 @@ void OutputWriter::Impl::write_step() {
     H5Gclose(jg);
     entry.joints = static_cast<Ordinal>(groups.size());
   }
-  if (piece == 0 && s.contact && cforces && cpoints && cpoints->capacity > 0) {
+  // Contact points: every rank's, gathered to piece 0 where the contacts
+  // are split between the ranks (a collective call on every rank).
+  std::vector<Real> x, nn, fnv, ftv;
+  bool have_contact = false;
+  if (s.contact && ccomponent && ccomponent->points().capacity > 0) {
+    ccomponent->gather_output(x, nn, fnv, ftv);
+    have_contact = true;
+  } else if (piece == 0 && s.contact && cforces && cpoints && cpoints->capacity > 0) {
     auto cnt = to_host(cpoints->count);
     const Ordinal n = std::min<Ordinal>(cnt(0), cpoints->capacity);
     auto xc = to_host(cpoints->x);
     auto nc = to_host(cpoints->normal);
     auto fn = to_host(cforces->normal_force());
     auto ft = to_host(cforces->tangential_force());
-    std::vector<Real> x(3 * n), nn(3 * n), fnv(n), ftv(3 * n), fv(3 * n);
-    std::vector<int> conn(n);
+    x.resize(3 * n);
+    nn.resize(3 * n);
+    fnv.resize(n);
+    ftv.resize(3 * n);
     for (Ordinal k = 0; k < n; ++k) {
       const bool valid = k < static_cast<Ordinal>(fn.extent(0));
       fnv[k] = valid ? fn(k) : 0.0;
@@ -161,8 +170,16 @@ void OutputWriter::Impl::write_step() {
         x[3 * k + a] = xc(k, a);
         nn[3 * k + a] = nc(k, a);
         ftv[3 * k + a] = valid ? ft(k, a) : 0.0;
-        fv[3 * k + a] = fnv[k] * nn[3 * k + a] + ftv[3 * k + a];
       }
+    }
+    have_contact = true;
+  }
+  if (piece == 0 && have_contact) {
+    const Ordinal n = static_cast<Ordinal>(fnv.size());
+    std::vector<Real> fv(3 * n);
+    std::vector<int> conn(n);
+    for (Ordinal k = 0; k < n; ++k) {
+      for (int a = 0; a < 3; ++a) fv[3 * k + a] = fnv[k] * nn[3 * k + a] + ftv[3 * k + a];
       conn[k] = k;
     }
     h5::write(grp, "contact/x", x, 3, h5path);

@@ -101,7 +101,10 @@ std::string Simulation::finish() {
   if (!output_) return "";
   output_->finish();
   output_.reset();
-  if (!options_.checkpoint || stepper_->partition_rank() != 0) return "";
+  if (!options_.checkpoint) return "";
+  // Contacts split between ranks: their history to rank 0 (collective).
+  if (ContactComponent* c = find_contact(*stepper_)) c->gather_history();
+  if (stepper_->partition_rank() != 0) return "";
   const std::string ck =
       (std::filesystem::path(scene_->output.directory) / "checkpoint.h5").string();
   checkpoint(ck);
@@ -137,7 +140,7 @@ std::unique_ptr<io::OutputWriter> make_output_writer(Model& model, TimeStepper& 
                                                      const scene::Scene* scene,
                                                      const io::OutputSettings& os) {
   auto w = std::make_unique<io::OutputWriter>(model, stepper, os);
-  if (const ContactComponent* c = find_contact(stepper)) w->set_contact(&c->forces(), &c->points());
+  if (const ContactComponent* c = find_contact(stepper)) w->set_contact(c);
   if (scene)
     for (const auto& j : scene->joints) w->add_joint(j.first, j.second);
   return w;

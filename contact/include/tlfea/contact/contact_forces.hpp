@@ -118,6 +118,11 @@ class ContactForces {
   void restore_history(const std::vector<unsigned long long>& keys,
                        const std::vector<ContactHistory>& values, Real t_last);
 
+  // Whether a contact's force depends on the other contacts of its pair
+  // (a pair with the patch law, or a body with a shared point mass): then
+  // the contacts cannot be split between ranks (docs/guide/mpi.md).
+  bool couples_contacts() const;
+
   // Counters of the last compute (each reads one device value).
   Ordinal active_contacts() const;
   Ordinal sliding_contacts() const;

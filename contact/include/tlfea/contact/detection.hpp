@@ -61,6 +61,7 @@
 // partner, and keys of one step are strictly increasing.
 #pragma once
 
+#include <functional>
 #include <vector>
 
 #include "tlfea/contact/contact_points.hpp"
@@ -132,6 +133,41 @@ class ContactDetection {
   // and filters are fixed afterwards).
   void setup();
 
+  // Split over several ranks (before or after setup; the integrators layer's
+  // distributed stepper, docs/guide/mpi.md "Contact on several ranks").
+  // The vertices and triangles are numbered over the whole soup of the
+  // added bodies (host_surface(), in the order added); owner[t] is the rank
+  // of triangle t (its element's rank; a rigid body's: 0). Vertex v belongs
+  // to the lowest rank of its triangles and only that rank computes its
+  // contacts (keys carry the whole soup's vertex ids, so a pair has the same
+  // key on any rank count). This instance keeps on the device only its own
+  // triangles, the triangles of its own vertices (their normals), and the
+  // ghosts: every triangle whose bounding box comes within max_depth +
+  // margin of the bounding box of this rank's own vertices of some body,
+  // from the positions at setup (reference) or at the last re-ghosting.
+  // Each detect then measures how far the own vertices have moved since
+  // (global_max: the largest value over the ranks, collective, the same on
+  // every rank); beyond margin / 2 every rank re-ghosts from the current
+  // positions (then a vertex of this rank can only reach a triangle
+  // within max_depth + margin of the boxes it was ghosted from). A contact
+  // of an own vertex is thus found as by the unsplit detection: same
+  // triangles in reach, same order (the held ones keep the whole soup's
+  // order), same vertex normals and areas. margin >= 0 [m]; 0: twice
+  // max_depth.
+  void set_split(int rank, std::vector<int> triangle_owner, Real margin,
+                 std::function<Real(Real)> global_max);
+  bool is_split() const { return split_; }
+  // The whole soup of the added bodies (host; the device data of a split
+  // instance is its part of it).
+  const SurfaceHost& host_surface() const { return host_; }
+  // Split: the rank computing the contacts of a key's vertex.
+  int key_owner(unsigned long long key) const;
+  // Split: this rank's own vertices and triangles, and how many times the
+  // ghosts were rebuilt after setup.
+  Ordinal num_own_vertices() const { return num_own_vertices_; }
+  Ordinal num_own_triangles() const { return num_own_triangles_; }
+  int ghost_updates() const { return ghost_updates_; }
+
   // Detects in configuration q at time t (obstacle motions evaluated at t;
   // t < 0, a settle's pseudo-time (TimeStepper::settle): at t = 0, at rest).
   // Returns the number of contacts (also in points().count(0)); throws Error
@@ -184,6 +220,29 @@ class ContactDetection {
   DeviceView<Ordinal*> vertex_count_, vertex_offset_;
   DeviceView<Real*[4]> triangle_plane_, sorted_plane_;
   DeviceView<int*> sorted_body_;
+
+  // Device data of the surface `s` (the whole soup, or a split rank's part).
+  void build_device(const SurfaceHost& s);
+  // Split: this rank's part of the soup from the whole soup's vertex
+  // positions X, and its device data.
+  void build_part(const std::vector<std::array<Real, 3>>& X);
+  // Split: re-ghost (build_part at q) when the own vertices have moved
+  // more than margin / 2 since the ghosts were chosen (collective).
+  void reghost_if_moved(const CoefView& q);
+  // Split: the vertex owners and this rank's part at the reference.
+  void split_now();
+  bool any_self_ = false;
+  bool split_ = false;
+  int rank_ = 0;
+  Real margin_ = 0.0;
+  std::function<Real(Real)> global_max_;
+  std::vector<int> triangle_owner_, vertex_owner_;  // whole soup
+  Ordinal num_own_vertices_ = 0, num_own_triangles_ = 0;
+  int ghost_updates_ = 0;
+  SurfaceHost part_;
+  DeviceView<Ordinal*> vertex_global_;  // split: the whole soup's id of each vertex
+  DeviceView<int*> vertex_active_;      // split: 1 for this rank's own vertices
+  DeviceView<Real* [3]> ghost_x_;       // split: positions the ghosts were chosen at
 };
 
 }  // namespace tlfea

@@ -119,6 +119,10 @@ class OutputWriter {
   // Optional: contact results to write (the ContactForces' last compute and
   // the ContactPoints it used).
   void set_contact(const ContactForces* forces, const ContactPoints* points);
+  // The same from a stepper's contact component; on several ranks with the
+  // contacts split between them (ContactComponent::is_split) each output
+  // step gathers every rank's points to rank 0 (write_step is collective).
+  void set_contact(const ContactComponent* contact);
   // Optional: a named joint (its rows) for the reaction output. Without any,
   // all constraint rows form one group "constraints".
   void add_joint(const std::string& name, RowRange rows);
