@@ -244,6 +244,7 @@ Distribution::~Distribution() {
   if (model_) {
     try {
       model_->set_row_layout(RowLayout());
+      model_->restore_blocks();
     } catch (...) {
     }
   }
@@ -404,8 +405,12 @@ std::unique_ptr<Distribution> Distribution::make(Model& model, PartitionMethod p
   d->rows_.layout = make_row_layout(p, d->rows_.touched);
   for (size_t k = 0; k < d->own_.size(); ++k)
     convert_offsets(p, d->own_[k]->cliques(), RowLayout(), d->rows_.layout, sub_offsets[k]);
-  model.set_row_layout(d->rows_.layout);
+  // The whole blocks of the split bodies go (the rank's blocks replace
+  // them; Model::restore_blocks brings them back on destruction).
   d->model_ = &model;
+  for (int b = 0; b < model.num_bodies(); ++b)
+    if (model.can_release_block(b)) model.release_block(b);
+  model.set_row_layout(d->rows_.layout);
   // Couplings between bodies (joints) whose two coefficients different
   // ranks own: the same count on every rank (owner is).
   {

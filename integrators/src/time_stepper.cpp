@@ -491,7 +491,15 @@ TimeStepper::TimeStepper(Model& model, const StepperSettings& settings)
   init_rigid_reuse();
 }
 
-TimeStepper::~TimeStepper() = default;
+TimeStepper::~TimeStepper() {
+  // On several ranks the Distribution's destructor builds the model's whole
+  // element blocks again (Model::restore_blocks): the linear solver and the
+  // Newton matrix values go first, so that the rebuild adds nothing to the
+  // run's peak memory.
+  solver_.reset();
+  values_ = DeviceView<Real*>();
+  dist_.reset();
+}
 
 const CoefView& TimeStepper::velocities() const { return analysis_->velocity(v_); }
 bool TimeStepper::is_static() const { return !analysis_->has_inertia(); }

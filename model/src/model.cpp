@@ -18,6 +18,7 @@ int Model::add_body(const Mesh& mesh, const MaterialSpec& material, Real density
   b.mesh = mesh;
   b.offset = num_coefficients_;
   b.material = material;
+  b.density = density;
   b.block = make_element_block(mesh, b.offset, material, density);
   num_coefficients_ += mesh.num_coefficients();
   bodies_.push_back(std::move(b));
@@ -815,6 +816,77 @@ void Model::scaled_mass(Real scale, const DeviceView<Real*>& values) const {
                        ExpandBlockMass{pattern_.row_map, mass_, values, scale, layout_.shift});
 }
 
+ElementBlockBase& Model::block(int body) {
+  return const_cast<ElementBlockBase&>(static_cast<const Model&>(*this).block(body));
+}
+
+const ElementBlockBase& Model::block(int body) const {
+  const Body& b = bodies_.at(body);
+  if (!b.block)
+    throw_error("Model::block: body ", body, " (", b.mesh.source,
+                ") is split between the MPI ranks of a TimeStepper, which freed its whole element "
+                "block (TimeStepper::own_elements gives the rank's elements)");
+  return *b.block;
+}
+
+bool Model::can_release_block(int body) const {
+  const Body& b = bodies_.at(body);
+  if (!finalized_ || b.rigid || !b.block) return false;
+  if (b.mesh.type != ElementType::T10 && b.mesh.type != ElementType::Q27) return false;
+  for (const Pressure& p : pressures_)
+    if (p.body == body) return false;
+  return true;
+}
+
+void Model::release_block(int body) {
+  if (!can_release_block(body))
+    throw_error("Model::release_block: body ", body, "'s element block cannot be released");
+  Body& b = bodies_[body];
+  b.scatter = b.block->scatter();
+  b.shapes = b.block->kernel_shapes();
+  b.block.reset();
+  offsets_[body] = DeviceView<Offset***>();
+}
+
+void Model::restore_blocks() {
+  for (size_t k = 0; k < bodies_.size(); ++k) {
+    Body& b = bodies_[k];
+    if (b.block) continue;
+    auto block = make_element_block(b.mesh, b.offset, b.material, b.density);
+    block->set_scatter(b.scatter);
+    block->set_kernel_shapes(b.shapes);
+    // The offsets of the whole pattern found again (binary search in each
+    // block row, as build_crs_pattern placed them), then in row_layout().
+    const CliqueSet cl = block->cliques();
+    const int n = cl.size;
+    DeviceView<Offset***> offsets("tlfea::core::clique_offsets", cl.count(), n, n);
+    {
+      auto rm = host_view(pattern_.row_map);
+      auto en = host_view(pattern_.entries);
+      auto h = host_mirror(offsets);
+      for (Ordinal c = 0; c < cl.count(); ++c)
+        for (int i = 0; i < n; ++i)
+          for (int j = 0; j < n; ++j) {
+            const Ordinal a = cl.ids[static_cast<size_t>(c) * n + i];
+            const Ordinal d = cl.ids[static_cast<size_t>(c) * n + j];
+            h(c, i, j) = -1;
+            if (a < 0 || d < 0) continue;
+            const Ordinal* first = en.data() + rm(3 * a);
+            const Ordinal* last = en.data() + rm(3 * a + 1);
+            const Ordinal* it = std::lower_bound(first, last, 3 * d);
+            if (it == last || *it != 3 * d)
+              throw_error("Model::restore_blocks: block (", a, ", ", d, ") is not in the pattern");
+            h(c, i, j) = static_cast<Offset>(it - en.data());
+          }
+      copy_to_device(offsets, h);
+    }
+    convert_offsets(pattern_, cl, RowLayout(), layout_, offsets);
+    block->set_matrix_offsets(pattern_, offsets);
+    offsets_[k] = offsets;
+    b.block = std::move(block);
+  }
+}
+
 void Model::set_row_layout(const RowLayout& layout) {
   if (!finalized_) throw_error("Model::set_row_layout() before finalize()");
   if (!layout.whole() && !layout_.whole())
@@ -825,7 +897,8 @@ void Model::set_row_layout(const RowLayout& layout) {
     throw_error("Model::set_row_layout: a layout of ", layout.shift.extent(0), " rows for ",
                 pattern_.num_rows());
   for (size_t k = 0; k < bodies_.size(); ++k)
-    convert_offsets(pattern_, bodies_[k].block->cliques(), layout_, layout, offsets_[k]);
+    if (bodies_[k].block)  // released ones are found again by restore_blocks
+      convert_offsets(pattern_, bodies_[k].block->cliques(), layout_, layout, offsets_[k]);
   if (constraints_ && constraints_->num_rows() > 0)
     convert_offsets(pattern_, constraints_->jacobian_cliques(), layout_, layout,
                     offsets_[bodies_.size()]);

@@ -69,8 +69,22 @@ class Model {
   void add_torque(int body, const Vec3& T, TimeFunction amplitude = {});
   int num_bodies() const { return static_cast<int>(bodies_.size()); }
   const Mesh& mesh(int body) const { return bodies_.at(body).mesh; }
-  ElementBlockBase& block(int body) { return *bodies_.at(body).block; }
-  const ElementBlockBase& block(int body) const { return *bodies_.at(body).block; }
+  // Body b's element block (throws Error while it is released, below).
+  ElementBlockBase& block(int body);
+  const ElementBlockBase& block(int body) const;
+  // A TimeStepper on several MPI ranks evaluates each deformable body
+  // through per-rank blocks of its elements (integrators/src/distribution.hpp)
+  // and frees the whole block meanwhile (its quadrature data, connectivity
+  // and matrix offsets: as much memory as the rank's share of the Newton
+  // matrix values on one rank). Possible for a T10 or Q27 body without
+  // follower pressures (whose load uses the whole block at every step):
+  // can_release_block. While released, block(b) throws Error; restore_blocks
+  // builds every released block again from its mesh (same element order,
+  // offsets found again in the pattern, in row_layout()).
+  bool can_release_block(int body) const;
+  void release_block(int body);
+  bool block_released(int body) const { return !bodies_.at(body).block; }
+  void restore_blocks();
   const MaterialSpec& material(int body) const { return bodies_.at(body).material; }
   Ordinal coefficient_offset(int body) const { return bodies_.at(body).offset; }
   Ordinal num_coefficients() const { return num_coefficients_; }
@@ -280,8 +294,12 @@ class Model {
     std::unique_ptr<ElementBlockBase> block;
     Ordinal offset = 0;
     MaterialSpec material;
+    Real density = 0.0;
     RigidBlock* rigid = nullptr;  // block, for a rigid body
-    RowRange rigidity;            // its rigidity rows
+    // A released block's settings, for restore_blocks.
+    ScatterPolicy scatter = ScatterPolicy::Coloured;
+    KernelShapes shapes{};
+    RowRange rigidity;  // its rigidity rows
   };
   void build_reference();
   std::vector<Body> bodies_;
