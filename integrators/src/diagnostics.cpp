@@ -7,6 +7,10 @@
 #include "tlfea/core/error.hpp"
 #include "tlfea/core/host_device.hpp"
 
+#ifdef TLFEA_HAVE_MPI
+#include <mpi.h>
+#endif
+
 namespace tlfea {
 namespace {
 
@@ -58,19 +62,39 @@ struct FirstPointOfRow : ArraySum {
 
 }  // namespace
 
-StateMeasures::StateMeasures(Model& model) : model_(model) {
+StateMeasures::StateMeasures(Model& model, const TimeStepper* stepper) : model_(model) {
+  if (stepper && stepper->partition_size() > 1) stepper_ = stepper;
   // f_g = sum_b int rho0 g s dV0 on the reference configuration (§3.6).
   CoefView fg("tlfea::integrators::gravity_load", model.num_coefficients());
   for (int b = 0; b < model.num_bodies(); ++b)
-    model.block(b).body_force(model.reference(), model.gravity(), fg);
+    if (const ElementBlockBase* blk = elements(b))
+      blk->body_force(model.reference(), model.gravity(), fg);
   gravity_load_ = DeviceView<Real*>("tlfea::integrators::gravity_load_flat", 3 * fg.extent(0));
   device_copy(gravity_load_, DeviceView<Real*>(fg.data(), 3 * fg.extent(0)));
+#ifdef TLFEA_HAVE_MPI
+  if (stepper_) {  // the ranks' parts of f_g summed
+    fence("tlfea::integrators::gravity_load_sum");
+    auto h = to_host(gravity_load_);
+    MPI_Allreduce(MPI_IN_PLACE, h.data(), static_cast<int>(h.extent(0)), MPI_DOUBLE, MPI_SUM,
+                  MPI_COMM_WORLD);
+    copy_to_device(gravity_load_, h);
+  }
+#endif
+}
+
+const ElementBlockBase* StateMeasures::elements(int b) const {
+  return stepper_ ? stepper_->own_elements(b) : &model_.block(b);
 }
 
 Energies StateMeasures::energies(const CoefView& q, const CoefView& v, Real t) const {
   Energies e;
   e.kinetic = model_.kinetic_energy(v);
-  for (int b = 0; b < model_.num_bodies(); ++b) e.strain += model_.block(b).strain_energy(q);
+  for (int b = 0; b < model_.num_bodies(); ++b)
+    if (const ElementBlockBase* blk = elements(b)) e.strain += blk->strain_energy(q);
+#ifdef TLFEA_HAVE_MPI
+  if (stepper_)  // the ranks' parts of the strain energy summed
+    MPI_Allreduce(MPI_IN_PLACE, &e.strain, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+#endif
   // Gravity g f(t): the potential of the dead load f(t) f_g is -f(t) f_g . q.
   e.gravity = -model_.gravity_factor(t) *
               KokkosBlas::dot(gravity_load_, DeviceView<Real*>(q.data(), 3 * q.extent(0)));

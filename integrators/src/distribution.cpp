@@ -239,11 +239,11 @@ void align_parts(std::vector<int>& part, const CliqueSet& cl, Ordinal lo, Ordina
 }  // namespace
 
 Distribution::~Distribution() {
-  // The model's writers back on the whole pattern. convert_offsets throws
-  // only for a block missing from the pattern, which the model built.
+  // The model's writers back on the whole pattern, with its whole blocks
+  // and column indices (Model::restore_structure).
   if (model_) {
     try {
-      model_->set_row_layout(RowLayout());
+      model_->restore_structure();
     } catch (...) {
     }
   }
@@ -295,6 +295,12 @@ std::unique_ptr<Distribution> Distribution::make(Model& model, PartitionMethod p
   MPI_Comm_size(MPI_COMM_WORLD, &size);
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   if (size == 1) return nullptr;
+  // Another stepper on several ranks holds the model (its pattern's column
+  // indices and whole blocks freed): the same verdict on every rank.
+  if (model.pattern_entries_released() || !model.row_layout().whole())
+    throw_error(
+        "TimeStepper: the model is in use by another TimeStepper on several MPI ranks (one at a "
+        "time per model)");
   std::unique_ptr<Distribution> d(new Distribution());
   std::vector<DeviceView<Offset***>> sub_offsets;  // of own_, pattern offsets until the layout
   d->rank_ = rank;
@@ -404,8 +410,12 @@ std::unique_ptr<Distribution> Distribution::make(Model& model, PartitionMethod p
   d->rows_.layout = make_row_layout(p, d->rows_.touched);
   for (size_t k = 0; k < d->own_.size(); ++k)
     convert_offsets(p, d->own_[k]->cliques(), RowLayout(), d->rows_.layout, sub_offsets[k]);
-  model.set_row_layout(d->rows_.layout);
+  // The whole blocks of the split bodies go (the rank's blocks replace
+  // them; Model::restore_blocks brings them back on destruction).
   d->model_ = &model;
+  for (int b = 0; b < model.num_bodies(); ++b)
+    if (model.can_release_block(b)) model.release_block(b);
+  model.set_row_layout(d->rows_.layout);
   // Couplings between bodies (joints) whose two coefficients different
   // ranks own: the same count on every rank (owner is).
   {

@@ -3,7 +3,13 @@
 // Internal to the integrators layer.
 //
 // Every rank holds the whole Model and the whole state (q, v, lambda, the CRS
-// pattern); the Newton matrix values only of the rows it touches or owns
+// pattern's row map), except the whole element blocks of the split T10 / Q27
+// bodies, freed while the Distribution lives (Model::release_block: the
+// rank's own blocks replace them), and the pattern's column indices, freed
+// once the stepper's setup is done (Model::release_pattern_entries: the
+// solver keeps its rank's rows); Model::restore_structure on destruction
+// brings both back. The Newton
+// matrix values only of the rows it touches or owns
 // (RowLayout, core/crs_pattern.hpp: set on the Model for the Distribution's
 // lifetime, so that the model's writers and the rank's element blocks fill
 // that layout); the Tpetra matrix and its preconditioner are split

@@ -394,26 +394,11 @@ TimeStepper::TimeStepper(Model& model, const StepperSettings& settings)
   if (s_.integrator == TimeIntegrator::generalized_alpha && !(s_.penalty > 0))
     ga_penalty_factor_ = (1.0 - ga_alpha_m_) / ((1.0 - ga_alpha_f_) * ga_beta_);
 
-  // Scalar mass per block (M (x) I3: Model::block_mass, whose block row b
-  // starts at rm(3 b) / 9) and the block columns.
-  {
-    const Ordinal nb = p.num_block_rows;
-    std::vector<Offset> brm(nb + 1, 0);
-    std::vector<Ordinal> bcols;
-    for (Ordinal b = 0; b < nb; ++b) {
-      for (Offset k = rm(3 * b); k < rm(3 * b + 1); k += 3) bcols.push_back(en(k) / 3);
-      brm[b + 1] = static_cast<Offset>(bcols.size());
-    }
-    mass_row_map_ = DeviceView<Offset*>("tlfea::integrators::mass_row_map", nb + 1);
-    mass_cols_ = DeviceView<Ordinal*>("tlfea::integrators::mass_cols", bcols.size());
-    mass_block_ = model_.block_mass();
-    auto h1 = host_mirror(mass_row_map_);
-    auto h2 = host_mirror(mass_cols_);
-    for (Ordinal b = 0; b <= nb; ++b) h1(b) = brm[b];
-    for (size_t k = 0; k < bcols.size(); ++k) h2(k) = bcols[k];
-    copy_to_device(mass_row_map_, h1);
-    copy_to_device(mass_cols_, h2);
-  }
+  // Scalar mass per block (M (x) I3: Model::block_mass) and the block
+  // columns (Model::block_row_map, block_columns).
+  mass_row_map_ = model_.block_row_map();
+  mass_cols_ = model_.block_columns();
+  mass_block_ = model_.block_mass();
 
   // Clamped coefficients: their rows and columns are removed from the system
   // (identity rows, zero residual), so v stays at its prescribed value 0.
@@ -490,9 +475,20 @@ TimeStepper::TimeStepper(Model& model, const StepperSettings& settings)
   solver_->set_rigid_body_layout(detail::rigid_body_layout(model_, free_));  // for muelu
   if (analysis_->penalty_from_stiffness() && m_ > 0 && !(s_.penalty > 0)) init_static_penalty();
   init_rigid_reuse();
+  // Several ranks: the pattern's column indices were needed only for the
+  // setup above (the solver keeps its rank's rows); restored by dist_.
+  if (dist_) model_.release_pattern_entries();
 }
 
-TimeStepper::~TimeStepper() = default;
+TimeStepper::~TimeStepper() {
+  // On several ranks the Distribution's destructor builds the model's whole
+  // element blocks and pattern again (Model::restore_structure): the linear
+  // solver and the Newton matrix values go first, so that the rebuild adds
+  // nothing to the run's peak memory.
+  solver_.reset();
+  values_ = DeviceView<Real*>();
+  dist_.reset();
+}
 
 const CoefView& TimeStepper::velocities() const { return analysis_->velocity(v_); }
 bool TimeStepper::is_static() const { return !analysis_->has_inertia(); }

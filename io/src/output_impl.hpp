@@ -100,7 +100,8 @@ struct OutputWriter::Impl {
   // when `flag` is on any rank.
   bool any_rank(bool flag) const { return pieces > 1 ? s.any_rank(flag) : flag; }
   // Energies and per-body measures of the histories (made once the
-  // directory is ready).
+  // directory is ready; on several ranks on every rank, whose energies()
+  // sum the ranks' element terms: every rank calls it for each row).
   std::optional<StateMeasures> measures;
   // History columns: kColumnNames, then kBodyColumns per body.
   std::vector<std::string> columns;
@@ -126,7 +127,7 @@ struct OutputWriter::Impl {
   std::vector<BodyOut> build_piece(int k) const;
   void build_columns();  // output_writer.cpp
   std::string header() const;
-  void histories_row(const StepReport* rep, double wall_s);
+  void histories_row(const StepReport* rep, double wall_s, const Energies& e);
   void write_step();  // step_files.cpp
   void write_main_file(bool histories);
   // output.xdmf (xdmf_index.cpp): written whole (with free space for the

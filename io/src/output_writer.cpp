@@ -69,12 +69,11 @@ std::string OutputWriter::Impl::header() const {
   return h;
 }
 
-void OutputWriter::Impl::histories_row(const StepReport* rep, double wall_s) {
+void OutputWriter::Impl::histories_row(const StepReport* rep, double wall_s, const Energies& e) {
   const CoefView& q = stepper.positions();
   const CoefView& v = stepper.velocities();
   // Device reductions where q and v live (integrators/diagnostics.hpp); only
   // the sums reach the host.
-  const Energies e = measures->energies(q, v, stepper.time());
   std::vector<Real> row(columns.size(), 0.0);
   row[kStep] = static_cast<Real>(stepper.steps_taken());
   row[kTime] = stepper.time();
@@ -132,7 +131,7 @@ OutputWriter::OutputWriter(Model& model, TimeStepper& stepper, const OutputSetti
   I.build_bodies();
   I.h5path = s.directory + "/output" + I.suffix + ".h5";
   I.build_columns();
-  if (I.piece == 0) I.measures.emplace(model);
+  I.measures.emplace(model, &stepper);
   // steps/: one file per output step; files of an earlier run there go,
   // unless this run continues it (resume: kept up to the current step).
   if (first) make_directories(s.directory + "/steps");
@@ -153,9 +152,15 @@ OutputWriter::OutputWriter(Model& model, TimeStepper& stepper, const OutputSetti
   I.open = true;
   I.write_main_file(false);
   // The current state's history row, unless the continued output has it.
-  if (I.piece == 0 &&
-      (I.history.empty() || I.history.back()[kStep] != static_cast<Real>(I.stepper.steps_taken())))
-    I.histories_row(nullptr, 0.0);
+  // (The energies on every rank: on several ranks a collective.)
+  const bool row =
+      I.piece == 0 &&
+      (I.history.empty() || I.history.back()[kStep] != static_cast<Real>(I.stepper.steps_taken()));
+  if (row || I.pieces > 1) {
+    const Energies e =
+        I.measures->energies(stepper.positions(), stepper.velocities(), stepper.time());
+    if (row) I.histories_row(nullptr, 0.0, e);
+  }
   I.write_step();
   I.last_end = wall();
 }
@@ -186,7 +191,10 @@ void OutputWriter::add_joint(const std::string& name, RowRange rows) {
 void OutputWriter::record(const StepReport& report) {
   Impl& I = *impl_;
   if (I.finished) throw_error("OutputWriter::record after finish()");
-  if (I.piece == 0) I.histories_row(&report, wall() - I.last_end);
+  const double wall_s = wall() - I.last_end;
+  const Energies e =
+      I.measures->energies(I.stepper.positions(), I.stepper.velocities(), I.stepper.time());
+  if (I.piece == 0) I.histories_row(&report, wall_s, e);
   if (I.stepper.steps_taken() % I.s.every == 0) I.write_step();
   I.last_end = wall();
 }

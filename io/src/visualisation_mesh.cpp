@@ -57,7 +57,6 @@ std::vector<BodyOut> OutputWriter::Impl::build_piece(int pk) const {
     const std::vector<int> parts = stepper.element_ranks(b);
     auto mine = [&](Ordinal e) { return parts.empty() || parts[e] == pk; };
     const Mesh& mesh = model.mesh(b);
-    const ElementBlockBase& blk = model.block(b);
     const Ordinal off = model.coefficient_offset(b);
     BodyOut o;
     o.start.push_back(0);
@@ -152,6 +151,9 @@ std::vector<BodyOut> OutputWriter::Impl::build_piece(int pk) const {
       o.nodes_per_cell = 8;
       const int ns = std::max(2, s.samples);
       const bool beam = mesh.type == ElementType::ANCF3243;
+      // An ANCF body's whole block (only T10 / Q27 blocks are freed on
+      // several ranks: Model::can_release_block).
+      const ElementBlockBase& blk = model.block(b);
       const int n[3] = {ns, beam ? 2 : ns, 2};
       Ordinal p0 = 0;
       for (Ordinal e = 0; e < mesh.num_elements(); ++e) {

@@ -7,7 +7,8 @@
 // the rows it owns (integrators/src/distribution.hpp). analyze() builds, once per
 // pattern, a one-to-one matrix on the rows the rank owns and a matrix on its
 // shared rows (those its elements touch but another rank owns; none on one
-// rank), both graphs cut from the pattern, which every rank holds, and the
+// rank), both graphs cut from the pattern (which every rank holds during the
+// setup; on several ranks the model then frees its column indices), and the
 // Tpetra::Export from the shared rows to their owners; factorize() copies
 // the rank's values of its owned rows into the owned matrix and those of
 // its shared rows into the shared one (row by row: no nnz-sized offset map),
@@ -51,6 +52,8 @@ namespace {
 using GO = TpetraMap::global_ordinal_type;
 // A local matrix's row pointers (its graph's own view).
 using RowPtr = TpetraGraph::local_graph_device_type::row_map_type;
+using LocalEntries = TpetraGraph::local_graph_device_type::entries_type;
+using LocalMap = TpetraMap::local_map_type;
 using Range = Kokkos::RangePolicy<ExecSpace>;
 
 struct Gather {
@@ -60,34 +63,39 @@ struct Gather {
 };
 
 // Row i of a matrix cut from the pattern, in the order of its columns' local
-// ids: out(ptr(i) ..) <- in(rm(rows(i)) ..). With `mine` null the local ids
+// ids: out(ptr(i) ..) <- in(rm(rows(i)) ..). With `lcl` empty the local ids
 // ascend with the global ones (the shared matrix), so the row is a plain
-// copy; otherwise (the owned matrix, its column map the owned rows first)
-// the columns with mine(c) come first and the others after, each group in
-// ascending order: a stable partition of the pattern row.
+// copy. Otherwise (the owned matrix) the column map holds the owned rows
+// first (local ids < n_first) and the other columns after, so each row
+// holds the first group, then the other, each ascending: the pattern row
+// (ascending global ids) is the merge of the two groups by global id
+// (cols.getGlobalElement of the row's local ids, lcl), which places each of
+// its entries without the pattern's column indices.
 struct GatherRows {
   DeviceView<Real*> out, in;
   DeviceView<Offset*> rows;
   RowPtr ptr;
   DeviceView<Offset*> rm;
-  DeviceView<Ordinal*> en;
-  DeviceView<unsigned char*> mine;
+  LocalEntries lcl;  // the owned matrix's local column ids (empty: the shared matrix)
+  LocalMap cols;     // its column map
+  Ordinal n_first = 0;
   DeviceView<Offset*> shift;  // where `in` holds each row (RowLayout; empty: unshifted)
   KOKKOS_INLINE_FUNCTION void operator()(const Offset i) const {
     const Offset b = rm(rows(i)), e = rm(rows(i) + 1);
     const Offset s = shift.extent(0) == 0 ? 0 : shift(rows(i));
     Offset a = static_cast<Offset>(ptr(i));
-    if (mine.extent(0) == 0) {
+    if (lcl.extent(0) == 0) {
       for (Offset k = b; k < e; ++k) out(a++) = in(k + s);
       return;
     }
-    Offset o = a;
-    for (Offset k = b; k < e; ++k) o += mine(en(k)) ? 1 : 0;
+    const Offset end = static_cast<Offset>(ptr(i + 1));
+    Offset m = a;
+    while (m < end && lcl(m) < n_first) ++m;
+    Offset p1 = a, p2 = m;
     for (Offset k = b; k < e; ++k) {
-      if (mine(en(k)))
-        out(a++) = in(k + s);
-      else
-        out(o++) = in(k + s);
+      const bool first =
+          p2 == end || (p1 < m && cols.getGlobalElement(lcl(p1)) < cols.getGlobalElement(lcl(p2)));
+      out(first ? p1++ : p2++) = in(k + s);
     }
   }
 };
@@ -199,10 +207,11 @@ class DistributedSolver final : public LinearSolver, BelosParts {
       // This rank's part of its owned rows, then the shared rows' parts of
       // the other ranks added in (Tpetra::ADD).
       owned_->resumeFill();
-      gather_rows(*owned_, values, owned_rows_, owned_ptr_, mine_);
+      gather_rows(*owned_, values, owned_rows_, owned_ptr_, owned_lcl_, owned_cols_,
+                  static_cast<Ordinal>(rows_.owned.size()));
       if (!shared_.is_null()) {
         shared_->resumeFill();
-        gather_rows(*shared_, values, shared_rows_, shared_ptr_, DeviceView<unsigned char*>());
+        gather_rows(*shared_, values, shared_rows_, shared_ptr_, LocalEntries(), LocalMap(), 0);
         shared_->fillComplete(owned_map_, owned_map_);
         owned_->doExport(*shared_, *export_, Tpetra::ADD);
       }
@@ -362,9 +371,9 @@ class DistributedSolver final : public LinearSolver, BelosParts {
     std::vector<unsigned char> is_mine(static_cast<size_t>(n_), 0);
     for (Ordinal r : rows_.owned) is_mine[r] = 1;
     rm_ = pattern.row_map;
-    en_ = pattern.entries;
-    mine_ = upload_to_device<unsigned char>("tlfea::linalg::dist::mine", is_mine);
     owned_ptr_ = owned_->getCrsGraph()->getLocalGraphDevice().row_map;
+    owned_lcl_ = owned_->getCrsGraph()->getLocalGraphDevice().entries;
+    owned_cols_ = owned_->getColMap()->getLocalMap();
     if (!shared_.is_null()) shared_ptr_ = shared_->getCrsGraph()->getLocalGraphDevice().row_map;
     std::vector<Offset> owned_rows(rows_.owned.begin(), rows_.owned.end());
     owned_rows_ = upload_to_device<Offset>("tlfea::linalg::dist::owned_rows", owned_rows);
@@ -398,12 +407,13 @@ class DistributedSolver final : public LinearSolver, BelosParts {
   }
 
   void gather_rows(TpetraMatrix& m, const DeviceView<Real*>& values,
-                   const DeviceView<Offset*>& rows, const RowPtr& ptr,
-                   const DeviceView<unsigned char*>& mine) const {
+                   const DeviceView<Offset*>& rows, const RowPtr& ptr, const LocalEntries& lcl,
+                   const LocalMap& cols, Ordinal n_first) const {
     auto lv = m.getLocalValuesView();
     DeviceView<Real*> dst(const_cast<Real*>(lv.data()), lv.extent(0));
-    Kokkos::parallel_for("tlfea::linalg::dist::gather_rows", Range(0, rows.extent(0)),
-                         GatherRows{dst, values, rows, ptr, rm_, en_, mine, rows_.layout.shift});
+    Kokkos::parallel_for(
+        "tlfea::linalg::dist::gather_rows", Range(0, rows.extent(0)),
+        GatherRows{dst, values, rows, ptr, rm_, lcl, cols, n_first, rows_.layout.shift});
   }
 
   // Throws unless the local entries of `m` (rows `rows` of the pattern) hold
@@ -448,11 +458,11 @@ class DistributedSolver final : public LinearSolver, BelosParts {
   Ordinal n_ = 0;
   Offset nnz_ = 0;
   Teuchos::RCP<const TpetraMap> owned_map_;
-  Teuchos::RCP<TpetraMatrix> owned_, shared_;  // shared_: null on one rank
-  Teuchos::RCP<Tpetra::Export<>> export_;      // shared rows -> their owners
-  DeviceView<Offset*> rm_;                     // the pattern
-  DeviceView<Ordinal*> en_;
-  DeviceView<unsigned char*> mine_;               // per scalar row: this rank owns it
+  Teuchos::RCP<TpetraMatrix> owned_, shared_;     // shared_: null on one rank
+  Teuchos::RCP<Tpetra::Export<>> export_;         // shared rows -> their owners
+  DeviceView<Offset*> rm_;                        // the pattern's row map
+  LocalEntries owned_lcl_;                        // the owned matrix's local column ids
+  LocalMap owned_cols_;                           // and its column map
   DeviceView<Offset*> owned_rows_, shared_rows_;  // local row i <- global row (i)
   RowPtr owned_ptr_, shared_ptr_;                 // the matrices' row pointers
   Teuchos::RCP<TpetraVector> x_, b_, r_;

@@ -18,6 +18,7 @@ int Model::add_body(const Mesh& mesh, const MaterialSpec& material, Real density
   b.mesh = mesh;
   b.offset = num_coefficients_;
   b.material = material;
+  b.density = density;
   b.block = make_element_block(mesh, b.offset, material, density);
   num_coefficients_ += mesh.num_coefficients();
   bodies_.push_back(std::move(b));
@@ -321,14 +322,14 @@ struct BlockRowSum {
 
 // v^T (M (x) I3) v = sum_b sum_c M_bc v_b . v_c.
 struct BlockQuadratic {
-  DeviceView<Offset*> row_map;
-  DeviceView<Ordinal*> entries;
+  DeviceView<Offset*> block_row_map;  // Model::block_row_map, block_columns
+  DeviceView<Ordinal*> columns;
   DeviceView<Real*> mass;
   CoefView v;
   KOKKOS_INLINE_FUNCTION void operator()(const Ordinal b, Real& s) const {
     Real mv[3] = {0.0, 0.0, 0.0};
-    for (Offset e = row_map(3 * b), i = row_map(3 * b) / 9; e < row_map(3 * b + 1); e += 3, ++i) {
-      const Ordinal c = entries(e) / 3;
+    for (Offset i = block_row_map(b); i < block_row_map(b + 1); ++i) {
+      const Ordinal c = columns(i);
       for (int a = 0; a < 3; ++a) mv[a] += mass(i) * v(c, a);
     }
     s += v(b, 0) * mv[0] + v(b, 1) * mv[1] + v(b, 2) * mv[2];
@@ -346,8 +347,8 @@ struct BodyMotionSums {
   using value_type = Real[];
   using size_type = Ordinal;
   unsigned value_count = 11;
-  DeviceView<Offset*> row_map;
-  DeviceView<Ordinal*> entries;
+  DeviceView<Offset*> block_row_map;  // Model::block_row_map, block_columns
+  DeviceView<Ordinal*> columns;
   DeviceView<Real*> mass;  // Model::block_mass
   CoefView q, v;
   Ordinal off, n;
@@ -355,10 +356,9 @@ struct BodyMotionSums {
   KOKKOS_INLINE_FUNCTION void operator()(const Ordinal i, value_type s) const {
     const Ordinal k = off + i;
     Real w = 0.0, mv[3] = {0.0, 0.0, 0.0};
-    // Row 3k holds block column j's entries 3j, 3j + 1, 3j + 2 in a row;
-    // its block mass is mass(row_map(3k) / 9 + slot) (Model::block_mass).
-    for (Offset e = row_map(3 * k), b = row_map(3 * k) / 9; e < row_map(3 * k + 1); e += 3, ++b) {
-      const Ordinal j = entries(e) / 3;
+    // Block row k's block columns j and their block masses (Model::block_mass).
+    for (Offset b = block_row_map(k); b < block_row_map(k + 1); ++b) {
+      const Ordinal j = columns(b);
       if (j < off || j >= off + n) continue;  // another body (constraint couplings: no mass)
       const Real m = mass(b);
       if ((j - off) % cpn == 0) w += m;
@@ -697,33 +697,22 @@ void Model::finalize() {
     cs.add_dp1(o, d[0], o, d[2], DrivingFunction::constant(0.0));
     b.rigidity.count = 6;
   }
-  std::vector<CliqueSet> cliques;
-  for (const Body& b : bodies_) cliques.push_back(b.block->cliques());
   const bool with_constraints = constraints_ && constraints_->num_rows() > 0;
-  if (with_constraints) {
-    constraints_->finalize();
-    cliques.push_back(constraints_->jacobian_cliques());
-  }
+  if (with_constraints) constraints_->finalize();
+  // The clique sets in the order build_structure takes them: bodies,
+  // constraints, spring-dampers, rotational spring-dampers.
+  const int nsets = static_cast<int>(bodies_.size()) + (with_constraints ? 1 : 0);
   springs_offsets_ = -1;
   if (springs_.size() > 0) {
     springs_.finalize();
-    springs_offsets_ = static_cast<int>(cliques.size());
-    cliques.push_back(springs_.cliques());
+    springs_offsets_ = nsets;
   }
   rsdas_offsets_ = -1;
   if (rsdas_.size() > 0) {
     rsdas_.finalize();
-    rsdas_offsets_ = static_cast<int>(cliques.size());
-    cliques.push_back(rsdas_.cliques());
+    rsdas_offsets_ = nsets + (springs_offsets_ >= 0 ? 1 : 0);
   }
-  std::vector<DeviceView<Offset***>>& offsets = offsets_;
-  pattern_ = build_crs_pattern(num_coefficients_, cliques, offsets);
-  layout_ = RowLayout();
-  for (size_t k = 0; k < bodies_.size(); ++k)
-    bodies_[k].block->set_matrix_offsets(pattern_, offsets[k]);
-  if (with_constraints) constraints_->set_matrix_offsets(pattern_, offsets[bodies_.size()]);
-  if (springs_offsets_ >= 0) springs_.set_matrix_offsets(pattern_, offsets[springs_offsets_]);
-  if (rsdas_offsets_ >= 0) rsdas_.set_matrix_offsets(pattern_, offsets[rsdas_offsets_]);
+  build_structure();
   {
     // The consistent mass is M (x) I3 (docs/theory.md §3.5): assembled on the
     // whole pattern, checked to be of that form, and kept as M's scalars, one
@@ -783,6 +772,64 @@ void Model::finalize() {
   finalized_ = true;
 }
 
+void Model::build_structure() {
+  std::vector<CliqueSet> cliques;
+  for (const Body& b : bodies_) cliques.push_back(b.block->cliques());
+  const bool with_constraints = constraints_ && constraints_->num_rows() > 0;
+  if (with_constraints) cliques.push_back(constraints_->jacobian_cliques());
+  if (springs_offsets_ >= 0) cliques.push_back(springs_.cliques());
+  if (rsdas_offsets_ >= 0) cliques.push_back(rsdas_.cliques());
+  std::vector<DeviceView<Offset***>>& offsets = offsets_;
+  pattern_ = build_crs_pattern(num_coefficients_, cliques, offsets);
+  layout_ = RowLayout();
+  for (size_t k = 0; k < bodies_.size(); ++k)
+    bodies_[k].block->set_matrix_offsets(pattern_, offsets[k]);
+  if (with_constraints) constraints_->set_matrix_offsets(pattern_, offsets[bodies_.size()]);
+  if (springs_offsets_ >= 0) springs_.set_matrix_offsets(pattern_, offsets[springs_offsets_]);
+  if (rsdas_offsets_ >= 0) rsdas_.set_matrix_offsets(pattern_, offsets[rsdas_offsets_]);
+  // The block structure: every scalar row of block row b holds 3 entries per
+  // block column, so block row b starts at row_map(3 b) / 9 and its block
+  // columns are entries(k) / 3 for every third k of row 3 b.
+  const Ordinal nb = pattern_.num_block_rows;
+  auto rm = host_view(pattern_.row_map);
+  auto en = host_view(pattern_.entries);
+  block_row_map_ = DeviceView<Offset*>("tlfea::model::block_row_map", nb + 1);
+  block_columns_ = DeviceView<Ordinal*>("tlfea::model::block_columns", pattern_.nnz() / 9);
+  auto hr = host_mirror(block_row_map_);
+  auto hc = host_mirror(block_columns_);
+  for (Ordinal b = 0; b < nb; ++b) {
+    hr(b) = rm(3 * b) / 9;
+    for (Offset k = rm(3 * b), i = rm(3 * b) / 9; k < rm(3 * b + 1); k += 3, ++i) hc(i) = en(k) / 3;
+  }
+  hr(nb) = pattern_.nnz() / 9;
+  copy_to_device(block_row_map_, hr);
+  copy_to_device(block_columns_, hc);
+}
+
+void Model::release_pattern_entries() {
+  if (!finalized_) throw_error("Model::release_pattern_entries() before finalize()");
+  pattern_.entries = DeviceView<Ordinal*>();
+  entries_released_ = true;
+}
+
+void Model::restore_structure() {
+  if (!entries_released_) {
+    set_row_layout(RowLayout());
+    restore_blocks();
+    return;
+  }
+  for (Body& b : bodies_) {
+    if (b.block) continue;
+    b.block = make_element_block(b.mesh, b.offset, b.material, b.density);
+    b.block->set_scatter(b.scatter);
+    b.block->set_kernel_shapes(b.shapes);
+  }
+  // The same clique sets in the same order: the same pattern as finalize()'s
+  // (block_mass indexes it unchanged), every offset in the whole layout.
+  build_structure();
+  entries_released_ = false;
+}
+
 Real Model::kinetic_energy(const CoefView& v) const {
   if (!finalized_) throw_error("Model::kinetic_energy() before finalize()");
   if (static_cast<Ordinal>(v.extent(0)) != num_coefficients_)
@@ -791,7 +838,7 @@ Real Model::kinetic_energy(const CoefView& v) const {
   Real twice = 0.0;
   Kokkos::parallel_reduce("tlfea::model::kinetic_energy",
                           Kokkos::RangePolicy<ExecSpace>(0, num_coefficients_),
-                          BlockQuadratic{pattern_.row_map, pattern_.entries, mass_, v}, twice);
+                          BlockQuadratic{block_row_map_, block_columns_, mass_, v}, twice);
   return 0.5 * twice;
 }
 
@@ -815,8 +862,87 @@ void Model::scaled_mass(Real scale, const DeviceView<Real*>& values) const {
                        ExpandBlockMass{pattern_.row_map, mass_, values, scale, layout_.shift});
 }
 
+ElementBlockBase& Model::block(int body) {
+  return const_cast<ElementBlockBase&>(static_cast<const Model&>(*this).block(body));
+}
+
+const ElementBlockBase& Model::block(int body) const {
+  const Body& b = bodies_.at(body);
+  if (!b.block)
+    throw_error("Model::block: body ", body, " (", b.mesh.source,
+                ") is split between the MPI ranks of a TimeStepper, which freed its whole element "
+                "block (TimeStepper::own_elements gives the rank's elements)");
+  return *b.block;
+}
+
+bool Model::can_release_block(int body) const {
+  const Body& b = bodies_.at(body);
+  if (!finalized_ || b.rigid || !b.block) return false;
+  if (b.mesh.type != ElementType::T10 && b.mesh.type != ElementType::Q27) return false;
+  for (const Pressure& p : pressures_)
+    if (p.body == body) return false;
+  return true;
+}
+
+void Model::release_block(int body) {
+  if (!can_release_block(body))
+    throw_error("Model::release_block: body ", body, "'s element block cannot be released");
+  Body& b = bodies_[body];
+  b.scatter = b.block->scatter();
+  b.shapes = b.block->kernel_shapes();
+  b.block.reset();
+  offsets_[body] = DeviceView<Offset***>();
+}
+
+void Model::restore_blocks() {
+  if (entries_released_)
+    throw_error(
+        "Model::restore_blocks: the pattern's column indices are released "
+        "(restore_structure)");
+  for (size_t k = 0; k < bodies_.size(); ++k) {
+    Body& b = bodies_[k];
+    if (b.block) continue;
+    auto block = make_element_block(b.mesh, b.offset, b.material, b.density);
+    block->set_scatter(b.scatter);
+    block->set_kernel_shapes(b.shapes);
+    // The offsets of the whole pattern found again (binary search in each
+    // block row, as build_crs_pattern placed them), then in row_layout().
+    const CliqueSet cl = block->cliques();
+    const int n = cl.size;
+    DeviceView<Offset***> offsets("tlfea::core::clique_offsets", cl.count(), n, n);
+    {
+      auto rm = host_view(pattern_.row_map);
+      auto en = host_view(pattern_.entries);
+      auto h = host_mirror(offsets);
+      for (Ordinal c = 0; c < cl.count(); ++c)
+        for (int i = 0; i < n; ++i)
+          for (int j = 0; j < n; ++j) {
+            const Ordinal a = cl.ids[static_cast<size_t>(c) * n + i];
+            const Ordinal d = cl.ids[static_cast<size_t>(c) * n + j];
+            h(c, i, j) = -1;
+            if (a < 0 || d < 0) continue;
+            const Ordinal* first = en.data() + rm(3 * a);
+            const Ordinal* last = en.data() + rm(3 * a + 1);
+            const Ordinal* it = std::lower_bound(first, last, 3 * d);
+            if (it == last || *it != 3 * d)
+              throw_error("Model::restore_blocks: block (", a, ", ", d, ") is not in the pattern");
+            h(c, i, j) = static_cast<Offset>(it - en.data());
+          }
+      copy_to_device(offsets, h);
+    }
+    convert_offsets(pattern_, cl, RowLayout(), layout_, offsets);
+    block->set_matrix_offsets(pattern_, offsets);
+    offsets_[k] = offsets;
+    b.block = std::move(block);
+  }
+}
+
 void Model::set_row_layout(const RowLayout& layout) {
   if (!finalized_) throw_error("Model::set_row_layout() before finalize()");
+  if (entries_released_)
+    throw_error(
+        "Model::set_row_layout: the pattern's column indices are released "
+        "(restore_structure)");
   if (!layout.whole() && !layout_.whole())
     throw_error(
         "Model::set_row_layout: the model's matrix already has a rank's row layout (one "
@@ -825,7 +951,8 @@ void Model::set_row_layout(const RowLayout& layout) {
     throw_error("Model::set_row_layout: a layout of ", layout.shift.extent(0), " rows for ",
                 pattern_.num_rows());
   for (size_t k = 0; k < bodies_.size(); ++k)
-    convert_offsets(pattern_, bodies_[k].block->cliques(), layout_, layout, offsets_[k]);
+    if (bodies_[k].block)  // released ones are found again by restore_blocks
+      convert_offsets(pattern_, bodies_[k].block->cliques(), layout_, layout, offsets_[k]);
   if (constraints_ && constraints_->num_rows() > 0)
     convert_offsets(pattern_, constraints_->jacobian_cliques(), layout_, layout,
                     offsets_[bodies_.size()]);
@@ -854,15 +981,8 @@ Model::BodyMotion Model::body_motion(int body, const CoefView& q, const CoefView
                 " coefficients, expected ", num_coefficients_);
   const Ordinal n = b.mesh.num_coefficients();
   Real s[11] = {};
-  const BodyMotionSums sums{11,
-                            pattern_.row_map,
-                            pattern_.entries,
-                            mass_,
-                            q,
-                            v,
-                            b.offset,
-                            n,
-                            b.mesh.coefficients_per_node()};
+  const BodyMotionSums sums{
+      11, block_row_map_, block_columns_, mass_, q, v, b.offset, n, b.mesh.coefficients_per_node()};
   Kokkos::parallel_reduce("tlfea::model::body_motion", Kokkos::RangePolicy<ExecSpace>(0, n), sums,
                           s);
   BodyMotion r;

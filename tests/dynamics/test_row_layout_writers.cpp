@@ -98,5 +98,123 @@ TEST(RowLayoutWriters, HeldRowsMatchTheWholePatternAndTheLayoutIsRestored) {
   EXPECT_THROW(model.scaled_mass(1.0, DeviceView<Real*>("short", p.nnz() - 1)), Error);
 }
 
+// Model::release_block / restore_blocks (what a TimeStepper on several MPI
+// ranks does with a split body's whole block): a T10 body's block freed,
+// block() refused meanwhile, and built again from the mesh, in the whole
+// layout and in a layout of some rows, fills the same values (tangent, at
+// the rows' packed positions) and internal forces as the block built by
+// finalize(), bit for bit (same element order, same offsets); so does the
+// structure rebuilt after the pattern's column indices were released
+// (restore_structure). Bodies whose whole block a step needs are not
+// released: one with a follower pressure, a rigid body.
+TEST(RowLayoutWriters, ReleasedBlockIsRebuiltWithTheSameOffsets) {
+  Model model;
+  const int t10 = model.add_body(generate_box(ElementType::T10, {1.0, 0.5, 0.5}, {2, 1, 1}),
+                                 MaterialSpec::svk(1e7, 0.3), 1000.0);
+  const int q27 =
+      model.add_body(generate_box(ElementType::Q27, {1.0, 1.0, 1.0}, {1, 1, 1}, {2.0, 0.0, 0.0}),
+                     MaterialSpec::svk(1e7, 0.3), 1000.0);
+  model.add_pressure(q27, "zmax", 1e4);
+  RigidBodySpec s;
+  s.mass = 5.0;
+  s.center = Vec3{{5.0, 0.0, 0.0}};
+  s.inertia = identity3();
+  const int rigid = model.add_rigid_body(s);
+  EXPECT_FALSE(model.can_release_block(t10));  // before finalize()
+  model.finalize();
+  EXPECT_TRUE(model.can_release_block(t10));
+  EXPECT_FALSE(model.can_release_block(q27));    // its follower pressure
+  EXPECT_FALSE(model.can_release_block(rigid));  // a rigid body
+  EXPECT_THROW(model.release_block(q27), Error);
+
+  const Ordinal n = model.num_coefficients();
+  CoefView q("q", n), v("v", n);
+  {
+    auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), model.reference());
+    for (Ordinal c = 0; c < n; ++c)
+      for (int a = 0; a < 3; ++a) h(c, a) += 1e-3 * std::cos(0.9 * c + 0.4 * a);
+    Kokkos::deep_copy(q, h);
+  }
+  const CrsPattern& p = model.pattern();
+  auto tangent = [&](const DeviceView<Real*>& values) {
+    model.block(t10).tangent(q, v, 1.0, 0.0, values);
+    Kokkos::fence();
+    return Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), values);
+  };
+  auto force = [&]() {
+    CoefView f("f", n);
+    model.block(t10).internal_force(q, v, f);
+    return Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), f);
+  };
+  const auto k0 = tangent(DeviceView<Real*>("k0", p.nnz()));
+  const auto f0 = force();
+
+  // Released and rebuilt in the whole layout.
+  model.release_block(t10);
+  EXPECT_TRUE(model.block_released(t10));
+  EXPECT_THROW(model.block(t10), Error);
+  model.restore_blocks();
+  EXPECT_FALSE(model.block_released(t10));
+  {
+    const auto k1 = tangent(DeviceView<Real*>("k1", p.nnz()));
+    const auto f1 = force();
+    for (Offset k = 0; k < p.nnz(); ++k) ASSERT_EQ(k1(k), k0(k)) << "entry " << k;
+    for (Ordinal c = 0; c < n; ++c)
+      for (int a = 0; a < 3; ++a) ASSERT_EQ(f1(c, a), f0(c, a));
+  }
+
+  // Released, a layout of every other block row set, rebuilt in it.
+  model.release_block(t10);
+  std::vector<Ordinal> rows;
+  for (Ordinal b = 0; b < p.num_block_rows; b += 2)
+    for (int a = 0; a < 3; ++a) rows.push_back(3 * b + a);
+  const RowLayout layout = make_row_layout(p, rows);
+  model.set_row_layout(layout);
+  model.restore_blocks();
+  {
+    const auto k2 = tangent(DeviceView<Real*>("k2", layout.nnz));
+    auto rm = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), p.row_map);
+    Offset packed = 0;
+    for (Ordinal r : rows)
+      for (Offset k = rm(r); k < rm(r + 1); ++k, ++packed)
+        ASSERT_EQ(k2(packed), k0(k)) << "row " << r;
+    EXPECT_EQ(packed, layout.nnz);
+  }
+  model.set_row_layout(RowLayout());
+  {
+    const auto k3 = tangent(DeviceView<Real*>("k3", p.nnz()));
+    for (Offset k = 0; k < p.nnz(); ++k) ASSERT_EQ(k3(k), k0(k)) << "entry " << k;
+  }
+
+  // Released with the pattern's column indices (in a rank's layout), then
+  // the whole structure back: the same pattern as finalize()'s, the same
+  // tangent and kinetic energy (the latter from the block structure, which
+  // stays while the column indices are released).
+  const auto en0 = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), p.entries);
+  CoefView w("w", n);
+  Kokkos::deep_copy(w, 0.5);
+  const Real ke0 = model.kinetic_energy(w);
+  model.release_block(t10);
+  model.set_row_layout(layout);
+  model.release_pattern_entries();
+  EXPECT_TRUE(model.pattern_entries_released());
+  EXPECT_EQ(model.pattern().entries.extent(0), 0u);
+  EXPECT_EQ(model.kinetic_energy(w), ke0);
+  EXPECT_THROW(model.set_row_layout(RowLayout()), Error);
+  EXPECT_THROW(model.restore_blocks(), Error);
+  model.restore_structure();
+  EXPECT_FALSE(model.pattern_entries_released());
+  EXPECT_FALSE(model.block_released(t10));
+  EXPECT_TRUE(model.row_layout().whole());
+  {
+    const CrsPattern& p2 = model.pattern();
+    ASSERT_EQ(p2.nnz(), static_cast<Offset>(en0.extent(0)));
+    const auto en1 = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), p2.entries);
+    for (Offset k = 0; k < p2.nnz(); ++k) ASSERT_EQ(en1(k), en0(k)) << "entry " << k;
+    const auto k4 = tangent(DeviceView<Real*>("k4", p2.nnz()));
+    for (Offset k = 0; k < p2.nnz(); ++k) ASSERT_EQ(k4(k), k0(k)) << "entry " << k;
+  }
+}
+
 }  // namespace
 }  // namespace tlfea

@@ -30,15 +30,22 @@ struct BodyMeasures {
 
 // The energy and motion measures of one finalized model. Holds the dead
 // gravity load f_g on the reference configuration (made once, on the device).
+// With a stepper, the element terms (f_g, the strain energy) come from the
+// elements it evaluates on this process (TimeStepper::own_elements), summed
+// over its MPI ranks: on several ranks the constructor and energies() are
+// then collective (every rank calls them, in the same order).
 class StateMeasures {
  public:
-  explicit StateMeasures(Model& model);
+  explicit StateMeasures(Model& model, const TimeStepper* stepper = nullptr);
   Energies energies(const CoefView& q, const CoefView& v, Real t) const;
   BodyMeasures body(int body, const CoefView& q, const CoefView& v, Real t) const;
 
  private:
+  // Body b's elements whose terms this process adds (nullptr: none).
+  const ElementBlockBase* elements(int b) const;
   Model& model_;
-  DeviceView<Real*> gravity_load_;  // f_g, flat (3 per coefficient)
+  const TimeStepper* stepper_ = nullptr;  // set on several ranks only
+  DeviceView<Real*> gravity_load_;        // f_g, flat (3 per coefficient)
 };
 
 // The force the constraint rows `rows` exert on each body at the stepper's

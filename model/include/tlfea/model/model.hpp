@@ -69,8 +69,39 @@ class Model {
   void add_torque(int body, const Vec3& T, TimeFunction amplitude = {});
   int num_bodies() const { return static_cast<int>(bodies_.size()); }
   const Mesh& mesh(int body) const { return bodies_.at(body).mesh; }
-  ElementBlockBase& block(int body) { return *bodies_.at(body).block; }
-  const ElementBlockBase& block(int body) const { return *bodies_.at(body).block; }
+  // Body b's element block (throws Error while it is released, below).
+  ElementBlockBase& block(int body);
+  const ElementBlockBase& block(int body) const;
+  // A TimeStepper on several MPI ranks evaluates each deformable body
+  // through per-rank blocks of its elements (integrators/src/distribution.hpp)
+  // and frees the whole block meanwhile (its quadrature data, connectivity
+  // and matrix offsets: as much memory as the rank's share of the Newton
+  // matrix values on one rank). Possible for a T10 or Q27 body without
+  // follower pressures (whose load uses the whole block at every step):
+  // can_release_block. While released, block(b) throws Error; restore_blocks
+  // builds every released block again from its mesh (same element order,
+  // offsets found again in the pattern, in row_layout()).
+  bool can_release_block(int body) const;
+  void release_block(int body);
+  bool block_released(int body) const { return !bodies_.at(body).block; }
+  void restore_blocks();
+  // The block structure of the pattern: block row b's block columns are
+  // block_columns()(block_row_map()(b) .. block_row_map()(b + 1) - 1), in
+  // CRS order; block_row_map()(b) = pattern().row_map(3 b) / 9, the index of
+  // block row b's first block in block_mass(). After finalize().
+  const DeviceView<Offset*>& block_row_map() const { return block_row_map_; }
+  const DeviceView<Ordinal*>& block_columns() const { return block_columns_; }
+  // A TimeStepper on several MPI ranks also frees the pattern's column
+  // indices (pattern().entries, 4 bytes per matrix entry, empty meanwhile)
+  // once its setup has cut from them what it keeps (its rank's rows); the
+  // row map, the block structure and the mass stay. While released,
+  // set_row_layout and restore_blocks throw Error. restore_structure brings
+  // back the whole layout, every released block and the pattern (built
+  // again from the same cliques: the same pattern, offsets in the whole
+  // layout).
+  void release_pattern_entries();
+  bool pattern_entries_released() const { return entries_released_; }
+  void restore_structure();
   const MaterialSpec& material(int body) const { return bodies_.at(body).material; }
   Ordinal coefficient_offset(int body) const { return bodies_.at(body).offset; }
   Ordinal num_coefficients() const { return num_coefficients_; }
@@ -280,10 +311,17 @@ class Model {
     std::unique_ptr<ElementBlockBase> block;
     Ordinal offset = 0;
     MaterialSpec material;
+    Real density = 0.0;
     RigidBlock* rigid = nullptr;  // block, for a rigid body
-    RowRange rigidity;            // its rigidity rows
+    // A released block's settings, for restore_blocks.
+    ScatterPolicy scatter = ScatterPolicy::Coloured;
+    KernelShapes shapes{};
+    RowRange rigidity;  // its rigidity rows
   };
   void build_reference();
+  // The pattern, every clique set's offsets (whole layout) and the block
+  // structure, from the blocks, constraints and force elements.
+  void build_structure();
   std::vector<Body> bodies_;
   Ordinal num_coefficients_ = 0;
   // Sorted; may still hold coefficients prescribed since (clamped_stale_),
@@ -346,7 +384,9 @@ class Model {
   std::vector<DeviceView<Offset***>> offsets_;
   RowLayout layout_;
   DeviceView<Real*> mass_;  // block_mass()
-  bool reference_built_ = false, finalized_ = false;
+  DeviceView<Offset*> block_row_map_;
+  DeviceView<Ordinal*> block_columns_;
+  bool reference_built_ = false, finalized_ = false, entries_released_ = false;
 };
 
 }  // namespace tlfea
