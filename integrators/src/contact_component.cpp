@@ -77,6 +77,7 @@ const std::string& ContactComponent::component_name() {
 
 void ContactComponent::distribute(int rank, int size,
                                   const std::vector<std::vector<int>>& element_ranks,
+                                  Ordinal num_coefficients,
                                   std::function<void(const CoefView&)> sum) {
   if (size <= 1 || forces_->couples_contacts()) return;
   if (!sum) throw_error("ContactComponent::distribute: no sum over the ranks");
@@ -99,6 +100,7 @@ void ContactComponent::distribute(int rank, int size,
     owner[t] = element_ranks[b][e];
   }
   detection_->set_split(rank, std::move(owner), 0.0, max_over_ranks);
+  partial_ = CoefView("tlfea::integrators::contact_partial", num_coefficients);
   split_ = true;
   rank_ = rank;
   size_ = size;
@@ -113,9 +115,9 @@ void ContactComponent::add(Real t, const CoefView& q, const CoefView& v, Real h,
     return;
   }
   if (partial_.extent(0) != f.extent(0))
-    partial_ = CoefView("tlfea::integrators::contact_partial", f.extent(0));
-  else
-    fill(partial_, 0.0);
+    throw_error("ContactComponent::add: forces of ", f.extent(0), " coefficients, split for ",
+                partial_.extent(0));
+  fill(partial_, 0.0);
   forces_->compute(detection_->points(), q, v, h, partial_, t);
   sum_(partial_);  // the same bits on every rank
   const CoefView p = partial_;

@@ -960,7 +960,8 @@ void TimeStepper::add_step_force(std::shared_ptr<StepForce> force) {
       std::vector<std::vector<int>> ranks(model_.num_bodies());
       for (int b = 0; b < model_.num_bodies(); ++b) ranks[b] = dist_->element_ranks(b);
       const detail::Distribution* d = dist_.get();
-      c->distribute(dist_->rank(), dist_->size(), ranks, [d](const CoefView& x) { d->sum(x); });
+      c->distribute(dist_->rank(), dist_->size(), ranks, model_.num_coefficients(),
+                    [d](const CoefView& x) { d->sum(x); });
     }
   step_forces_.push_back(std::move(force));
 }

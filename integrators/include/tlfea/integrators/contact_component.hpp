@@ -60,9 +60,11 @@ class ContactComponent final : public StepForce {
   // partial forces are summed over the ranks by `sum` (bit-identical on
   // every rank) before they are added. Not split (every rank computes all
   // contacts alike, as on one rank) when the forces couple the contacts of
-  // a pair (ContactForces::couples_contacts). Collective.
+  // a pair (ContactForces::couples_contacts). `num_coefficients`: the
+  // length of the force vectors add() receives (the partial-force buffer is
+  // made here, not inside a step). Collective.
   void distribute(int rank, int size, const std::vector<std::vector<int>>& element_ranks,
-                  std::function<void(const CoefView&)> sum);
+                  Ordinal num_coefficients, std::function<void(const CoefView&)> sum);
   bool is_split() const { return split_; }
   // Collective where split: the history after the last step of every rank
   // to rank 0, for save_history (a no-op unsplit).
