@@ -7,6 +7,21 @@
 #include "tlfea/core/host_device.hpp"
 
 namespace tlfea {
+namespace {
+
+// The offset of block (a, b) in the pattern (row_map rm, entries en: read
+// on the host): the first entry of column 3 b in scalar row 3 a.
+template <class RowMap, class Entries>
+Offset find_block(const RowMap& rm, const Entries& en, Ordinal a, Ordinal b, const char* who) {
+  const Ordinal* first = en.data() + rm(3 * a);
+  const Ordinal* last = en.data() + rm(3 * a + 1);
+  const Ordinal* it = std::lower_bound(first, last, 3 * b);
+  if (it == last || *it != 3 * b)
+    throw_error(who, ": block (", a, ", ", b, ") is not in the pattern");
+  return static_cast<Offset>(it - en.data());
+}
+
+}  // namespace
 
 CrsPattern build_crs_pattern(Ordinal num_coefficients, const std::vector<CliqueSet>& cliques,
                              std::vector<DeviceView<Offset***>>& offsets) {
@@ -108,6 +123,23 @@ RowLayout make_row_layout(const CrsPattern& pattern, const std::vector<Ordinal>&
   return layout;
 }
 
+DeviceView<Offset***> find_clique_offsets(const CrsPattern& pattern, const CliqueSet& cl) {
+  const int k = cl.size;
+  DeviceView<Offset***> offsets("tlfea::core::clique_offsets", cl.count(), k, k);
+  auto rm = host_view(pattern.row_map);
+  auto en = host_view(pattern.entries);
+  auto h = host_mirror(offsets);
+  for (Ordinal c = 0; c < cl.count(); ++c)
+    for (int i = 0; i < k; ++i)
+      for (int j = 0; j < k; ++j) {
+        const Ordinal a = cl.ids[static_cast<size_t>(c) * k + i];
+        const Ordinal b = cl.ids[static_cast<size_t>(c) * k + j];
+        h(c, i, j) = a < 0 || b < 0 ? -1 : find_block(rm, en, a, b, "find_clique_offsets");
+      }
+  copy_to_device(offsets, h);
+  return offsets;
+}
+
 void convert_offsets(const CrsPattern& pattern, const CliqueSet& cl, const RowLayout& from,
                      const RowLayout& to, const DeviceView<Offset***>& offsets) {
   const int k = cl.size;
@@ -141,12 +173,7 @@ void convert_offsets(const CrsPattern& pattern, const CliqueSet& cl, const RowLa
           if (g >= 0) {
             g -= fs(r);
           } else {
-            const Ordinal* first = en.data() + rm(r);
-            const Ordinal* last = en.data() + rm(r + 1);
-            const Ordinal* it = std::lower_bound(first, last, 3 * b);
-            if (it == last || *it != 3 * b)
-              throw_error("convert_offsets: block (", a, ", ", b, ") is not in the pattern");
-            g = static_cast<Offset>(it - en.data());
+            g = find_block(rm, en, a, b, "convert_offsets");
           }
         }
         h(c, i, j) = to.whole() ? g : ts(r) == RowLayout::kAbsent ? -1 : g + ts(r);

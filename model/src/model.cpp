@@ -818,12 +818,8 @@ void Model::restore_structure() {
     restore_blocks();
     return;
   }
-  for (Body& b : bodies_) {
-    if (b.block) continue;
-    b.block = make_element_block(b.mesh, b.offset, b.material, b.density);
-    b.block->set_scatter(b.scatter);
-    b.block->set_kernel_shapes(b.shapes);
-  }
+  for (Body& b : bodies_)
+    if (!b.block) b.block = rebuilt_block(b);
   // The same clique sets in the same order: the same pattern as finalize()'s
   // (block_mass indexes it unchanged), every offset in the whole layout.
   build_structure();
@@ -894,6 +890,13 @@ void Model::release_block(int body) {
   offsets_[body] = DeviceView<Offset***>();
 }
 
+std::unique_ptr<ElementBlockBase> Model::rebuilt_block(const Body& b) {
+  auto block = make_element_block(b.mesh, b.offset, b.material, b.density);
+  block->set_scatter(b.scatter);
+  block->set_kernel_shapes(b.shapes);
+  return block;
+}
+
 void Model::restore_blocks() {
   if (entries_released_)
     throw_error(
@@ -902,34 +905,10 @@ void Model::restore_blocks() {
   for (size_t k = 0; k < bodies_.size(); ++k) {
     Body& b = bodies_[k];
     if (b.block) continue;
-    auto block = make_element_block(b.mesh, b.offset, b.material, b.density);
-    block->set_scatter(b.scatter);
-    block->set_kernel_shapes(b.shapes);
-    // The offsets of the whole pattern found again (binary search in each
-    // block row, as build_crs_pattern placed them), then in row_layout().
+    auto block = rebuilt_block(b);
+    // The offsets of the whole pattern found again, then in row_layout().
     const CliqueSet cl = block->cliques();
-    const int n = cl.size;
-    DeviceView<Offset***> offsets("tlfea::core::clique_offsets", cl.count(), n, n);
-    {
-      auto rm = host_view(pattern_.row_map);
-      auto en = host_view(pattern_.entries);
-      auto h = host_mirror(offsets);
-      for (Ordinal c = 0; c < cl.count(); ++c)
-        for (int i = 0; i < n; ++i)
-          for (int j = 0; j < n; ++j) {
-            const Ordinal a = cl.ids[static_cast<size_t>(c) * n + i];
-            const Ordinal d = cl.ids[static_cast<size_t>(c) * n + j];
-            h(c, i, j) = -1;
-            if (a < 0 || d < 0) continue;
-            const Ordinal* first = en.data() + rm(3 * a);
-            const Ordinal* last = en.data() + rm(3 * a + 1);
-            const Ordinal* it = std::lower_bound(first, last, 3 * d);
-            if (it == last || *it != 3 * d)
-              throw_error("Model::restore_blocks: block (", a, ", ", d, ") is not in the pattern");
-            h(c, i, j) = static_cast<Offset>(it - en.data());
-          }
-      copy_to_device(offsets, h);
-    }
+    const DeviceView<Offset***> offsets = find_clique_offsets(pattern_, cl);
     convert_offsets(pattern_, cl, RowLayout(), layout_, offsets);
     block->set_matrix_offsets(pattern_, offsets);
     offsets_[k] = offsets;

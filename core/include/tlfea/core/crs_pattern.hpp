@@ -60,6 +60,12 @@ struct RowLayout {
 // in that order.
 RowLayout make_row_layout(const CrsPattern& pattern, const std::vector<Ordinal>& rows);
 
+// The whole-pattern block offsets of the clique set `cl` in an existing
+// pattern (as build_crs_pattern gives them: -1 where either id is negative),
+// each block found by binary search in its block row; Error for a block the
+// pattern lacks.
+DeviceView<Offset***> find_clique_offsets(const CrsPattern& pattern, const CliqueSet& cl);
+
 // Re-expresses in place block offsets made for the clique set `cl` (as by
 // build_crs_pattern) in layout `from` as offsets in layout `to`: -1 for a
 // block whose row `to` does not hold (its writers skip negative offsets); a

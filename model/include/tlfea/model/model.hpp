@@ -319,6 +319,9 @@ class Model {
     RowRange rigidity;  // its rigidity rows
   };
   void build_reference();
+  // A released body's block made again from its mesh, with its scatter
+  // policy and loop shapes (without matrix offsets).
+  static std::unique_ptr<ElementBlockBase> rebuilt_block(const Body& b);
   // The pattern, every clique set's offsets (whole layout) and the block
   // structure, from the blocks, constraints and force elements.
   void build_structure();
