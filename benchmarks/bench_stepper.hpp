@@ -181,6 +181,7 @@ struct RunResult {
   long newton = 0, outer = 0, factorizations = 0, retries = 0, krylov = 0;
   double tangent_call_s = -1;  // one tangent assembly on the final state (--breakdown 1)
   double peak_rss_mib = 0;
+  double gpu_memory_peak_mib = -1;  // largest device_memory_used_mib() sample; -1 without CUDA
   SolverStats linear;
   BlasThreads blas;
   PartitionInfo partition;  // the element split over MPI ranks (TimeStepper::partition_info)
@@ -231,6 +232,10 @@ inline RunResult run_steps(Model& model, const StepperOptions& o, const Probe& p
   Kokkos::fence();
   r.stepper_setup_s = now() - t_setup;
   r.partition = stepper.partition_info();
+  // GPU memory sampled after the setup and after every step, outside the
+  // steps' times: the solver's buffers are allocated by the first
+  // factorization, and contact or re-analysis may allocate later.
+  r.gpu_memory_peak_mib = device_memory_used_mib();
 
   const double t0 = now();
   for (int n = 0; n < o.steps; ++n) {
@@ -247,6 +252,7 @@ inline RunResult run_steps(Model& model, const StepperOptions& o, const Probe& p
     st.newton = rep.newton_iterations;
     st.factorizations = rep.factorizations;
     r.steps.push_back(st);
+    r.gpu_memory_peak_mib = std::max(r.gpu_memory_peak_mib, device_memory_used_mib());
     r.newton += rep.newton_iterations;
     r.outer += rep.outer_iterations;
     r.factorizations += rep.factorizations;
@@ -366,8 +372,9 @@ inline Json& add_run_fields(Json& j, const RunResult& r, const StepperOptions& o
                             .num("factorize_s", r.linear.factorize_seconds)
                             .num("solve_s", r.linear.solve_seconds)
                             .object())
-      .num("peak_rss_mib", r.peak_rss_mib)
-      .integer("threads_requested", o.threads)
+      .num("peak_rss_mib", r.peak_rss_mib);
+  if (r.gpu_memory_peak_mib >= 0) j.num("gpu_memory_peak_mib", r.gpu_memory_peak_mib);
+  j.integer("threads_requested", o.threads)
       .str("blas", r.blas.library)
       .integer("blas_threads", r.blas.threads)
       .str("blas_threads_source", r.blas.source);

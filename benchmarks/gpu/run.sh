@@ -2,7 +2,8 @@
 # The GPU run, in one script sized for under 6 minutes on one H200. Run in
 # the folder benchmarks/gpu/build.sh made (its parts are unpacked here first):
 #
-#   ./run.sh OUT.json            # writes OUT.json and OUT.txt (the table)
+#   ./run.sh OUT.json            # writes OUT.json and OUT.txt (the table);
+#                                # OUT.d/ keeps each run's record and log
 #   GPU_BIN=dir CPU_BIN=dir ./run.sh OUT.json   # other program folders
 #
 # Steps, each timed, each result one entry of OUT.json's "runs":
@@ -13,9 +14,13 @@
 #      files: the centres of mass and the energies agree within 1e-9 of
 #      their scale (the largest magnitude of the column family over the run);
 #   3. B1 res 8, 16 and 32 with cudss and with kk-cg (block-jacobi), res 16 and
-#      32 also with kk-cg preconditioner sgs (symmetric Gauss-Seidel); B2 128 elements; B3
-#      32x32 and 64x64; B4 16^3 and 24^3; the contact drop with 4x4x4 and
-#      8x8x4 cubes; the element kernels, range against team.
+#      32 also with kk-cg preconditioners sgs (symmetric Gauss-Seidel) and
+#      ilu0; B2 128 elements; B3 32x32 and 64x64; B4 16^3 and 24^3; the
+#      contact drop with 4x4x4 and 8x8x4 cubes; the element kernels, range
+#      against team;
+#   4. the large models, 5 steps each with cudss and with kk-cg ilu0: B1 res
+#      48 (about a million unknowns) and B4 32^3, the drivers reporting the
+#      GPU memory in use at its largest (gpu_memory_peak_mib).
 set -uo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
 OUT=${1:-gpu_run.json}
@@ -48,8 +53,10 @@ if [ -f "$B/data_dir.txt" ]; then
       echo "run.sh: cannot link $DATA to the bundle's data; suites reading data will fail" >&2
   fi
 fi
-TMP=$(mktemp -d)
-trap 'rm -rf "$TMP"' EXIT
+# Each run's record and log stay in OUT's folder as they finish, so a run cut
+# off by a time limit still leaves what it measured.
+TMP=${OUT%.json}.d
+rm -rf "$TMP" && mkdir -p "$TMP"
 n=0
 
 # record NAME KIND SECONDS RC OUTFILE LOGFILE [VERDICT_JSON]
@@ -179,11 +186,13 @@ for res in 8 16 32; do
       --generated --steps 20 --solver "$solver"
   done
 done
-# kk-cg's two preconditioners on one device: block-jacobi (the kk-cg runs
-# above) against sgs, iterations per solve and seconds per step.
+# kk-cg's preconditioners on one device: block-jacobi (the kk-cg runs above)
+# against sgs and ilu0, iterations per solve and seconds per step.
 for res in 16 32; do
-  timed "b1_res${res}_kk-cg_sgs" driver 90 "$GPU_BIN/tlfea_bench_t10_beam" --res "$res" \
-    --generated --steps 20 --solver kk-cg --preconditioner sgs
+  for pc in sgs ilu0; do
+    timed "b1_res${res}_kk-cg_$pc" driver 90 "$GPU_BIN/tlfea_bench_t10_beam" --res "$res" \
+      --generated --steps 20 --solver kk-cg --preconditioner "$pc"
+  done
 done
 timed b2_128 driver 60 "$GPU_BIN/tlfea_bench_ancf_beam" --elements 128 --steps 20
 for d in 32 64; do timed "b3_${d}x$d" driver 90 "$GPU_BIN/tlfea_bench_ancf_plate" --divisions "$d" --steps 10; done
@@ -193,6 +202,16 @@ timed drop_8x8x4 driver 90 "$GPU_BIN/tlfea_bench_contact_drop" --cubes-per-side 
 # Element force and tangent: one thread per element (range) against one team
 # per element (the GPU default, docs/theory.md §3.12), every element type.
 timed kernels_team driver 90 "$GPU_BIN/tlfea_bench_kernels" --team 1 --materials svk,nh --repeat 5
+
+# 4. Large models on one GPU: 5 steps (the first factorizes, the rest are the
+# steady steps whose median the driver reports).
+for solver in cudss kk-cg; do
+  timed "b1_res48_$solver" driver 150 "$GPU_BIN/tlfea_bench_t10_beam" --res 48 --generated \
+    --steps 5 --solver "$solver" --preconditioner ilu0
+  timed "b4_32_$solver" driver 150 "$GPU_BIN/tlfea_bench_q27_block" --divisions 32 --steps 5 \
+    --max-memory-gb 100 \
+    --solver "$solver" --preconditioner ilu0
+done
 
 python3 - "$OUT" "$TABLE" "$TMP" "$n" <<'PY'
 import json, sys, os
@@ -216,7 +235,8 @@ for r in runs:
         res += f"  (cpu rc {c.get('cpu_rc')}, {c.get('cpu_wall_s')} s)"
     elif r["kind"] == "driver" and r.get("results"):
         last = r["results"][-1]
-        keys = [k for k in ("s_per_step", "s_per_step_steady_median", "solver") if k in last]
+        keys = [k for k in ("s_per_step", "s_per_step_steady_median", "solver",
+                            "gpu_memory_peak_mib") if k in last]
         res = ", ".join(f"{k} {last[k]}" for k in keys) or f"{len(r['results'])} JSON objects"
     lines.append(f"{r['name']:32s} {r['kind']:7s} {r['rc']:>4d} {r['wall_s']:8.1f}  {res}")
 open(table, "w").write("\n".join(lines) + "\n")

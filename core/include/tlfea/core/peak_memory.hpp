@@ -1,12 +1,16 @@
-// TLFEA: this process's peak resident memory, for run summaries and
-// benchmark records.
+// TLFEA: this process's peak resident memory and the GPU memory in use, for
+// run summaries and benchmark records.
 #pragma once
 
+#include <Kokkos_Macros.hpp>
 #include <sys/resource.h>
 
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#if defined(KOKKOS_ENABLE_CUDA)
+#include <cuda_runtime_api.h>
+#endif
 
 namespace tlfea {
 
@@ -27,6 +31,24 @@ inline double peak_memory_mib() {
   rusage u{};
   getrusage(RUSAGE_SELF, &u);
   return static_cast<double>(u.ru_maxrss) / 1024.0;
+}
+
+// Memory in use on the current CUDA device in MiB: total minus free from
+// cudaMemGetInfo, so it counts every allocation on the device (Kokkos views,
+// cuDSS's and cuSPARSE's own buffers, the CUDA context) and those of any other
+// process sharing the device. A peak is the largest of samples taken by the
+// caller. -1 in a build without CUDA or when the query fails.
+inline double device_memory_used_mib() {
+#if defined(KOKKOS_ENABLE_CUDA)
+  std::size_t free_bytes = 0, total_bytes = 0;
+  if (cudaMemGetInfo(&free_bytes, &total_bytes) != cudaSuccess) {
+    cudaGetLastError();  // clear the error state the failed query left
+    return -1.0;
+  }
+  return static_cast<double>(total_bytes - free_bytes) / (1024.0 * 1024.0);
+#else
+  return -1.0;
+#endif
 }
 
 }  // namespace tlfea
