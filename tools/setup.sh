@@ -12,6 +12,10 @@
 #     NVIDIA cuDSS from its Python wheel (nvidia-cudss-cu13) into
 #     <prefix>/cudss.
 #
+# With TLFEA_PARAVIEW=on it also installs ParaView (paraview,
+# python3-paraview: about 130 MB of packages), which the multi-rank output
+# test then uses to open the ranks' pieces with ParaView's own readers.
+#
 #   tools/setup.sh
 #   TLFEA_DEPS_PREFIX=/opt/x TLFEA_CUDA=off tools/setup.sh
 #
@@ -38,6 +42,7 @@ PKGS=(
   python3-dev pybind11-dev python3-pybind11 python3-pytest
   python3-venv ccache
 )
+if [ "${TLFEA_PARAVIEW:-off}" = on ]; then PKGS+=(paraview python3-paraview); fi
 
 need_install=0
 for p in "${PKGS[@]}"; do

@@ -17,7 +17,8 @@
 #                             joints (piece 0);
 #   contact_drop              Q27 and T10 bodies, contact points (piece 0).
 # Then: a piece altered by 1e-3 relative must fail the check (the check can
-# fail); a restart on 2 ranks continues the output bit-identically to the
+# fail); ParaView's own readers open each 2-rank output as the one-rank run
+# (tools/paraview_check.py under pvbatch, where ParaView is installed); a restart on 2 ranks continues the output bit-identically to the
 # uninterrupted 2-rank run (every piece's step files and the index); a
 # restart of that output on 1 rank keeps history.csv and starts the fields
 # anew at the checkpoint's step (another rank count); a run killed with
@@ -84,6 +85,32 @@ PY
     echo "FAIL: check_output.py --pieces passed an altered piece" >&2
     fail=1
   fi
+fi
+
+# ParaView itself (pvbatch, both of its XDMF readers) opens each 2-rank
+# output as the one-rank run (tools/paraview_check.py: a block per piece,
+# the same cells and time steps, values to TOL) and fails on the altered
+# piece. Where ParaView's Python is missing this part is skipped with a
+# note, unless TLFEA_REQUIRE_PARAVIEW=1 (CI installs ParaView and sets it).
+if command -v pvbatch > /dev/null &&
+  timeout 120 pvbatch -c "import paraview.simple" > /dev/null 2>&1; then
+  pv="timeout 600 pvbatch $src/tools/paraview_check.py"
+  for label in q27 rigid_crank contact; do
+    [ -d "$work/$label.2" ] || continue
+    $pv "$work/$label.1" "$work/$label.2" 2 "$TOL" > "$work/pv_$label.log" 2>&1 ||
+      { echo "FAIL: ParaView does not open $label's 2 pieces as the one-rank run:" >&2
+        cat "$work/pv_$label.log" >&2; fail=1; }
+    cat "$work/pv_$label.log"
+  done
+  if [ -d "$work/altered" ] && $pv "$work/q27.1" "$work/altered" 2 "$TOL" > /dev/null 2>&1; then
+    echo "FAIL: paraview_check.py passed an altered piece" >&2
+    fail=1
+  fi
+elif [ "${TLFEA_REQUIRE_PARAVIEW:-0}" = 1 ]; then
+  echo "FAIL: TLFEA_REQUIRE_PARAVIEW=1 but pvbatch cannot import paraview.simple" >&2
+  fail=1
+else
+  echo "note: no ParaView (pvbatch with paraview.simple): ParaView check skipped" >&2
 fi
 
 # Restart 2 -> 2 ranks: the checkpoint of step 10 continued to step 20 in a
