@@ -2,9 +2,9 @@
 // run summaries and benchmark records.
 #pragma once
 
-#include <Kokkos_Macros.hpp>
 #include <sys/resource.h>
 
+#include <Kokkos_Macros.hpp>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
