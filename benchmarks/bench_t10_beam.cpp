@@ -20,7 +20,7 @@
 // tetrahedra, k = max(1, round(8.33 (R/16)^(2.2/3))): the shipped meshes grow
 // by about 2^2.2 = 4.6x in elements per doubling of res (4567 -> 20829 from
 // res 8 to 16), and this k follows that law (res 8 -> k = 5, 4500 tets; res 16
-// -> k = 8, 20736 tets; res 32 -> k = 14, 98784 tets, 421515 unknowns).
+// -> k = 8, 18432 tets; res 32 -> k = 14, 98784 tets, 421515 unknowns).
 //
 // Newton tolerances default to the B1 peer's (absolute and relative residual
 // 1e-4, N): TLFEA's residual g = M (v - v_n)/h + f_int(q_n + h v) - f_ext is

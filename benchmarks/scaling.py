@@ -18,7 +18,7 @@ peak resident memory, steady step time and iteration counts
 (bench_stepper.hpp add_mpi_fields). Each row records the memory of the
 largest rank and its ratio to the 1-rank run of the same study, the median
 steady step (every step after the first; the slowest rank's) and its ratio
-to 1 rank, CG iterations per solve, and the probe: its final coordinate
+to 1 rank, CG iterations per solve, and the probe: its final coordinate and displacement
 and, strong scaling, the largest difference of its history from the 1-rank
 run relative to the 1-rank run's largest displacement. Timings: `nproc` and
 the 1-minute load average before and after each run go with it; a row with
@@ -56,10 +56,11 @@ def b1_elements(res):
 
 
 def b1_weak_res(ranks, base_res):
-    """The res whose element count is nearest ranks x the base's (the
-    smaller res on a tie)."""
+    """The res whose element count is nearest ranks x the base's (of the
+    res giving that mesh, the nearest to base_res x ranks^(1/3))."""
     target = ranks * b1_elements(base_res)
-    return min(range(1, 257), key=lambda r: (abs(b1_elements(r) - target), r))
+    middle = base_res * ranks ** (1.0 / 3.0)
+    return min(range(1, 257), key=lambda r: (abs(b1_elements(r) - target), abs(r - middle)))
 
 
 def b4_weak_divisions(ranks, base):
@@ -194,11 +195,11 @@ def main():
                     ["ranks", "ranks"], ["elements_per_rank", "elements per rank"],
                     ["unknowns", "unknowns"],
                     ["peak_rss_mib_max_rank", "peak RSS MiB per rank (max)"],
-                    ["peak_rss_mib_min_rank", "(min)"],
+                    ["peak_rss_mib_per_rank", "each rank"],
                     ["memory_ratio_to_1_rank", "memory vs 1 rank"],
                     ["median_ms", "median ms/step"], ["time_ratio_to_1_rank", "time vs 1 rank"],
                     ["iterations", "CG it./solve"], ["newton_iterations", "Newton it."],
-                    ["probe_final", "probe"], ["probe_rel_diff", "probe diff vs 1 rank"],
+                    ["probe_displacement", "probe displacement m"], ["probe_rel_diff", "probe diff vs 1 rank"],
                     ["nproc", "cores"], ["load_before", "load before"],
                     ["load_after", "load after"], ["steps", "steps"], ["error", "error"]],
         "records": [],
@@ -282,7 +283,7 @@ def main():
                 "partition": d.get("partition"),
                 "peak_rss_mib_max_rank": round(d["peak_rss_mib_max_rank"]),
                 "peak_rss_mib_min_rank": round(d["peak_rss_mib_min_rank"]),
-                "peak_rss_mib_per_rank": [round(x, 1) for x in d["peak_rss_mib_per_rank"]],
+                "peak_rss_mib_per_rank": [round(x) for x in d["peak_rss_mib_per_rank"]],
                 "median_ms": round(1e3 * d["s_per_step_steady_median_max_rank"]),
                 "median_ms_per_rank": [round(1e3 * x) for x in d["s_per_step_steady_median_per_rank"]],
                 "first_step_ms": round(1e3 * d["s_first_step"]),
@@ -296,6 +297,7 @@ def main():
                 "probe_axis": "xyz"[axis],
                 "probe_reference": ref,
                 "probe_final": hist[-1] if hist else None,
+                "probe_displacement": float(f"{hist[-1] - ref:.6g}") if hist else None,
                 "probe_hist": hist,
                 "git_revision": d.get("git_revision"),
             })
