@@ -143,6 +143,30 @@ class Json {
   std::string body_;
 };
 
+// Values of every MPI rank, gathered for one JSON document from rank 0.
+// Comm: tlfea::MpiSession (linalg/mpi_session.hpp), or any type with the
+// collectives world_size(), world_rank() and max(double) (an all-reduce).
+// Each rank's value travels alone, in an all-reduce where the other ranks
+// give -inf, so the list is exact (no sums, no rounding) with no collective
+// beyond max(); R all-reduces of one double, run once after the timed steps.
+template <class Comm>
+std::vector<double> per_rank(const Comm& comm, double x) {
+  const int n = comm.world_size(), me = comm.world_rank();
+  std::vector<double> v(static_cast<size_t>(n));
+  for (int r = 0; r < n; ++r) v[static_cast<size_t>(r)] = comm.max(r == me ? x : -HUGE_VAL);
+  return v;
+}
+
+// The fields NAME_per_rank (the list, index = rank), NAME_max_rank and
+// NAME_min_rank of the gathered values v; on one rank a list of one.
+inline Json& add_per_rank(Json& j, const std::string& name, const std::vector<double>& v) {
+  const auto [lo, hi] = std::minmax_element(v.begin(), v.end());
+  j.num(name + "_max_rank", v.empty() ? 0.0 : *hi)
+      .num(name + "_min_rank", v.empty() ? 0.0 : *lo)
+      .raw(name + "_per_rank", json_array(v));
+  return j;
+}
+
 inline Json& add_config(Json& j) {
   return j.str("kokkos_backend", backend())
       .integer("threads", threads())

@@ -11,6 +11,11 @@
 // h = 1e-3 s, 50 steps. Meshes 2^3 to 64^3 as memory allows. The probe is
 // the top corner (1, 1, 1); "z_hist" is its z after every step.
 //
+// Under mpirun -np N (Trilinos build, --solver dist-cg) the TimeStepper splits
+// the elements between the ranks; rank 0 prints the one object, with every
+// rank's peak memory, steady step time and iteration counts gathered
+// (bench_stepper.hpp add_mpi_fields), and --breakdown is off.
+//
 // Memory: before building anything the driver estimates the peak (see
 // memory_estimate_gib) and refuses, with a message and exit status 3, above
 // --max-memory-gb (default 20).

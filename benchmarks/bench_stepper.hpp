@@ -33,6 +33,9 @@ struct StepperOptions {
   std::string kernel_shapes = "default";  // default, range or team (set_kernel_shapes)
   int threads = 0;                        // 0: Kokkos's default
   int krylov = -1;                        // StepperSettings::krylov_iterations (-1: its default)
+  // The MPI ranks (set by driver_main): several ranks split the elements
+  // (TimeStepper), rank 0 prints, add_mpi_fields gathers.
+  const MpiSession* mpi = nullptr;
 };
 
 constexpr const char* kStepperUsage =
@@ -279,6 +282,37 @@ inline RunResult run_steps(Model& model, const StepperOptions& o, const Probe& p
   return r;
 }
 
+// Median wall time of the steady steps [s]: all but the first (which
+// factorises, or sets the preconditioner up, from scratch).
+inline double steady_median(const RunResult& r) {
+  std::vector<double> w;
+  for (size_t i = 1; i < r.steps.size(); ++i) w.push_back(r.steps[i].wall);
+  return median(w);
+}
+
+// The fields of a run on one or several MPI ranks (collective: every rank
+// calls it; rank 0 prints): the rank count and the element split, and the
+// values each rank measured, gathered (per_rank, add_per_rank in
+// bench_common.hpp): peak resident memory (VmHWM after the steps, before any
+// breakdown pass), the steady steps' median wall time, and the Newton and
+// linear-solver iteration counts (the ranks take the same Newton decisions
+// and run one distributed Krylov solve, so these agree unless that breaks).
+// On one rank the same fields, lists of one.
+inline Json& add_mpi_fields(Json& j, const MpiSession& comm, const RunResult& r) {
+  j.integer("mpi_ranks", comm.world_size())
+      .str("partition", r.partition.method)
+      .integer("partition_elements_min", r.partition.elements_min)
+      .integer("partition_elements_max", r.partition.elements_max)
+      .integer("partition_shared_rows", r.partition.shared_rows_total)
+      .integer("matrix_values_max_rank", r.partition.matrix_values_max);
+  add_per_rank(j, "peak_rss_mib", per_rank(comm, r.peak_rss_mib));
+  add_per_rank(j, "s_per_step_steady_median", per_rank(comm, steady_median(r)));
+  add_per_rank(j, "newton_iterations", per_rank(comm, static_cast<double>(r.newton)));
+  add_per_rank(j, "linear_iterations",
+               per_rank(comm, static_cast<double>(r.linear.total_iterations)));
+  return j;
+}
+
 // {"wall_s": ..., "assembly_s": ..., ...} averaged over `steps`.
 inline std::string breakdown_json(const std::vector<StepTimes>& steps, bool with_split) {
   auto avg = [&](auto f) {
@@ -400,10 +434,12 @@ inline int run_gravity_case(const Mesh& mesh, const MaterialSpec& material, Real
   model.clamp_node_set(body, clamped, true);
   model.set_gravity({{0.0, 0.0, -9.81}});
   model.finalize();
+  if (!o.mpi) throw_error("run_gravity_case: StepperOptions::mpi not set (driver_main sets it)");
   const Probe probe = probe_at(mesh, probe_x, 2, 1e-9);
   j.num("model_setup_s", now() - t_setup0);
   const RunResult r = run_steps(model, o, probe);
-  add_run_fields(j, r, o, model, probe, "z_hist").print();
+  add_mpi_fields(add_run_fields(j, r, o, model, probe, "z_hist"), *o.mpi, r);
+  if (o.mpi->world_rank() == 0) j.print();
   return 0;
 }
 
@@ -432,6 +468,11 @@ inline int driver_main(
       if (!extra(a, next)) arg_error("unknown argument '" + a + "'");
     }
     check_solver_name(o.solver);
+    o.mpi = &mpi;
+    // On several ranks the TimeStepper frees the whole element block and the
+    // pattern's column indices while it lives, which the breakdown's tangent
+    // pass (time_tangent) reads: no breakdown there.
+    if (mpi.world_size() > 1) o.breakdown = false;
   } catch (const ArgError& e) {
     std::fprintf(stderr, "%s: %s\n%s%s", prog, e.what(), usage.c_str(), kStepperUsage);
     return 2;

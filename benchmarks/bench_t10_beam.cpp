@@ -20,7 +20,7 @@
 // tetrahedra, k = max(1, round(8.33 (R/16)^(2.2/3))): the shipped meshes grow
 // by about 2^2.2 = 4.6x in elements per doubling of res (4567 -> 20829 from
 // res 8 to 16), and this k follows that law (res 8 -> k = 5, 4500 tets; res 16
-// -> k = 8, 20736 tets; res 32 -> k = 14, 98784 tets, 421515 unknowns).
+// -> k = 8, 18432 tets; res 32 -> k = 14, 98784 tets, 421515 unknowns).
 //
 // Newton tolerances default to the B1 peer's (absolute and relative residual
 // 1e-4, N): TLFEA's residual g = M (v - v_n)/h + f_int(q_n + h v) - f_ext is
@@ -29,8 +29,11 @@
 //
 // Under mpirun -np N (Trilinos build) the TimeStepper splits the elements
 // between the ranks and solves with dist-cg (docs/guide/mpi.md);
-// rank 0 prints, the estimated breakdown below is skipped, and
-// "stepper_*_s" are the StepReport timers summed over the steps (rank 0's).
+// rank 0 prints one object with every rank's peak memory, steady step time
+// and iteration counts gathered ("peak_rss_mib_per_rank", ..._max_rank,
+// ..._min_rank: bench_stepper.hpp add_mpi_fields), the estimated breakdown
+// below is skipped, and "stepper_*_s" are the StepReport timers summed over
+// the steps (rank 0's).
 //
 // Time breakdown: with --breakdown 1
 // (default) the driver times, after the run and on its final state, one
@@ -267,6 +270,8 @@ int run(const Options& o, const tlfea::MpiSession& mpi) {
       .num("wall_s", wall)
       .num("s_per_step", wall / std::max(1, so.steps))
       .num("s_per_step_median", bench::median(step_s))
+      .num("s_per_step_steady_median", bench::steady_median(r))
+      .integer("steady_steps", std::max(0, so.steps - 1))
       .num("s_first_step", step_s.empty() ? 0.0 : step_s.front())
       .num("real_time_factor", wall / (so.steps * so.dt))
       .num("unknowns_per_s", 3.0 * model.num_coefficients() * so.steps / wall)
@@ -274,12 +279,6 @@ int run(const Options& o, const tlfea::MpiSession& mpi) {
       .integer("outer_iterations", outer)
       .integer("factorizations", factorizations)
       .integer("retries", r.retries)
-      .integer("mpi_ranks", o.ranks)
-      .str("partition", r.partition.method)
-      .integer("partition_elements_min", r.partition.elements_min)
-      .integer("partition_elements_max", r.partition.elements_max)
-      .integer("partition_shared_rows", r.partition.shared_rows_total)
-      .integer("matrix_values_max_rank", r.partition.matrix_values_max)
       .str("linear_backend", r.linear.backend)
       .integer("linear_iterations", r.linear.total_iterations)
       .integer("linear_solves", r.linear.solves)
@@ -306,9 +305,9 @@ int run(const Options& o, const tlfea::MpiSession& mpi) {
         .num("contact_s", 0.0)
         .num("output_s", 0.0);
   }
-  // Rank 0's peak and the largest over the ranks (memory per rank).
-  j.num("peak_rss_mib", peak_rss)
-      .num("peak_rss_mib_max_rank", mpi.max(peak_rss))
+  // Rank 0's peak; add_mpi_fields adds every rank's (memory per rank).
+  j.num("peak_rss_mib", peak_rss);
+  bench::add_mpi_fields(j, mpi, r)
       .integer("probe_node", probe.coefficient)
       .raw("probe", bench::json_array({P[0], P[1], P[2]}))
       .raw("x_hist", bench::json_array(r.hist));

@@ -21,7 +21,7 @@ RESULTS = os.path.join(HERE, "results")
 PAGE = os.path.join(ROOT, "docs", "benchmarks.md")
 
 # Page order; files not named here follow in alphabetical order.
-ORDER = ["b1", "b1_ordering", "b1_mpi", "b1_mpi_memory", "b1_preconditioners", "kk_preconditioners", "b2", "b3", "b4", "threads",
+ORDER = ["b1", "b1_ordering", "b1_mpi", "b1_mpi_memory", "mpi_scaling", "b1_preconditioners", "kk_preconditioners", "b2", "b3", "b4", "threads",
          "cpu_kernels", "kernels_ancf", "native_arch", "tacho_small", "scatter", "omp_wait",
          "contact", "gpu_h200", "gpu_h200_calls"]
 
