@@ -840,6 +840,13 @@ Real Model::kinetic_energy(const CoefView& v) const {
 
 DeviceView<Real*> Model::mass_values() const {
   if (!finalized_) throw_error("Model::mass_values() before finalize()");
+  // The values follow the pattern's entries, which a stepper on several
+  // ranks frees while it lives.
+  if (entries_released_)
+    throw_error(
+        "Model::mass_values(): the pattern's column indices are released while a stepper on "
+        "several MPI ranks lives (Model::release_pattern_entries); the mass is in the "
+        "stepper's Newton matrix (scaled_mass fills a rank's rows)");
   DeviceView<Real*> full("tlfea::model::mass_values", pattern_.nnz());
   Kokkos::parallel_for("tlfea::model::mass_values",
                        Kokkos::RangePolicy<ExecSpace>(0, pattern_.num_rows()),

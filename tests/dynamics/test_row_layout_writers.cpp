@@ -209,7 +209,11 @@ TEST(RowLayoutWriters, ReleasedBlockIsRebuiltWithTheSameOffsets) {
   EXPECT_EQ(model.kinetic_energy(w), ke0);
   EXPECT_THROW(model.set_row_layout(RowLayout()), Error);
   EXPECT_THROW(model.restore_blocks(), Error);
+  // mass_values() is sized by the pattern's entries: an error, not a write
+  // past the end of an empty array, while they are released.
+  EXPECT_THROW(model.mass_values(), Error);
   model.restore_structure();
+  EXPECT_EQ(model.mass_values().extent(0), static_cast<size_t>(model.pattern().nnz()));
   EXPECT_FALSE(model.pattern_entries_released());
   EXPECT_FALSE(model.block_released(t10));
   EXPECT_TRUE(model.row_layout().whole());
