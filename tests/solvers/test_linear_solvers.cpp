@@ -573,7 +573,8 @@ TEST(LinearSolver, KokkosKernelsCgStopsWhereAPerIterationTestStops) {
 // orders allow. A solve to a tolerance the solver met before (the budget
 // from that solve covers it here: the matrix is the same) costs exactly one
 // host synchronisation; any solve at most 1 + the checks of a CG round
-// (CheckSchedule: 1 + 4 + 4 + 1 + N / 16) + 1.
+// (CheckSchedule: 1 + 4 + 4 + 1 + N / 16) + 1. A breakdown within the
+// budget is reported at the host CG's iteration, as without one.
 TEST(LinearSolver, KokkosKernelsCgWithAPredictedBudgetStopsWhereAFreshSolverStops) {
   const TestSystem sys;
   const std::vector<Real> values = sys.spd_values(0.5, 1.0, 0);
@@ -644,6 +645,23 @@ TEST(LinearSolver, KokkosKernelsCgWithAPredictedBudgetStopsWhereAFreshSolverStop
   EXPECT_EQ(it, fresh->stats().last_iterations);
   EXPECT_EQ(relative_difference(to_host(x), to_host(x_fresh)), 0.0);
   EXPECT_LE(std::abs(it - ref.iterations), 1);
+  // The indefinite matrix on the same solver (a budget from the solves
+  // above): the breakdown is reported at the host CG's iteration.
+  const std::vector<Real> bad = sys.indefinite_values();
+  const std::vector<Real> bb = sys.matvec(bad, sys.exact_solution(0));
+  const HostCg ref_bad = host_cg(sys, bad, bb, 1e-12, 3000);
+  ASSERT_GE(ref_bad.breakdown, 0);
+  solver->factorize(to_device(bad, "A"));
+  solver->set_forcing_term(1e-12);
+  try {
+    solver->solve(to_device(bb, "b"), x);
+    FAIL() << "kk-cg accepted an indefinite matrix";
+  } catch (const Error& e) {
+    const std::string what = e.what();
+    EXPECT_NE(what.find("<= 0 at iteration " + std::to_string(ref_bad.breakdown) + " "),
+              std::string::npos)
+        << what << " (host CG: iteration " << ref_bad.breakdown << ")";
+  }
 }
 
 // b = 0: x = 0 in no iterations, whatever x held; b not finite: a clear
