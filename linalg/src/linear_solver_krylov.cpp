@@ -5,8 +5,9 @@
 // matrix is the pattern + values viewed as a KokkosSparse::CrsMatrix
 // (core/sparse_matrix.hpp), products are KokkosSparse::spmv, vector updates
 // and inner products KokkosBlas or this file's kernels; only scalars reach
-// the host. CG keeps its scalars on the device and reads them at a few
-// checks per solve (KrylovSolver::cg); GMRES reads its Hessenberg column
+// the host. CG keeps its scalars on the device and reads them once per solve
+// where a predicted iteration budget covers its stop (KrylovSolver::cg,
+// cg_budget), at a few checks otherwise; GMRES reads its Hessenberg column
 // once per Arnoldi step (the small least-squares system is solved on the
 // host).
 //
@@ -291,7 +292,9 @@ enum Slot : int {
   kRes2 = 11,    // r.r, max |r_i|, max |x_i| of the true residual r = b - A x
   kResInf = 12,  //
   kXInf = 13,    //
-  kSlots = 14
+  kAnorm = 14,   // ||A||_inf of the factorized matrix (factorize)
+  kBad = 15,     // singular diagonal blocks / zero diagonal entries found by factorize
+  kSlots = 16
 };
 constexpr Real kConverged = 1.0, kBreakdown = 2.0;
 using State = DeviceView<Real*>;
@@ -368,12 +371,21 @@ struct CopyIfFinite {
   }
 };
 
+// s(kBad) = the count of singular diagonal blocks (or zero diagonal
+// entries) that factorize() reduced on the device: read with the solve's
+// state, which reports them before anything else (read_state).
+struct StoreBadCount {
+  DeviceView<Ordinal> bad;
+  State s;
+  KOKKOS_INLINE_FUNCTION void operator()(const Ordinal) const { s(kBad) = bad(); }
+};
+
 // r.z of the new r and z, and CG's stopping decision (one thread, from the
 // completed reductions of this iteration, before anything reads kStop
 // again): iteration it (0-based) breaks down if p.A p <= 0 (or is not a
 // number) and stops converged at it + 1 if not |r|^2 > tol^2 |b|^2; it < 0:
-// the round's start, stopped (at 0) if r_0 already meets the tolerance or
-// b is not finite.
+// the round's start, stopped (at 0) if r_0 already meets the tolerance, b
+// is not finite or the preconditioner found a singular block.
 struct CgDecide {
   Vector r, z;
   State s;
@@ -384,7 +396,7 @@ struct CgDecide {
     if (i != 0) return;
     const Real threshold = tol2 * s(kBb);
     if (it < 0) {
-      s(kStop) = !kmath::isfinite(s(kBb)) || !(s(kRr0) > threshold) ? 0.0 : -1.0;
+      s(kStop) = !kmath::isfinite(s(kBb)) || s(kBad) > 0.0 || !(s(kRr0) > threshold) ? 0.0 : -1.0;
       s(kReason) = kConverged;
     } else if (s(kStop) < 0.0) {
       const Real pw = s(kPw);
@@ -521,6 +533,8 @@ class KrylovSolver final : public LinearSolver {
     w_ = Vector("tlfea::linalg::krylov::w", n_);
     s_ = State("tlfea::linalg::krylov::state", kSlots);
     s_host_ = host_mirror(s_);
+    bad_ = DeviceView<Ordinal>("tlfea::linalg::krylov::bad_count");
+    cg_count_ = cg_next_ = 0;
     if (method_ == Method::GMRES) {
       restart_ = std::max(1, std::min(limit_, kRestart));
       basis_ = Basis("tlfea::linalg::krylov::basis", n_, restart_ + 1);
@@ -544,25 +558,24 @@ class KrylovSolver final : public LinearSolver {
     const Stopwatch clock;
     factored_ = false;
     device_copy(values_, values);
-    Ordinal bad = 0;
+    // The count of singular blocks (zero diagonals) and ||A||_inf stay on
+    // the device (no host synchronisation here): the solve reads them with
+    // its state, and reports a singular preconditioner before anything else
+    // (read_state), with CG stopped at its start (CgDecide).
     if (prec_ == Preconditioner::SymmetricGaussSeidel)
       Kokkos::parallel_for("tlfea::linalg::krylov::colour_values",
                            Range(0, static_cast<Offset>(colour_values_.extent(0))),
                            Gather{colour_from_, values_, colour_values_});
-    if (prec_ == Preconditioner::BlockJacobi || prec_ == Preconditioner::SymmetricGaussSeidel) {
-      Kokkos::parallel_reduce("tlfea::linalg::krylov::invert_blocks", Range(0, n_ / 3),
-                              InvertBlocks{values_, diag_, block_inv_}, bad);
-      if (bad > 0)
-        throw_error(name_, ": ", bad, " diagonal 3 x 3 block(s) are singular or missing (",
-                    prec_ == Preconditioner::BlockJacobi ? "block-Jacobi" : "Gauss-Seidel",
-                    " preconditioner); try preconditioner jacobi or none, or a direct solver");
-    } else if (prec_ == Preconditioner::Jacobi) {
-      Kokkos::parallel_reduce("tlfea::linalg::krylov::invert_diagonal", Range(0, n_),
-                              InvertDiagonal{values_, diag_, diag_inv_}, bad);
-      if (bad > 0)
-        throw_error(name_, ": ", bad,
-                    " diagonal entries are zero or not finite (Jacobi preconditioner)");
-    }
+    if (prec_ == Preconditioner::BlockJacobi || prec_ == Preconditioner::SymmetricGaussSeidel)
+      reduce_on_device("tlfea::linalg::krylov::invert_blocks", Range(0, n_ / 3),
+                       InvertBlocks{values_, diag_, block_inv_}, bad_);
+    else if (prec_ == Preconditioner::Jacobi)
+      reduce_on_device("tlfea::linalg::krylov::invert_diagonal", Range(0, n_),
+                       InvertDiagonal{values_, diag_, diag_inv_}, bad_);
+    else
+      fill(bad_, Ordinal(0));
+    Kokkos::parallel_for("tlfea::linalg::krylov::store_bad_count", Range(0, 1),
+                         StoreBadCount{bad_, s_});
     if (prec_ == Preconditioner::Ilu0) {
       KokkosSparse::Experimental::spiluk_numeric(
           ilu_.get(), 0, ilu_a_row_map_, ilu_a_entries_, values_, lower_row_map_, lower_entries_,
@@ -579,9 +592,9 @@ class KrylovSolver final : public LinearSolver {
                     "preconditioner); try preconditioner block-jacobi or jacobi, or a direct "
                     "solver");
     }
-    anorm_ = 0.0;
-    Kokkos::parallel_reduce("tlfea::linalg::krylov::norm_inf", Range(0, n_),
-                            RowAbsSumMax{pattern_.row_map, values_}, Kokkos::Max<Real>(anorm_));
+    reduce_on_device("tlfea::linalg::krylov::norm_inf", Range(0, n_),
+                     RowAbsSumMax{pattern_.row_map, values_},
+                     Kokkos::Max<Real, MemSpace>(Kokkos::subview(s_, int(kAnorm))));
     factored_ = true;
     ++stats_.factorizations;
     stats_.factorize_seconds += clock.seconds();
@@ -600,6 +613,7 @@ class KrylovSolver final : public LinearSolver {
     // The tolerance of this solve: the configured one, or the Newton
     // iteration's forcing term when that is looser (set_forcing_term).
     tol_ = std::max(options_.tolerance, forcing_);
+    checked_ = false;
     int iterations = 0;
     Real rel = 0.0;
     bool converged = false;
@@ -618,15 +632,16 @@ class KrylovSolver final : public LinearSolver {
       Real previous = std::numeric_limits<Real>::infinity();
       while (true) {
         int it = 0;
-        if (method_ == Method::CG)
-          cg(b, x, limit_ - iterations, it);
-        else
+        if (method_ == Method::CG) {
+          // r_0.r_0 / b.b of this round: 1 from x = 0, else the last round's.
+          const Real start = iterations == 0 ? 1.0 : s_host_(kRes2) / s_host_(kBb);
+          cg(b, x, limit_ - iterations, start, it);  // ends with the true residual's read
+        } else {
           gmres(b, x, std::sqrt(s_host_(kBb)), limit_ - iterations, it);
+          true_residual(b, x);
+          read_state();
+        }
         iterations += it;
-        residual(b, x);
-        reduce_on_device("tlfea::linalg::krylov::norms_r", Range(0, n_), Norms{3, r_, x},
-                         Kokkos::subview(s_, std::make_pair(int(kRes2), int(kRes2) + 3)));
-        read_state();
         const Real bnorm = std::sqrt(s_host_(kBb));
         if (!(bnorm > 0.0)) {  // b = 0: x = 0 (CG stopped at its start)
           converged = true;
@@ -635,7 +650,7 @@ class KrylovSolver final : public LinearSolver {
         }
         rel = std::sqrt(s_host_(kRes2)) / bnorm;
         if (!std::isfinite(rel)) break;
-        const Real eta = s_host_(kResInf) / (anorm_ * s_host_(kXInf) + s_host_(kBinf));
+        const Real eta = s_host_(kResInf) / (s_host_(kAnorm) * s_host_(kXInf) + s_host_(kBinf));
         converged = !(rel > tol_) || !(eta > kBackwardErrorFloor);
         if (converged || iterations >= limit_ || it == 0 || !(rel < 0.5 * previous)) break;
         previous = rel;
@@ -646,6 +661,7 @@ class KrylovSolver final : public LinearSolver {
     ++stats_.solves;
     stats_.last_iterations = iterations;
     stats_.total_iterations += iterations;
+    if (checked_) ++stats_.checked_solves;
     stats_.last_residual = rel;
     stats_.solve_seconds += clock.seconds();
     if (!std::isfinite(rel))
@@ -660,9 +676,18 @@ class KrylovSolver final : public LinearSolver {
   static constexpr Real kBackwardErrorFloor = 1e-13;
 
   // r = b - A x (r = 0 for a b that is not finite: CopyIfFinite)
-  void residual(const Vector& b, const Vector& x) {
-    Kokkos::parallel_for("tlfea::linalg::krylov::copy_b", Range(0, n_), CopyIfFinite{r_, b, s_});
-    KokkosSparse::spmv("N", -1.0, matrix_, x, 1.0, r_);
+  void residual(const Vector& b, const Vector& x, const Vector& r) {
+    Kokkos::parallel_for("tlfea::linalg::krylov::copy_b", Range(0, n_), CopyIfFinite{r, b, s_});
+    KokkosSparse::spmv("N", -1.0, matrix_, x, 1.0, r);
+  }
+  void residual(const Vector& b, const Vector& x) { residual(b, x, r_); }
+
+  // The true residual w = b - A x of a round's end (w_: free between
+  // iterations) and its norms with |x|_inf, into the state (kRes2..kXInf).
+  void true_residual(const Vector& b, const Vector& x) {
+    residual(b, x, w_);
+    reduce_on_device("tlfea::linalg::krylov::norms_r", Range(0, n_), Norms{3, w_, x},
+                     Kokkos::subview(s_, std::make_pair(int(kRes2), int(kRes2) + 3)));
   }
 
   // y = M^-1 x
@@ -836,28 +861,40 @@ class KrylovSolver final : public LinearSolver {
   }
 
   // The device's scalars to the host (one host synchronisation); a
-  // right-hand side that is not finite is reported before anything else.
+  // singular preconditioner (factorize's count) and then a right-hand side
+  // that is not finite are reported before anything else.
   void read_state() {
     copy_to_host(s_host_, s_);
+    const long long bad = static_cast<long long>(s_host_(kBad));
+    if (bad > 0 && prec_ == Preconditioner::Jacobi)
+      throw_error(name_, ": ", bad,
+                  " diagonal entries are zero or not finite (Jacobi preconditioner)");
+    if (bad > 0)
+      throw_error(name_, ": ", bad, " diagonal 3 x 3 block(s) are singular or missing (",
+                  prec_ == Preconditioner::BlockJacobi ? "block-Jacobi" : "Gauss-Seidel",
+                  " preconditioner); try preconditioner jacobi or none, or a direct solver");
     if (!std::isfinite(s_host_(kBb))) throw_error(name_, ": right-hand side is not finite");
   }
 
   // Preconditioned CG (Saad Alg. 9.1) from the current x, at most max_it
-  // iterations (counted in it). The iteration's scalars never leave the
-  // device: alpha and beta are read there from the reductions (CgUpdate,
-  // CgDirection), and so is the stopping test (CgDecide), which freezes x,
-  // r and p at the iteration it stops at. The host queues iterations and
-  // reads the state only at checks (CheckSchedule), so an iteration costs no
-  // host synchronisation; the iterations queued past the stop do no vector
-  // updates (only the product and the preconditioner run) and are not
-  // counted: `it` and x are those of a loop that tests every iteration.
-  // Where the kernels run on the host (Serial, OpenMP: each has finished
-  // when its launch returns) the host sees the stop in the state at no cost
-  // and queues nothing past it, but checks at the same iterations, so the
+  // iterations (counted in it), then the true residual; start: r_0.r_0 /
+  // b.b. The iteration's scalars never leave the device: alpha and beta are
+  // read there from the reductions (CgUpdate, CgDirection), and so is the
+  // stopping test (CgDecide), which freezes x, r and p at the iteration it
+  // stops at. The host queues a budget of iterations predicted from the
+  // solver's earlier rounds (cg_budget), then the true residual, and
+  // reads the state once: where CG stopped within the budget (the common
+  // case) that one read is the round's only host synchronisation. The
+  // iterations queued past the stop do no vector updates (only the product
+  // and the preconditioner run) and are not counted: `it` and x are those
+  // of a loop that tests every iteration. Where the budget ran out first
+  // (or there was no round to predict from), CG goes on with checks
+  // (CheckSchedule) and reads the true residual again once stopped. Where
+  // the kernels run on the host (Serial, OpenMP: each has finished when its
+  // launch returns) the host sees the stop in the state at no cost and
+  // queues nothing past it, but reads at the same points, so the
   // synchronisations counted on a CPU build are those of a GPU's.
-  void cg(const Vector& b, const Vector& x, int max_it, int& it) {
-    constexpr bool kernels_on_host =
-        std::is_same<typename ExecSpace::memory_space, Kokkos::HostSpace>::value;
+  void cg(const Vector& b, const Vector& x, int max_it, Real start, int& it) {
     const Real tol2 = tol_ * tol_;
     residual(b, x);
     precondition(r_, z_);
@@ -867,36 +904,119 @@ class KrylovSolver final : public LinearSolver {
                      Kokkos::subview(s_, int(kRr0)));
     reduce_on_device("tlfea::linalg::krylov::rz", Range(0, n_), CgDecide{r_, z_, s_, -1, tol2},
                      Kokkos::subview(s_, rz));
+    it = 0;
+    const Real target = start > 0.0 ? tol2 / start : 1.0;
+    const int budget = cg_budget(max_it, target);
+    if (budget > 0) {
+      while (it < budget && !stopped_on_host()) cg_iteration(x, it++, rz, rz_next, tol2);
+      it = budget;
+      if (cg_finish(b, x, max_it, target, it)) return;
+    }
+    checked_ = true;
     CheckSchedule schedule;
-    for (it = 0; it < max_it;) {
-      // A host execution space's state is host memory, current here.
-      if (!kernels_on_host || !(s_.data()[kStop] >= 0.0)) {
-        KokkosSparse::spmv("N", 1.0, matrix_, p_, 0.0, w_);
-        reduce_on_device("tlfea::linalg::krylov::pAp", Range(0, n_), Dot{p_, w_, s_, true},
-                         Kokkos::subview(s_, int(kPw)));
-        reduce_on_device("tlfea::linalg::krylov::cg_update", Range(0, n_),
-                         CgUpdate{x, r_, p_, w_, s_, rz}, Kokkos::subview(s_, int(kRr)));
-        precondition(r_, z_);
-        reduce_on_device("tlfea::linalg::krylov::rz", Range(0, n_), CgDecide{r_, z_, s_, it, tol2},
-                         Kokkos::subview(s_, rz_next));
-        Kokkos::parallel_for("tlfea::linalg::krylov::cg_direction", Range(0, n_),
-                             CgDirection{z_, p_, s_, rz, rz_next});
-        std::swap(rz, rz_next);
-      }
+    if (it > 0) schedule.advance(it, s_host_(kRr0), s_host_(kRr), tol2 * s_host_(kBb));
+    while (it < max_it) {
+      if (!stopped_on_host()) cg_iteration(x, it, rz, rz_next, tol2);
       ++it;
       if (it < schedule.next && it < max_it) continue;
       read_state();
-      const Real stop = s_host_(kStop);
-      if (stop >= 0.0) {
-        it = static_cast<int>(stop);
-        if (s_host_(kReason) == kBreakdown)
-          throw_error(name_, ": p^T A p = ", s_host_(kPwBad), " <= 0 at iteration ", it,
-                      " (the matrix is not positive definite; use kk-gmres or a direct solver)");
-        break;
-      }
+      if (s_host_(kStop) >= 0.0) break;
       schedule.advance(it, s_host_(kRr0), s_host_(kRr), tol2 * s_host_(kBb));
     }
+    cg_finish(b, x, max_it, target, it);
   }
+
+  // A host execution space's state is host memory, current after each
+  // launch: there the host sees CG's stop without a synchronisation.
+  bool stopped_on_host() const {
+    constexpr bool kernels_on_host =
+        std::is_same<typename ExecSpace::memory_space, Kokkos::HostSpace>::value;
+    return kernels_on_host && s_.data()[kStop] >= 0.0;
+  }
+
+  // Queues CG iteration `it` (0-based; Saad Alg. 9.1, lines 3-8): no host
+  // synchronisation, and no vector update once CG has stopped.
+  void cg_iteration(const Vector& x, int it, int& rz, int& rz_next, Real tol2) {
+    KokkosSparse::spmv("N", 1.0, matrix_, p_, 0.0, w_);
+    reduce_on_device("tlfea::linalg::krylov::pAp", Range(0, n_), Dot{p_, w_, s_, true},
+                     Kokkos::subview(s_, int(kPw)));
+    reduce_on_device("tlfea::linalg::krylov::cg_update", Range(0, n_),
+                     CgUpdate{x, r_, p_, w_, s_, rz}, Kokkos::subview(s_, int(kRr)));
+    precondition(r_, z_);
+    reduce_on_device("tlfea::linalg::krylov::rz", Range(0, n_), CgDecide{r_, z_, s_, it, tol2},
+                     Kokkos::subview(s_, rz_next));
+    Kokkos::parallel_for("tlfea::linalg::krylov::cg_direction", Range(0, n_),
+                         CgDirection{z_, p_, s_, rz, rz_next});
+    std::swap(rz, rz_next);
+  }
+
+  // The true residual and the state in one read after `it` queued
+  // iterations. True where the round is over: CG stopped (it = its stop;
+  // a breakdown throws, naming its iteration) or ran out of iterations;
+  // false where the budget ran out first. A converged stop is a sample the
+  // next budgets are predicted from (cg_budget).
+  bool cg_finish(const Vector& b, const Vector& x, int max_it, Real target, int& it) {
+    true_residual(b, x);
+    read_state();
+    const Real stop = s_host_(kStop);
+    if (!(stop >= 0.0)) return it >= max_it;
+    it = static_cast<int>(stop);
+    if (s_host_(kReason) == kBreakdown)
+      throw_error(name_, ": p^T A p = ", s_host_(kPwBad), " <= 0 at iteration ", it,
+                  " (the matrix is not positive definite; use kk-gmres or a direct solver)");
+    cg_samples_[cg_next_] = CgSample{target, it};
+    cg_next_ = (cg_next_ + 1) % kSamples;
+    cg_count_ = std::min(cg_count_ + 1, kSamples);
+    return true;
+  }
+
+  // The iterations a round queues before its first read, predicted from
+  // the last kSamples converged rounds of this solver (the Newton
+  // iterations' matrices change little from one to the next), each kept as
+  // its target reduction of r.r (tol^2 b.b / r_0.r_0) and its iterations.
+  // Where rounds reached the same or a smaller target: the most iterations
+  // among those whose target is within a factor 2 of the largest such
+  // target, plus kBudgetMargin (the right-hand sides of one matrix need
+  // from 3 to 30 iterations to one target on B1). Else the tightest round's
+  // mean rate of log(r.r) per iteration, extrapolated to the target, times
+  // kRateFactor plus the margin (CG's residual can stall between targets).
+  // At most max_it; 0 (check from the start, CheckSchedule) with no round
+  // yet. An iteration queued past the stop costs a product and a
+  // preconditioner application on a GPU (no vector updates); a budget that
+  // runs out before the stop costs the checks that follow.
+  int cg_budget(int max_it, Real target) const {
+    double near = -1.0, tight = 2.0;
+    int tight_it = 0;
+    for (int k = 0; k < cg_count_; ++k) {
+      const CgSample& c = cg_samples_[k];
+      if (c.target <= target) near = std::max(near, c.target);
+      if (c.target < tight) {
+        tight = c.target;
+        tight_it = c.iterations;
+      }
+    }
+    double budget = 0.0;
+    if (near >= 0.0) {
+      int most = 0;
+      for (int k = 0; k < cg_count_; ++k) {
+        const CgSample& c = cg_samples_[k];
+        if (c.target <= near && c.target >= 0.5 * near) most = std::max(most, c.iterations);
+      }
+      budget = most + kBudgetMargin;
+    } else if (cg_count_ > 0) {
+      if (!(tight_it > 0 && tight > 0.0 && tight < 1.0 && target > 0.0)) return 0;
+      const double rate = std::log(tight) / tight_it;
+      budget = std::ceil(kRateFactor * std::log(target) / rate) + kBudgetMargin;
+    }
+    return static_cast<int>(std::min<double>(max_it, budget));
+  }
+  struct CgSample {
+    double target = 1.0;
+    int iterations = 0;
+  };
+  static constexpr int kSamples = 16;
+  static constexpr double kRateFactor = 1.5;
+  static constexpr int kBudgetMargin = 4;
 
   // When CG's host checks its state. A check is one host synchronisation
   // (on a GPU the device idles while the host reads and queues again); an
@@ -1026,7 +1146,11 @@ class KrylovSolver final : public LinearSolver {
   int limit_ = 0;         // iterations per solve: krylov_iteration_limit
   double forcing_ = 0.0;  // the Newton forcing term (0: none)
   Real tol_ = 0.0;        // the tolerance of the current solve
-  Real anorm_ = 0.0;      // ||A||_inf of the factorized matrix
+  // The last converged CG rounds, from which a round predicts its
+  // iterations (cg_budget): a ring of cg_count_ samples, the next at cg_next_.
+  CgSample cg_samples_[kSamples];
+  int cg_count_ = 0, cg_next_ = 0;
+  bool checked_ = false;  // this solve's CG went on with checks (checked_solves)
   // GMRES: Hessenberg matrix, Givens rotations, rhs and coefficients (host).
   std::vector<Real> hess_, cs_, sn_, g_, y_;
   bool analyzed_ = false, factored_ = false;
@@ -1036,6 +1160,7 @@ class KrylovSolver final : public LinearSolver {
   // The scalars CG keeps on the device and the norms the host reads (Slot).
   State s_;
   State::HostMirror s_host_;
+  DeviceView<Ordinal> bad_;  // factorize's count of singular blocks, to s_(kBad)
   Kokkos::View<Real* [9], Kokkos::LayoutRight, DeviceType> block_inv_;
   Basis basis_;
   SparseMatrix matrix_;

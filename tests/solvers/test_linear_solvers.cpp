@@ -14,6 +14,7 @@
 #include "tlfea/core/crs_pattern.hpp"
 #include "tlfea/core/error.hpp"
 #include "tlfea/core/generators.hpp"
+#include "tlfea/core/host_sync.hpp"
 #include "tlfea/linalg/linear_solver.hpp"
 #include "vectors.hpp"
 
@@ -358,6 +359,10 @@ TEST(LinearSolver, OptionsABackendCannotHonourThrow) {
 // Krylov backends a zero diagonal. (Unpreconditioned and MueLu-preconditioned
 // Krylov solvers only notice by not converging, and MueLu's prolongator
 // smoothing would divide by the zero diagonal, so they are left out here.)
+// kk-cg and kk-gmres with jacobi, block-jacobi or sgs count the singular
+// blocks on the device without a host synchronisation in factorize: their
+// first solve reports them, with the same message, before any arithmetic,
+// and so does every later solve on that factorisation.
 TEST(LinearSolver, SingularMatrixThrowsFromFactorize) {
   const TestSystem sys;
   std::vector<Real> values = sys.spd_values(0.5, 1.0, 0);
@@ -373,14 +378,30 @@ TEST(LinearSolver, SingularMatrixThrowsFromFactorize) {
     SCOPED_TRACE(c.label);
     auto solver = make_linear_solver(c.options);
     solver->analyze(sys.pattern);
+    const std::string& prec = c.options.preconditioner;
+    const bool at_solve =
+        (c.options.backend == "kk-cg" || c.options.backend == "kk-gmres") &&
+        (prec == "default" || prec == "block-jacobi" || prec == "jacobi" || prec == "sgs");
+    DeviceView<Real*> x("x", sys.n);
+    const auto b = to_device(sys.matvec(values, sys.exact_solution(0)), "b");
     try {
       solver->factorize(d);
-      FAIL() << "factorize accepted a singular matrix";
+      if (!at_solve) FAIL() << "factorize accepted a singular matrix";
+      solver->solve(b, x);
+      FAIL() << "the first solve accepted a singular preconditioner";
     } catch (const Error& e) {
       std::cout << "  " << c.label << ": " << e.what() << "\n";
-      EXPECT_NE(std::string(e.what()).find(solver->name()), std::string::npos) << e.what();
+      const std::string what = e.what();
+      EXPECT_NE(what.find(solver->name()), std::string::npos) << what;
+      if (at_solve) {
+        // Zero rows of coefficient 17: its 3 x 3 block (3 diagonal entries).
+        const bool blocks = prec != "jacobi";
+        EXPECT_NE(what.find(blocks ? ": 1 diagonal 3 x 3 block(s) are singular or missing"
+                                   : ": 3 diagonal entries are zero or not finite"),
+                  std::string::npos)
+            << what;
+      }
     }
-    DeviceView<Real*> x("x", sys.n), b("b", sys.n);
     EXPECT_THROW(solver->solve(b, x), Error);  // no factorisation to use
   }
 }
@@ -538,6 +559,108 @@ TEST(LinearSolver, KokkosKernelsCgStopsWhereAPerIterationTestStops) {
     EXPECT_NE(what.find("<= 0 at iteration " + std::to_string(ref.breakdown) + " "),
               std::string::npos)
         << what << " (host CG: iteration " << ref.breakdown << ")";
+  }
+}
+
+// One kk-cg solver solving in turn to tolerances it has met before, tighter
+// and looser ones: from its second solve on it queues a budget of
+// iterations predicted from its earlier solves and reads its state once at
+// the end, going on with checks only where the budget ran out before the
+// stop. Each solve must stop at the iteration of a fresh solver (which has
+// no earlier solves and checks from the start) with the same x to the last
+// bit, and that iteration must be the host CG's (a loop testing every
+// iteration, host_cg above) to within the one iteration their summation
+// orders allow. A solve to a tolerance the solver met before (the budget
+// from that solve covers it here: the matrix is the same) costs exactly one
+// host synchronisation; any solve at most 1 + the checks of a CG round
+// (CheckSchedule: 1 + 4 + 4 + 1 + N / 16) + 1. A breakdown within the
+// budget is reported at the host CG's iteration, as without one.
+TEST(LinearSolver, KokkosKernelsCgWithAPredictedBudgetStopsWhereAFreshSolverStops) {
+  const TestSystem sys;
+  const std::vector<Real> values = sys.spd_values(0.5, 1.0, 0);
+  const std::vector<Real> b = sys.matvec(values, sys.exact_solution(0));
+  const auto bd = to_device(b, "b");
+  const auto ad = to_device(values, "A");
+  LinearSolverOptions options;
+  options.backend = "kk-cg";
+  options.preconditioner = "none";
+  options.max_iterations = 3000;
+  options.tolerance = 1e-13;  // below all below: set_forcing_term sets each solve's
+  auto solver = make_linear_solver(options);
+  solver->analyze(sys.pattern);
+  solver->factorize(ad);
+  std::vector<Real> seen;
+  for (const Real tol : {1e-4, 1e-2, 1e-4, 1e-8, 1e-12, 1e-8, 1e-2, 1e-12}) {
+    SCOPED_TRACE(tol);
+    const bool met_before = std::find(seen.begin(), seen.end(), tol) != seen.end();
+    seen.push_back(tol);
+    options.tolerance = tol;
+    auto fresh = make_linear_solver(options);
+    fresh->analyze(sys.pattern);
+    fresh->factorize(ad);
+    DeviceView<Real*> x_fresh("x", sys.n);
+    fresh->solve(bd, x_fresh);
+    solver->set_forcing_term(tol);  // this solve's tolerance: max(1e-12 options, forcing)
+    DeviceView<Real*> x("x", sys.n);
+    start_sync_counting();
+    solver->solve(bd, x);
+    const long long syncs = sync_counts_total().total();
+    stop_sync_counting();
+    const int it = solver->stats().last_iterations;
+    const HostCg ref = host_cg(sys, values, b, tol, 3000);
+    std::cout << "  tolerance " << tol << ": " << it << " iterations (fresh solver "
+              << fresh->stats().last_iterations << ", host CG " << ref.iterations << "), " << syncs
+              << " host synchronisations\n";
+    EXPECT_EQ(it, fresh->stats().last_iterations);
+    EXPECT_EQ(relative_difference(to_host(x), to_host(x_fresh)), 0.0);
+    EXPECT_LE(std::abs(it - ref.iterations), 1);
+    if (met_before) EXPECT_EQ(syncs, 1);
+    EXPECT_LE(syncs, 1 + 10 + it / 16 + 1);
+  }
+  // A stiffer matrix (less mass) after those: CG needs more iterations to
+  // 1e-8 than the budget from the solves to 1e-8 (65 iterations + 4), so
+  // the budget runs out before the stop and the solve goes on with checks.
+  const std::vector<Real> stiff = sys.spd_values(1e-3, 1.0, 1);
+  const std::vector<Real> bs = sys.matvec(stiff, sys.exact_solution(0));
+  options.tolerance = 1e-8;
+  auto fresh = make_linear_solver(options);
+  fresh->analyze(sys.pattern);
+  fresh->factorize(to_device(stiff, "A"));
+  DeviceView<Real*> x_fresh("x", sys.n), x("x", sys.n);
+  fresh->solve(to_device(bs, "b"), x_fresh);
+  solver->factorize(to_device(stiff, "A"));
+  solver->set_forcing_term(1e-8);
+  start_sync_counting();
+  solver->solve(to_device(bs, "b"), x);
+  const long long syncs = sync_counts_total().total();
+  stop_sync_counting();
+  const int it = solver->stats().last_iterations;
+  const HostCg ref = host_cg(sys, stiff, bs, 1e-8, 3000);
+  std::cout << "  stiffer matrix, tolerance 1e-8: " << it << " iterations (fresh solver "
+            << fresh->stats().last_iterations << ", host CG " << ref.iterations << "), " << syncs
+            << " host synchronisations\n";
+  EXPECT_GT(it, 65 + 4);  // past the budget: the checked path ran
+  EXPECT_GT(syncs, 2);
+  EXPECT_LE(syncs, 1 + 10 + it / 16 + 1);
+  EXPECT_EQ(it, fresh->stats().last_iterations);
+  EXPECT_EQ(relative_difference(to_host(x), to_host(x_fresh)), 0.0);
+  EXPECT_LE(std::abs(it - ref.iterations), 1);
+  // The indefinite matrix on the same solver (a budget from the solves
+  // above): the breakdown is reported at the host CG's iteration.
+  const std::vector<Real> bad = sys.indefinite_values();
+  const std::vector<Real> bb = sys.matvec(bad, sys.exact_solution(0));
+  const HostCg ref_bad = host_cg(sys, bad, bb, 1e-12, 3000);
+  ASSERT_GE(ref_bad.breakdown, 0);
+  solver->factorize(to_device(bad, "A"));
+  solver->set_forcing_term(1e-12);
+  try {
+    solver->solve(to_device(bb, "b"), x);
+    FAIL() << "kk-cg accepted an indefinite matrix";
+  } catch (const Error& e) {
+    const std::string what = e.what();
+    EXPECT_NE(what.find("<= 0 at iteration " + std::to_string(ref_bad.breakdown) + " "),
+              std::string::npos)
+        << what << " (host CG: iteration " << ref_bad.breakdown << ")";
   }
 }
 

@@ -59,6 +59,10 @@ struct SolverStats {
   int solves = 0;            // solve() calls
   int last_iterations = 0;   // iterative: iterations of the last solve (0 for direct)
   int total_iterations = 0;  // iterative: over all solves
+  // kk-cg: solves that read their state more than once, checking on after a
+  // predicted iteration budget ran out before CG's stop (or with nothing
+  // yet to predict from); the others read it once.
+  int checked_solves = 0;
   double last_residual = 0;  // relative residual reported by the last solve (direct: 0)
   double analyze_seconds = 0;
   double factorize_seconds = 0;
