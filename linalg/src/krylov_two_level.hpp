@@ -13,7 +13,7 @@
 // low-energy modes a one-level M^-1 does not see: CG's iteration count
 // follows the spectrum of P A restricted to the complement of Z.
 //
-// Coarse space (docs/theory.md §8.5): the free nodes (those with a free
+// Coarse space (docs/theory.md §8.8): the free nodes (those with a free
 // scalar row) are split into aggregates by recursive coordinate bisection
 // of their positions (longest extent of the bounding box halved at the
 // median, until at most `aggregate_size` nodes remain; once per pattern, on
@@ -34,6 +34,14 @@
 // eliminated, or a zero-energy mode of a singular A) drops that column from
 // Z (its row and column of E^-1 are zero); a negative one beyond that means
 // A is not positive definite and is an error naming the aggregate.
+//
+// The Newton matrix has three rows per coefficient and no multiplier rows
+// (constraints, joints and a rigid body's rigidity enter as
+// augmented-Lagrangian terms C_q^T C_q, docs/theory.md §6), so any model
+// is taken: a rigid body's directors are gradient coefficients, and the
+// modes stay a subspace of any SPD matrix. Every kernel writes only its
+// own entries, so the sums run in the same order in every execution space
+// and thread count.
 //
 // Application, y = P x (no allocation, nothing on the host; one
 // application of M^-1, products with the sparse Z^T, A Z and Z^T A formed
