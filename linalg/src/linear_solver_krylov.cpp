@@ -33,6 +33,10 @@
 //                  part per row; factorize() gathers the values into that
 //                  layout (16 bytes per matrix entry beside the matrix);
 //   "none":        M = I.
+// With coarse "rigid-body" any of them is the one-level part of the
+// two-level preconditioner of krylov_two_level.hpp (a coarse space of
+// rigid-body modes of aggregates, balancing form), which precondition()
+// applies around it.
 // Algorithms: CG as in Saad, Iterative Methods for Sparse Linear Systems
 // (2nd ed., 2003), Alg. 9.1; GMRES(m) with right preconditioning, Alg. 9.5,
 // with classical Gram-Schmidt applied twice (each pass two gemv) and Givens

@@ -100,7 +100,8 @@ class LinearSolver {
   virtual void solve(const DeviceView<Real*>& b, const DeviceView<Real*>& x) = 0;
   virtual SolverStats stats() const;
   // Optional hooks for a preconditioner built on the rigid-body modes (the
-  // Belos backends with preconditioner "muelu"; the others ignore them). The
+  // Belos backends with preconditioner "muelu", kk-cg / kk-gmres with
+  // coarse "rigid-body"; the others ignore them). The
   // layout, once after analyze(); the coefficients q at which the next
   // factorize()'s matrix was assembled (the lever arms of the rotations),
   // read during that factorize(): the view must hold them until then.
