@@ -27,6 +27,8 @@ struct StepperOptions {
   double abs_tol = 1e-4, rel_tol = 1e-4;
   std::string solver = "default", ordering = "default";
   std::string preconditioner = "default";  // iterative backends (LinearSolverOptions)
+  std::string coarse = "none";             // kk-*: LinearSolverOptions::coarse
+  int coarse_size = 0;                     // LinearSolverOptions::coarse_aggregate_size
   std::string partition = "default";       // several MPI ranks (StepperSettings::partition)
   bool reuse_jacobian = true;
   bool breakdown = true;  // time one tangent assembly after the run (split of assembly_s)
@@ -44,6 +46,7 @@ constexpr const char* kStepperUsage =
     "  --solver NAME    linear-solver backend, default 'default'\n"
     "  --preconditioner P  iterative backends: default, none, jacobi, block-jacobi, sgs and\n"
     "                   ilu0 (kk-*), ilu, muelu (belos-* / dist-*)\n"
+    "  --coarse C[:N]   kk-*: none or rigid-body (second level; N nodes per aggregate)\n"
     "  --partition P    several MPI ranks: default, metis, range (StepperSettings::partition)\n"
     "  --ordering O     Tacho fill-reducing order: default, nd, amd\n"
     "  --abs-tol A      Newton absolute residual tolerance [N], default 1e-4\n"
@@ -83,6 +86,11 @@ inline bool parse_stepper_option(const std::string& a, const std::function<std::
           "--preconditioner must be default, none, jacobi, block-jacobi, sgs, ilu0, ilu or muelu, "
           "got '" +
           pc + "'");
+  } else if (a == "--coarse") {
+    const std::string v = next();
+    o.coarse = v.substr(0, v.find(':'));
+    if (v.find(':') != std::string::npos)
+      o.coarse_size = static_cast<int>(parse_int(a, v.substr(v.find(':') + 1)));
   } else if (a == "--ordering") {
     o.ordering = next();
     if (o.ordering != "default" && o.ordering != "nd" && o.ordering != "amd")
@@ -221,6 +229,8 @@ inline RunResult run_steps(Model& model, const StepperOptions& o, const Probe& p
   s.linear.backend = o.solver;
   s.linear.ordering = o.ordering;
   s.linear.preconditioner = o.preconditioner;
+  s.linear.coarse = o.coarse;
+  s.linear.coarse_aggregate_size = o.coarse_size;
   s.partition = tlfea::parse_partition_method(o.partition);
   // The per-phase breakdown (assembly_s, factorization_s, solve_s) times the
   // work, as the results on the benchmark page did, not the launches.

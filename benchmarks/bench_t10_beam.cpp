@@ -263,6 +263,7 @@ int run(const Options& o, const tlfea::MpiSession& mpi) {
       .str("solver", so.solver)
       .str("ordering", so.ordering)
       .str("preconditioner", so.preconditioner)
+      .str("coarse", so.coarse)
       .num("newton_abs_tol", so.abs_tol)
       .num("newton_rel_tol", so.rel_tol)
       .integer("reuse_jacobian", so.reuse_jacobian ? 1 : 0)

@@ -149,6 +149,10 @@ std::unique_ptr<LinearSolver> make_linear_solver(const LinearSolverOptions& opti
     name = options.symmetric ? "eigen-ldlt" : "eigen-lu";
 #endif
   }
+  // The second level on the rigid-body modes is kk-cg's / kk-gmres's.
+  if (options.coarse != "none" && name != "kk-cg" && name != "kk-gmres")
+    throw_error("linear solver \"", name, "\": coarse \"", options.coarse,
+                "\" is for kk-cg and kk-gmres only (other backends take coarse none)");
   if (name == "eigen-ldlt") return detail::make_eigen_ldlt(options);
   if (name == "eigen-lu") return detail::make_eigen_lu(options);
   if (name == "kk-cg") return detail::make_kk_cg(options);
@@ -182,6 +186,9 @@ std::unique_ptr<LinearSolver> make_partitioned_linear_solver(const LinearSolverO
   if (name == "default") name = options.symmetric ? "dist-cg" : "dist-gmres";
   if (name == "belos-cg") name = "dist-cg";
   if (name == "belos-gmres") name = "dist-gmres";
+  if (options.coarse != "none")
+    throw_error("linear solver \"", name, "\": coarse \"", options.coarse, "\" cannot run on ",
+                ranks, " MPI ranks (kk-cg and kk-gmres only, on one rank)");
   if (name != "dist-cg" && name != "dist-gmres")
     throw_error("linear solver \"", options.backend, "\" cannot run on ", ranks,
                 " MPI ranks (direct and one-rank backends: tacho, klu2, eigen-ldlt, eigen-lu, "

@@ -34,6 +34,10 @@
 //                  part per row; factorize() gathers the values into that
 //                  layout (16 bytes per matrix entry beside the matrix);
 //   "none":        M = I.
+// With coarse "rigid-body" any of them is the one-level part of the
+// two-level preconditioner of krylov_two_level.hpp (a coarse space of
+// rigid-body modes of aggregates, balancing form), which precondition()
+// applies around it.
 // Algorithms: CG as in Saad, Iterative Methods for Sparse Linear Systems
 // (2nd ed., 2003), Alg. 9.1; GMRES(m) with right preconditioning, Alg. 9.5,
 // with classical Gram-Schmidt applied twice (each pass two gemv) and Givens
@@ -64,6 +68,7 @@
 #include <vector>
 
 #include "backends.hpp"
+#include "krylov_two_level.hpp"
 #include "tlfea/core/error.hpp"
 #include "tlfea/core/host_device.hpp"
 #include "tlfea/core/sparse_matrix.hpp"
@@ -495,6 +500,11 @@ class KrylovSolver final : public LinearSolver {
     else
       throw_error(name_, ": preconditioner \"", p, "\" is not available (kk-cg / kk-gmres take ",
                   kPreconditionerNames, ")");
+    if (options.coarse == "rigid-body")
+      coarse_ = std::make_unique<RigidBodyCoarseSpace>(name_, options.coarse_aggregate_size);
+    else if (options.coarse != "none")
+      throw_error(name_, ": coarse \"", options.coarse,
+                  "\" is not available (kk-cg / kk-gmres take none or rigid-body)");
     if (method == Method::CG && !options.symmetric)
       throw_error(name_, ": CG needs a symmetric matrix (symmetric: false given); use kk-gmres");
     if (!(options.tolerance > 0.0 && options.tolerance < 1.0))
@@ -507,6 +517,14 @@ class KrylovSolver final : public LinearSolver {
   std::string name() const override { return name_; }
 
   void set_forcing_term(double eta) override { forcing_ = eta > 0.0 && eta < 1.0 ? eta : 0.0; }
+
+  // The coarse level's node positions (coarse rigid-body; ignored otherwise).
+  void set_rigid_body_layout(const RigidBodyLayout& layout) override {
+    if (coarse_) coarse_->set_layout(layout);
+  }
+  void set_coefficients(const CoefView& q) override {
+    if (coarse_) coarse_->set_coefficients(q);
+  }
 
   void analyze(const CrsPattern& pattern) override {
     const Stopwatch clock;
@@ -527,6 +545,7 @@ class KrylovSolver final : public LinearSolver {
         Vector("tlfea::linalg::krylov::diagonal_inverse", prec_ == Preconditioner::Jacobi ? n_ : 0);
     if (prec_ == Preconditioner::SymmetricGaussSeidel) colour_coefficients();
     if (prec_ == Preconditioner::Ilu0) analyze_ilu0();
+    if (coarse_) coarse_->analyze(pattern);
     r_ = Vector("tlfea::linalg::krylov::r", n_);
     z_ = Vector("tlfea::linalg::krylov::z", n_);
     p_ = Vector("tlfea::linalg::krylov::p", n_);
@@ -595,6 +614,7 @@ class KrylovSolver final : public LinearSolver {
     reduce_on_device("tlfea::linalg::krylov::norm_inf", Range(0, n_),
                      RowAbsSumMax{pattern_.row_map, values_},
                      Kokkos::Max<Real, MemSpace>(Kokkos::subview(s_, int(kAnorm))));
+    if (coarse_) coarse_->factorize(values_, s_, int(kAnorm));
     factored_ = true;
     ++stats_.factorizations;
     stats_.factorize_seconds += clock.seconds();
@@ -690,8 +710,17 @@ class KrylovSolver final : public LinearSolver {
                      Kokkos::subview(s_, std::make_pair(int(kRes2), int(kRes2) + 3)));
   }
 
-  // y = M^-1 x
+  // y = P x: the two-level preconditioner around M^-1 when coarse is
+  // rigid-body (krylov_two_level.hpp), else y = M^-1 x.
   void precondition(const Vector& x, const Vector& y) {
+    if (coarse_)
+      coarse_->apply(x, y, [this](const Vector& a, const Vector& b) { smooth(a, b); });
+    else
+      smooth(x, y);
+  }
+
+  // y = M^-1 x
+  void smooth(const Vector& x, const Vector& y) {
     switch (prec_) {
       case Preconditioner::BlockJacobi:
         Kokkos::parallel_for("tlfea::linalg::krylov::block_jacobi", Range(0, n_ / 3),
@@ -1178,6 +1207,8 @@ class KrylovSolver final : public LinearSolver {
   DeviceView<Offset*> ilu_a_row_map_, lower_row_map_, upper_row_map_;
   DeviceView<Ordinal*> ilu_a_entries_, lower_entries_, upper_entries_;
   Vector lower_values_, upper_values_, ilu_t_;
+  // coarse rigid-body: the second level (krylov_two_level.hpp).
+  std::unique_ptr<RigidBodyCoarseSpace> coarse_;
 };
 
 }  // namespace

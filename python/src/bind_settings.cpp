@@ -24,8 +24,8 @@ auto one_of(E tlfea::StepperSettings::*field, const std::string& name, const std
 void bind_settings(py::module_& m) {
   // --- settings and reports --------------------------------------------------
   static const std::vector<const char*> kLinearFields = {
-      "backend",        "symmetric",      "positive_definite", "tolerance",
-      "max_iterations", "preconditioner", "ilu_level",         "ordering"};
+      "backend",        "symmetric", "positive_definite", "tolerance", "max_iterations",
+      "preconditioner", "ilu_level", "ordering",          "coarse",    "coarse_aggregate_size"};
   py::class_<tlfea::LinearSolverOptions>(m, "LinearSolverOptions")
       .def(py::init([](const py::kwargs& kw) {
         auto o = std::make_unique<tlfea::LinearSolverOptions>();
@@ -40,6 +40,8 @@ void bind_settings(py::module_& m) {
       .def_readwrite("preconditioner", &tlfea::LinearSolverOptions::preconditioner)
       .def_readwrite("ilu_level", &tlfea::LinearSolverOptions::ilu_level)
       .def_readwrite("ordering", &tlfea::LinearSolverOptions::ordering)
+      .def_readwrite("coarse", &tlfea::LinearSolverOptions::coarse)
+      .def_readwrite("coarse_aggregate_size", &tlfea::LinearSolverOptions::coarse_aggregate_size)
       .def("__repr__", [](const py::object& self) {
         return repr_fields(self, "LinearSolverOptions", kLinearFields);
       });

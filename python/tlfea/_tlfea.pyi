@@ -122,6 +122,8 @@ class JointFrame:
     """
 class LinearSolverOptions:
     backend: str
+    coarse: str
+    coarse_aggregate_size: int
     ilu_level: int
     max_iterations: int
     ordering: str

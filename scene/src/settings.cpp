@@ -126,6 +126,19 @@ void Builder::parse_solver(Map& top) {
   if (st.linear.ilu_level < 0)
     fail(c_, m.node()["ilu_level"],
          "solver.ilu_level must be >= 0, got " + std::to_string(st.linear.ilu_level));
+  st.linear.coarse = m.choice("coarse", {"none", "rigid-body"}, st.linear.coarse);
+  if (m.has("coarse_aggregate_size")) {
+    const long size = m.integer("coarse_aggregate_size", 0);
+    if (size != 0 && (size < 4 || size > 1000000000))
+      fail(c_, m.node()["coarse_aggregate_size"],
+           "solver.coarse_aggregate_size must be >= 4 nodes (0: automatic), got " +
+               std::to_string(size));
+    st.linear.coarse_aggregate_size = static_cast<int>(size);
+  }
+  if (st.linear.coarse != "none" && st.linear.backend != "kk-cg" && st.linear.backend != "kk-gmres")
+    fail(c_, m.node()["coarse"],
+         "solver.coarse: " + st.linear.coarse + " needs linear_solver kk-cg or kk-gmres, got " +
+             st.linear.backend);
   st.linear.symmetric = m.boolean("symmetric", st.linear.symmetric);
   st.linear.ordering = m.choice("ordering", {"default", "nd", "amd"}, st.linear.ordering);
   st.partition = parse_partition_method(

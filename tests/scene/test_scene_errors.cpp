@@ -296,6 +296,19 @@ TEST(SceneErrors, SettingsRunWouldRefuseAndDuplicatesPointAtTheKey) {
   const std::vector<BadCase> cases = {
       {"ilu_level -5", g + "solver: {ilu_level: -5}\n",
        "bad.yaml:8:21:", "solver.ilu_level must be >= 0, got -5"},
+      // RigidBodyCoarseSpace::kMinAggregateSize (linalg/src/krylov_two_level.hpp).
+      {"coarse_aggregate_size 2",
+       g + "solver: {linear_solver: kk-cg, coarse: rigid-body, "
+           "coarse_aggregate_size: 2}\n",
+       "bad.yaml:8:75:", "solver.coarse_aggregate_size must be >= 4 nodes (0: automatic), got 2"},
+      {"coarse with a direct solver",
+       g + "solver: {linear_solver: eigen-ldlt, coarse: rigid-body}\n", "bad.yaml:8:45:",
+       "solver.coarse: rigid-body needs linear_solver kk-cg or kk-gmres, got "
+       "eigen-ldlt"},
+      {"unknown coarse", g + "solver: {linear_solver: kk-cg, coarse: deflation}\n",
+       "bad.yaml:8:40:",
+       "solver.coarse: unknown name 'deflation' (expected one of: none, "
+       "rigid-body)"},
       // StepperSettings::krylov_iterations: 0..50 (time_stepper.hpp).
       {"krylov_iterations 60", g + "solver: {krylov_iterations: 60}\n",
        "bad.yaml:8:29:", "solver.krylov_iterations must be in 0..50 (0: refactor at once), got 60"},

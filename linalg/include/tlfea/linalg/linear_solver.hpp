@@ -46,6 +46,15 @@ struct LinearSolverOptions {
   // symmetric Gauss-Seidel sweep).
   std::string preconditioner = "default";
   int ilu_level = 0;  // ILU(k) fill level
+  // kk-cg / kk-gmres: "none", or "rigid-body": a second level on the
+  // rigid-body modes of aggregates of nodes combined with the
+  // preconditioner above (balancing form, linalg/src/krylov_two_level.hpp);
+  // needs set_rigid_body_layout and set_coefficients (a TimeStepper gives
+  // them). Other backends refuse anything but "none".
+  std::string coarse = "none";
+  // rigid-body: nodes per aggregate at most (>= 4); 0: automatic (about
+  // sqrt(nnz) / 24 to sqrt(nnz) / 12 aggregates, at most 256).
+  int coarse_aggregate_size = 0;
   // Tacho fill-reducing order of the node graph: "nd" (METIS nested
   // dissection), "amd" (Eigen's approximate minimum degree) or "default" (nd
   // when built with METIS, else amd). Other backends ignore it.
@@ -95,7 +104,8 @@ class LinearSolver {
   virtual void solve(const DeviceView<Real*>& b, const DeviceView<Real*>& x) = 0;
   virtual SolverStats stats() const;
   // Optional hooks for a preconditioner built on the rigid-body modes (the
-  // Belos backends with preconditioner "muelu"; the others ignore them). The
+  // Belos backends with preconditioner "muelu", kk-cg / kk-gmres with
+  // coarse "rigid-body"; the others ignore them). The
   // layout, once after analyze(); the coefficients q at which the next
   // factorize()'s matrix was assembled (the lever arms of the rotations),
   // read during that factorize(): the view must hold them until then.
