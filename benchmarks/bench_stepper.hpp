@@ -29,6 +29,7 @@ struct StepperOptions {
   std::string preconditioner = "default";  // iterative backends (LinearSolverOptions)
   std::string coarse = "none";             // kk-*: LinearSolverOptions::coarse
   int coarse_size = 0;                     // LinearSolverOptions::coarse_aggregate_size
+  bool cg_budget = true;                   // kk-cg: LinearSolverOptions::cg_budget
   std::string partition = "default";       // several MPI ranks (StepperSettings::partition)
   bool reuse_jacobian = true;
   bool breakdown = true;  // time one tangent assembly after the run (split of assembly_s)
@@ -47,6 +48,8 @@ constexpr const char* kStepperUsage =
     "  --preconditioner P  iterative backends: default, none, jacobi, block-jacobi, sgs and\n"
     "                   ilu0 (kk-*), ilu, muelu (belos-* / dist-*)\n"
     "  --coarse C[:N]   kk-*: none or rigid-body (second level; N nodes per aggregate)\n"
+    "  --cg-budget B    kk-cg: 1 (default) one read per solve after a predicted budget,\n"
+    "                   0 reads at checks (LinearSolverOptions::cg_budget)\n"
     "  --partition P    several MPI ranks: default, metis, range (StepperSettings::partition)\n"
     "  --ordering O     Tacho fill-reducing order: default, nd, amd\n"
     "  --abs-tol A      Newton absolute residual tolerance [N], default 1e-4\n"
@@ -91,6 +94,10 @@ inline bool parse_stepper_option(const std::string& a, const std::function<std::
     o.coarse = v.substr(0, v.find(':'));
     if (v.find(':') != std::string::npos)
       o.coarse_size = static_cast<int>(parse_int(a, v.substr(v.find(':') + 1)));
+  } else if (a == "--cg-budget") {
+    const std::string v = next();
+    if (v != "0" && v != "1") arg_error("--cg-budget must be 0 or 1, got '" + v + "'");
+    o.cg_budget = v == "1";
   } else if (a == "--ordering") {
     o.ordering = next();
     if (o.ordering != "default" && o.ordering != "nd" && o.ordering != "amd")
@@ -231,6 +238,7 @@ inline RunResult run_steps(Model& model, const StepperOptions& o, const Probe& p
   s.linear.preconditioner = o.preconditioner;
   s.linear.coarse = o.coarse;
   s.linear.coarse_aggregate_size = o.coarse_size;
+  s.linear.cg_budget = o.cg_budget;
   s.partition = tlfea::parse_partition_method(o.partition);
   // The per-phase breakdown (assembly_s, factorization_s, solve_s) times the
   // work, as the results on the benchmark page did, not the launches.

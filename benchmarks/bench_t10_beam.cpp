@@ -264,6 +264,7 @@ int run(const Options& o, const tlfea::MpiSession& mpi) {
       .str("ordering", so.ordering)
       .str("preconditioner", so.preconditioner)
       .str("coarse", so.coarse)
+      .integer("cg_budget", so.cg_budget ? 1 : 0)
       .num("newton_abs_tol", so.abs_tol)
       .num("newton_rel_tol", so.rel_tol)
       .integer("reuse_jacobian", so.reuse_jacobian ? 1 : 0)

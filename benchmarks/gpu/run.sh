@@ -15,7 +15,8 @@
 #      their scale (the largest magnitude of the column family over the run);
 #   3. B1 res 8, 16 and 32 with cudss and with kk-cg (block-jacobi), res 16 and
 #      32 also with kk-cg preconditioners sgs (symmetric Gauss-Seidel) and
-#      ilu0; B2 128 elements; B3 32x32 and 64x64; B4 16^3 and 24^3; the
+#      ilu0 and each with the coarse rigid-body level, res 16 also with
+#      kk-cg reading at checks (--cg-budget 0); B2 128 elements; B3 32x32 and 64x64; B4 16^3 and 24^3; the
 #      contact drop with 4x4x4 and 8x8x4 cubes; the element kernels, range
 #      against team;
 #   4. the large models, 5 steps each with cudss and with kk-cg ilu0: B1 res
@@ -187,12 +188,24 @@ for res in 8 16 32; do
   done
 done
 # kk-cg's preconditioners on one device: block-jacobi (the kk-cg runs above)
-# against sgs and ilu0, iterations per solve and seconds per step.
+# against sgs and ilu0, and each with the two-level coarse space, iterations
+# per solve and seconds per step.
 for res in 16 32; do
   for pc in sgs ilu0; do
     timed "b1_res${res}_kk-cg_$pc" driver 90 "$GPU_BIN/tlfea_bench_t10_beam" --res "$res" \
       --generated --steps 20 --solver kk-cg --preconditioner "$pc"
   done
+  for pc in block-jacobi sgs ilu0; do
+    timed "b1_res${res}_kk-cg_${pc}_coarse" driver 90 "$GPU_BIN/tlfea_bench_t10_beam" \
+      --res "$res" --generated --steps 20 --solver kk-cg --preconditioner "$pc" --coarse rigid-body
+  done
+done
+# kk-cg reading once per solve after a predicted budget (the default, above)
+# against reading at checks: the iterations queued past CG's stop against
+# the host synchronisations saved.
+for pc in block-jacobi sgs; do
+  timed "b1_res16_kk-cg_${pc}_checks" driver 90 "$GPU_BIN/tlfea_bench_t10_beam" --res 16 \
+    --generated --steps 20 --solver kk-cg --preconditioner "$pc" --cg-budget 0
 done
 timed b2_128 driver 60 "$GPU_BIN/tlfea_bench_ancf_beam" --elements 128 --steps 20
 for d in 32 64; do timed "b3_${d}x$d" driver 90 "$GPU_BIN/tlfea_bench_ancf_plate" --divisions "$d" --steps 10; done

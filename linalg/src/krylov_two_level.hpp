@@ -219,8 +219,7 @@ struct PivotThreshold {
   KOKKOS_INLINE_FUNCTION void operator()(const Ordinal i) const {
     Real zz = 0.0;
     for (Offset p = zt_map(i); p < zt_map(i + 1); ++p) zz += zt_values(p) * zt_values(p);
-    const Real a = kDropPivot * kmath::fabs(e(i, i)),
-               b = kRoundoff * anorm_at(anorm_slot) * zz;
+    const Real a = kDropPivot * kmath::fabs(e(i, i)), b = kRoundoff * anorm_at(anorm_slot) * zz;
     threshold(i) = a > b ? a : b;
   }
 };

@@ -1010,10 +1010,11 @@ class KrylovSolver final : public LinearSolver {
   // mean rate of log(r.r) per iteration, extrapolated to the target, times
   // kRateFactor plus the margin (CG's residual can stall between targets).
   // At most max_it; 0 (check from the start, CheckSchedule) with no round
-  // yet. An iteration queued past the stop costs a product and a
-  // preconditioner application on a GPU (no vector updates); a budget that
-  // runs out before the stop costs the checks that follow.
+  // yet or with LinearSolverOptions::cg_budget false. An iteration queued past the stop costs a
+  // product and a preconditioner application on a GPU (no vector updates); a budget that runs out
+  // before the stop costs the checks that follow.
   int cg_budget(int max_it, Real target) const {
+    if (!options_.cg_budget) return 0;  // LinearSolverOptions::cg_budget: checks only
     double near = -1.0, tight = 2.0;
     int tight_it = 0;
     for (int k = 0; k < cg_count_; ++k) {

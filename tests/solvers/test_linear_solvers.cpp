@@ -664,6 +664,47 @@ TEST(LinearSolver, KokkosKernelsCgWithAPredictedBudgetStopsWhereAFreshSolverStop
   }
 }
 
+// LinearSolverOptions::cg_budget = false: every solve reads at the checks
+// (checked_solves counts each; a repeated tolerance still costs more than the
+// one read of the budget path), with the same iterations and solution as the
+// default solver (bit for bit: both stop where a CG testing every iteration
+// stops).
+TEST(LinearSolver, KokkosKernelsCgWithoutBudgetReadsAtChecksWithTheSameResult) {
+  const TestSystem sys;
+  const std::vector<Real> values = sys.spd_values(0.5, 1.0, 0);
+  const auto bd = to_device(sys.matvec(values, sys.exact_solution(0)), "b");
+  const auto ad = to_device(values, "A");
+  LinearSolverOptions options;
+  options.backend = "kk-cg";
+  options.preconditioner = "none";
+  options.max_iterations = 3000;
+  options.tolerance = 1e-8;
+  auto budget = make_linear_solver(options);
+  options.cg_budget = false;
+  auto checks = make_linear_solver(options);
+  for (auto* s : {budget.get(), checks.get()}) {
+    s->analyze(sys.pattern);
+    s->factorize(ad);
+  }
+  for (int k = 0; k < 3; ++k) {
+    SCOPED_TRACE(k);
+    DeviceView<Real*> xb("xb", sys.n), xc("xc", sys.n);
+    start_sync_counting();
+    budget->solve(bd, xb);
+    const long long syncs_budget = sync_counts_total().total();
+    stop_sync_counting();
+    start_sync_counting();
+    checks->solve(bd, xc);
+    const long long syncs_checks = sync_counts_total().total();
+    stop_sync_counting();
+    EXPECT_EQ(budget->stats().last_iterations, checks->stats().last_iterations);
+    EXPECT_EQ(relative_difference(to_host(xb), to_host(xc)), 0.0);
+    if (k > 0) EXPECT_EQ(syncs_budget, 1);
+    EXPECT_GT(syncs_checks, 2);
+    EXPECT_EQ(checks->stats().checked_solves, k + 1);
+  }
+}
+
 // b = 0: x = 0 in no iterations, whatever x held; b not finite: a clear
 // error (the Krylov solvers read |b| on the device, with their first check).
 TEST(LinearSolver, KrylovSolversZeroAndNonFiniteRightHandSide) {

@@ -55,6 +55,14 @@ struct LinearSolverOptions {
   // rigid-body: nodes per aggregate at most (>= 4); 0: automatic (about
   // sqrt(nnz) / 24 to sqrt(nnz) / 12 aggregates, at most 256).
   int coarse_aggregate_size = 0;
+  // kk-cg: true (the default): each solve queues an iteration budget
+  // predicted from the solver's earlier solves and reads CG's state once
+  // (one host synchronisation per solve where the budget covers the stop;
+  // on a GPU the iterations queued past the stop still run their product and
+  // preconditioner); false: it reads at a few predicted checks per solve
+  // (at most 11 + N / 16 for N iterations, under 16 iterations past the
+  // stop). The same iterations, solution and errors either way.
+  bool cg_budget = true;
   // Tacho fill-reducing order of the node graph: "nd" (METIS nested
   // dissection), "amd" (Eigen's approximate minimum degree) or "default" (nd
   // when built with METIS, else amd). Other backends ignore it.
