@@ -121,8 +121,9 @@ int run(const std::string& out, int steps, int rank, int ranks) {
     return 1;
   }
   if (rank == 0)
-    std::printf("%d ranks: %lld GMRES iterations in %d steps; every rank holds rank 0's positions\n",
-                ranks, gmres, steps);
+    std::printf(
+        "%d ranks: %lld GMRES iterations in %d steps; every rank holds rank 0's positions\n", ranks,
+        gmres, steps);
   return 0;
 }
 
@@ -138,8 +139,8 @@ int main(int argc, char** argv) {
   {
     Kokkos::ScopeGuard kokkos(argc, argv);
     try {
-      status = run(argv[1], argc == 3 ? std::stoi(argv[2]) : 150, mpi.world_rank(),
-                   mpi.world_size());
+      status =
+          run(argv[1], argc == 3 ? std::stoi(argv[2]) : 150, mpi.world_rank(), mpi.world_size());
     } catch (const std::exception& e) {
       std::fprintf(stderr, "rank %d: %s\n", mpi.world_rank(), e.what());
       mpi.abort(1);
