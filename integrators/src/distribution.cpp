@@ -305,6 +305,7 @@ std::unique_ptr<Distribution> Distribution::make(Model& model, PartitionMethod p
   std::vector<DeviceView<Offset***>> sub_offsets;  // of own_, pattern offsets until the layout
   d->rank_ = rank;
   d->size_ = size;
+  d->partial_.assign(static_cast<size_t>(size), 0.0);
   const CrsPattern& p = model.pattern();
   d->pattern_ = &p;
   // The pattern read in place on the CPU backends (no second copy of it).
@@ -473,6 +474,19 @@ void Distribution::sum(const DeviceView<Real*>& x) const {
   copy_to_device(x, h);
 #else
   (void)x;
+#endif
+}
+
+Real Distribution::sum_scalar(Real x) const {
+#ifdef TLFEA_HAVE_MPI
+  // MPI_Allreduce may add in another order on each rank; the gathered
+  // numbers added in rank order give every rank the same bits.
+  MPI_Allgather(&x, 1, MPI_DOUBLE, partial_.data(), 1, MPI_DOUBLE, MPI_COMM_WORLD);
+  Real s = 0.0;
+  for (const Real p : partial_) s += p;
+  return s;
+#else
+  return x;
 #endif
 }
 

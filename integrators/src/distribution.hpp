@@ -8,7 +8,9 @@
 // rank's own blocks replace them), and the pattern's column indices, freed
 // once the stepper's setup is done (Model::release_pattern_entries: the
 // solver keeps its rank's rows); Model::restore_structure on destruction
-// brings both back. The Newton
+// brings both back; and the Krylov basis of the stale-Jacobian correction,
+// which each rank holds only in the coefficients it owns (stale_krylov.cpp).
+// The Newton
 // matrix values only of the rows it touches or owns
 // (RowLayout, core/crs_pattern.hpp: set on the Model for the Distribution's
 // lifetime, so that the model's writers and the rank's element blocks fill
@@ -83,6 +85,13 @@ class Distribution {
   // and broadcast, so that every rank takes the same Newton decisions).
   void sum(const CoefView& x) const;
   void sum(const DeviceView<Real*>& x) const;
+  // The sum over ranks of one number per rank, added in rank order after an
+  // all-gather: bit-identical on every rank (a dot product of vectors split
+  // by owned rows).
+  Real sum_scalar(Real x) const;
+  // The scalar rows this rank owns, ascending (the three rows of a
+  // coefficient are owned together).
+  const std::vector<Ordinal>& owned_rows() const { return rows_.owned; }
   // values = 0 in the rows this rank holds but does not own (values in the
   // rank's row layout, Model::row_layout).
   void zero_unowned_rows(const DeviceView<Real*>& values) const;
@@ -105,6 +114,7 @@ class Distribution {
   const CrsPattern* pattern_ = nullptr;
   DeviceView<Ordinal*> unowned_rows_;  // the held scalar rows other ranks own
   mutable std::vector<Real> host_;     // sum(): the host copy summed over the ranks
+  mutable std::vector<Real> partial_;  // sum_scalar(): one number per rank
   PartitionInfo info_;
 };
 

@@ -367,12 +367,26 @@ TimeStepper::TimeStepper(Model& model, const StepperSettings& settings)
     throw_error("StepperSettings: krylov_factor_age must be >= 1, got ", s_.krylov_factor_age);
   if (analysis_->reuses_factors() && s_.reuse_jacobian && s_.inner_solver == InnerSolver::newton &&
       s_.krylov_iterations > 0) {
+    krylov_m_ = s_.krylov_iterations;
+    // Several ranks: the basis split by the coefficients each rank owns
+    // (stale_krylov.cpp), so that its 2 m + 2 vectors are not replicated.
+    Ordinal nk = n;
+    if (dist_) {
+      std::vector<Ordinal> owned;
+      for (const Ordinal r : dist_->owned_rows())
+        if (r % 3 == 0) owned.push_back(r / 3);
+      krylov_owned_ = upload_to_device<Ordinal>("tlfea::integrators::krylov_owned", owned);
+      nk = static_cast<Ordinal>(owned.size());
+      krylov_in_ = CoefView("tlfea::integrators::krylov_in", n);
+      krylov_out_ = CoefView("tlfea::integrators::krylov_out", n);
+    } else {
+      krylov_g_ = CoefView("tlfea::integrators::krylov_g", n);
+    }
     for (int j = 0; j <= s_.krylov_iterations; ++j)
-      krylov_v_.push_back(CoefView("tlfea::integrators::krylov_v", n));
+      krylov_v_.push_back(CoefView("tlfea::integrators::krylov_v", nk));
     for (int j = 0; j < s_.krylov_iterations; ++j)
-      krylov_z_.push_back(CoefView("tlfea::integrators::krylov_z", n));
-    krylov_g_ = CoefView("tlfea::integrators::krylov_g", n);
-    krylov_w_ = CoefView("tlfea::integrators::krylov_w", n);
+      krylov_z_.push_back(CoefView("tlfea::integrators::krylov_z", nk));
+    krylov_w_ = CoefView("tlfea::integrators::krylov_w", nk);
   }
   if (!(s_.residual_force_tol >= 0) || !(s_.residual_rel_tol >= 0) || !(s_.residual_abs_tol >= 0) ||
       !(s_.step_tol >= 0) || !(s_.position_tol >= 0))
@@ -701,7 +715,7 @@ bool TimeStepper::inner_newton(Real h, Real t1, StepReport& rep, bool& reuse_ok,
     // the linear solver needs (SyncPhase::factorize, SyncPhase::solve).
     const SyncPhaseScope phase(SyncPhase::newton);
     if (!std::isfinite(r)) return false;
-    const bool krylov = stalled && !krylov_failed && !krylov_v_.empty() && have_factor_ &&
+    const bool krylov = stalled && !krylov_failed && krylov_m_ > 0 && have_factor_ &&
                         factor_h_ == h && t1 - factor_t_ < (s_.krylov_factor_age - 0.5) * h;
     // Static: full Newton. Along a load path the tangent changes with the
     // load (bending stiffens the membrane), and reused factors converge

@@ -23,6 +23,7 @@
 // c_q K + D + h c_q rho C_q^T C_q.
 #pragma once
 
+#include <cstddef>
 #include <memory>
 #include <string>
 #include <vector>
@@ -319,6 +320,11 @@ class TimeStepper {
   // Body b's elements this process evaluates (their element block, in the
   // body's order): all on one rank, its share on several (nullptr: none).
   const ElementBlockBase* own_elements(int b) const { return elements(b); }
+  // Bytes of the stale-Jacobian Krylov correction's vectors this process
+  // holds (krylov_iterations > 0 with Jacobian reuse; else 0): on one rank
+  // (2 m + 3) whole vectors, on several 2 m + 2 of the rank's owned
+  // coefficients and 2 whole ones (docs/guide/mpi.md, Memory).
+  std::size_t krylov_bytes() const;
 
   // Explicit per-step forces (step_force.hpp; contact: ContactComponent),
   // called in the order added at the start of every step. Throws Error for
@@ -345,6 +351,10 @@ class TimeStepper {
   // with |J dv + g| <= tol, J dv by differences of g at v_base_ (= vt_), the
   // kept factors as right preconditioner; false when not reached.
   bool krylov_correction(Real h, Real t1, Real tol, StepReport& rep);
+  // Its GMRES iteration on a basis stored whole (one rank) or split by
+  // owned coefficients (several ranks): Basis in stale_krylov.cpp.
+  template <class Basis>
+  bool krylov_gmres(Basis& basis, Real h, Real t1, Real tol, StepReport& rep);
   // Rigid bodies: whether the kept factors' rigidity penalty has turned
   // too far with the bodies since their assembly (rigid_reuse.cpp).
   void init_rigid_reuse();
@@ -430,9 +440,16 @@ class TimeStepper {
   DeviceView<Ordinal*> rigid_dirs_;
   DeviceView<Real*> rigid_dir_inv_mass_;
   // krylov_correction's Krylov basis V, preconditioned vectors Z = P V, the
-  // residual at the base point and a scratch vector (empty when off).
+  // residual at the base point and a scratch vector (empty when off). On
+  // several ranks V, Z and the scratch hold only the coefficients this rank
+  // owns (krylov_owned_, in coefficient order; their dot products summed
+  // over the ranks), krylov_in_ / krylov_out_ the whole right-hand side and
+  // solution of a solve with P, and krylov_g_ is not kept (stale_krylov.cpp).
   std::vector<CoefView> krylov_v_, krylov_z_;
   CoefView krylov_g_, krylov_w_;
+  DeviceView<Ordinal*> krylov_owned_;
+  CoefView krylov_in_, krylov_out_;
+  int krylov_m_ = 0;  // StepperSettings::krylov_iterations when the correction is on, else 0
   Real residual_time_ = 0.0;                    // accumulated assembly time of residual() calls
   std::unique_ptr<detail::Distribution> dist_;  // element partition (several MPI ranks only)
   // Generalized alpha: its parameters, whether a_n, abar_n are valid (false
