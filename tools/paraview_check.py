@@ -103,6 +103,20 @@ def match(a, b, tol):
     return perm
 
 
+def compare(problems, what, one, many, index, scales, tol):
+    """Each array of ONE (one) against DIR's (many) at DIR's entries: many[name][i]
+    against one[name][index[i]], to tol x the array's largest magnitude over the run."""
+    for name, v1 in one.items():
+        if name not in many:
+            problems.append(f"{what} {name} missing")
+            continue
+        scale = max(scales[name], 1e-300)
+        diff = float(np.max(np.abs(many[name] - v1[index]))) if len(v1) else 0.0
+        if diff > tol * scale:
+            problems.append(f"{what} {name} differs by {diff:.3g} "
+                            f"(largest magnitude over the run {scale:.3g})")
+
+
 def main():
     if len(sys.argv) != 5:
         print(__doc__, file=sys.stderr)
@@ -138,28 +152,12 @@ def main():
                 problems.append(f"t={t}: {len(cn)} cells whose centres are not the one-rank "
                                 f"run's {len(c1)} (to {tol} x {size:.3g})")
                 continue
-            for name, v1 in cell1.items():
-                if name not in celln:
-                    problems.append(f"t={t}: cell array {name} missing")
-                    continue
-                scale = max(cell_scale[name], 1e-300)
-                diff = float(np.max(np.abs(celln[name] - v1[perm]))) if len(v1) else 0.0
-                if diff > tol * scale:
-                    problems.append(f"t={t}: cell array {name} differs by {diff:.3g} "
-                                    f"(largest magnitude over the run {scale:.3g})")
+            compare(problems, f"t={t}: cell array", cell1, celln, perm, cell_scale, tol)
             near = nearest(xn, x1, tol * size)
             if near is None:
                 problems.append(f"t={t}: points that are not the one-rank run's")
                 continue
-            for name, v1 in point1.items():
-                if name not in pointn:
-                    problems.append(f"t={t}: point array {name} missing")
-                    continue
-                scale = max(point_scale[name], 1e-300)
-                diff = float(np.max(np.abs(pointn[name] - v1[near]))) if len(v1) else 0.0
-                if diff > tol * scale:
-                    problems.append(f"t={t}: point array {name} differs by {diff:.3g} "
-                                    f"(largest magnitude over the run {scale:.3g})")
+            compare(problems, f"t={t}: point array", point1, pointn, near, point_scale, tol)
         simple.Delete(r1)
         simple.Delete(rn)
         if problems:
