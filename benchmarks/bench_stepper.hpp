@@ -301,10 +301,11 @@ inline RunResult run_steps(Model& model, const StepperOptions& o, const Probe& p
 }
 
 // Median wall time of the steady steps [s]: all but the first (which
-// factorises, or sets the preconditioner up, from scratch).
+// factorises, or sets the preconditioner up, from scratch); the one step of
+// a one-step run (as add_run_fields counts it).
 inline double steady_median(const RunResult& r) {
   std::vector<double> w;
-  for (size_t i = 1; i < r.steps.size(); ++i) w.push_back(r.steps[i].wall);
+  for (size_t i = r.steps.size() > 1 ? 1 : 0; i < r.steps.size(); ++i) w.push_back(r.steps[i].wall);
   return median(w);
 }
 

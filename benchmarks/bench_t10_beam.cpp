@@ -309,6 +309,7 @@ int run(const Options& o, const tlfea::MpiSession& mpi) {
   }
   // Rank 0's peak; add_mpi_fields adds every rank's (memory per rank).
   j.num("peak_rss_mib", peak_rss);
+  if (r.gpu_memory_peak_mib >= 0) j.num("gpu_memory_peak_mib", r.gpu_memory_peak_mib);
   bench::add_mpi_fields(j, mpi, r)
       .integer("probe_node", probe.coefficient)
       .raw("probe", bench::json_array({P[0], P[1], P[2]}))

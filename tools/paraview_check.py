@@ -103,6 +103,14 @@ def match(a, b, tol):
     return perm
 
 
+def time_steps(reader):
+    """The reader's time steps as a list (ParaView gives a float for one, None for none)."""
+    t = reader.TimestepValues
+    if t is None or (hasattr(t, "__len__") and len(t) == 0):
+        return [0.0]
+    return [float(v) for v in t] if hasattr(t, "__len__") else [float(t)]
+
+
 def compare(problems, what, one, many, index, scales, tol):
     """Each array of ONE (one) against DIR's (many) at DIR's entries: many[name][i]
     against one[name][index[i]], to tol x the array's largest magnitude over the run."""
@@ -126,7 +134,7 @@ def main():
     for kind in ("XDMFReader", "Xdmf3ReaderS"):
         r1 = open_reader(kind, one + "/output.xdmf")
         rn = open_reader(kind, many + "/output.xdmf")
-        t1, tn = list(r1.TimestepValues or [0.0]), list(rn.TimestepValues or [0.0])
+        t1, tn = time_steps(r1), time_steps(rn)
         problems = []
         if len(t1) != len(tn) or any(abs(a - b) > 1e-12 * max(1.0, abs(a)) for a, b in zip(t1, tn)):
             problems.append(f"time steps {tn} are not the one-rank run's {t1}")

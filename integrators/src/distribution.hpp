@@ -8,14 +8,13 @@
 // rank's own blocks replace them), and the pattern's column indices, freed
 // once the stepper's setup is done (Model::release_pattern_entries: the
 // solver keeps its rank's rows); Model::restore_structure on destruction
-// brings both back; and the Krylov basis of the stale-Jacobian correction,
-// which each rank holds only in the coefficients it owns (stale_krylov.cpp).
-// The Newton
-// matrix values only of the rows it touches or owns
-// (RowLayout, core/crs_pattern.hpp: set on the Model for the Distribution's
-// lifetime, so that the model's writers and the rank's element blocks fill
-// that layout); the Tpetra matrix and its preconditioner are split
-// (linear_solver_distributed.cpp). The
+// brings both back. Each rank also holds the Krylov basis of the
+// stale-Jacobian correction only in the coefficients it owns
+// (stale_krylov.cpp), and the Newton matrix values only of the rows it
+// touches or owns (RowLayout, core/crs_pattern.hpp: set on the Model for the
+// Distribution's lifetime, so that the model's writers and the rank's
+// element blocks fill that layout); the Tpetra matrix and its
+// preconditioner are split (linear_solver_distributed.cpp). The
 // elements of each deformable body are split between the ranks
 // (StepperSettings::partition): "metis", a k-way
 // partition of the body's element graph (elements adjacent when they share a

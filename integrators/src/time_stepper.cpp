@@ -487,6 +487,9 @@ TimeStepper::TimeStepper(Model& model, const StepperSettings& settings)
   solver_->set_solution_check(false);
   solver_->analyze(p);
   solver_->set_rigid_body_layout(detail::rigid_body_layout(model_, free_));  // for muelu
+  // The reference positions first: kk's coarse level forms its aggregates
+  // from them here, at the setup (each factorization sets the current ones).
+  solver_->set_coefficients(model_.reference());
   if (analysis_->penalty_from_stiffness() && m_ > 0 && !(s_.penalty > 0)) init_static_penalty();
   init_rigid_reuse();
   // Several ranks: the pattern's column indices were needed only for the

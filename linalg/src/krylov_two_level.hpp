@@ -357,9 +357,11 @@ struct ProlongLast {
 // options ask for coarse "rigid-body".
 class RigidBodyCoarseSpace {
  public:
-  // Largest coarse space the dense coarse solve takes (its inverse is n_c^2
-  // reals: 8 MiB at 1024 aggregates).
-  static constexpr Ordinal kMaxCoarse = 6 * 1024;
+  // Largest coarse space the dense coarse solve takes: n_c = 6 x aggregates
+  // unknowns, E^-1 and L^-1 n_c^2 reals each (72 MiB each at the cap of 512
+  // aggregates, 3072 unknowns) and a setup of about n_c^3 / 2 multiply-adds;
+  // the automatic size stays below 1536 unknowns.
+  static constexpr Ordinal kMaxCoarse = 6 * 512;
   // Automatic aggregate size: the free nodes / T with T = min(128,
   // ceil(sqrt(nnz(A)) / 24)) target aggregates, at least kMinAggregateSize
   // nodes each. Bisection gives between T and 2 T aggregates, so the
@@ -389,7 +391,17 @@ class RigidBodyCoarseSpace {
     layout_ = layout;
     aggregated_ = false;
   }
-  void set_coefficients(const CoefView& q) { q_ = q; }
+  // The coefficients the modes are built from at each factorize. The first
+  // call after the pattern and the layout are known also forms the
+  // aggregates, from these positions (a TimeStepper passes the reference
+  // configuration at its setup, so no step allocates them and a restart
+  // gets the same aggregates).
+  void set_coefficients(const CoefView& q) {
+    q_ = q;
+    if (!aggregated_ && n_ > 0 && layout_.position.extent(0) == q.extent(0) &&
+        3 * static_cast<Ordinal>(q.extent(0)) == n_)
+      aggregate();
+  }
 
   // Z at the coefficients last set, E = Z^T A Z and E^-1; aggregates first
   // when the pattern or layout is new. `values` are A's values on the
@@ -437,7 +449,7 @@ class RigidBodyCoarseSpace {
       Kokkos::parallel_for("tlfea::linalg::two_level::ldlt_step", Range(k + 1, coarse_),
                            tl::LdltStep{e_, diag0_, c1_, k});
     }
-    Kokkos::View<Ordinal[2], Kokkos::HostSpace> s("tlfea::linalg::two_level::pivots");
+    auto& s = pivots_;
     Kokkos::parallel_reduce("tlfea::linalg::two_level::ldlt_finish", Range(0, coarse_),
                             tl::LdltFinish{2, e_, diag0_, dinv_, coarse_}, s);
     if (s(1) < coarse_) {
@@ -445,7 +457,7 @@ class RigidBodyCoarseSpace {
       const auto d = to_host(Kokkos::subview(e_, k, k));
       throw_error(name_, ": coarse matrix Z^T A Z is not positive definite at aggregate ", k / 6,
                   " (rigid-body mode ", k % 6, ": pivot ", d(),
-                  "); A is not symmetric positive definite (use coarse none, kk-gmres or a direct "
+                  "); A is not symmetric positive definite (use coarse none or a direct "
                   "solver)");
     }
     dropped_ = s(0);
@@ -676,6 +688,8 @@ class RigidBodyCoarseSpace {
   CoefView q_;
   bool aggregated_ = false, factored_ = false;
   Ordinal num_aggregates_ = 0, coarse_ = 0, dropped_ = 0;
+  // factorize's pivot report: dropped pivots, first negative pivot.
+  Kokkos::View<Ordinal[2], Kokkos::HostSpace> pivots_{"tlfea::linalg::two_level::pivots"};
   DeviceView<Ordinal*> agg_of_, agg_coefs_, zt_rows_;
   DeviceView<Offset*> agg_map_, zt_map_;
   two_level::Vector zt_values_, diag0_, dinv_, c1_, c2_, yc_, t_, u_;

@@ -507,6 +507,11 @@ class KrylovSolver final : public LinearSolver {
                   "\" is not available (kk-cg / kk-gmres take none or rigid-body)");
     if (method == Method::CG && !options.symmetric)
       throw_error(name_, ": CG needs a symmetric matrix (symmetric: false given); use kk-gmres");
+    // The coarse factorization (L D L^T of Z^T A Z) reads one triangle.
+    if (coarse_ && !options.symmetric)
+      throw_error(name_,
+                  ": coarse rigid-body needs a symmetric matrix (symmetric: false given, e.g. by "
+                  "follower loads); use coarse none");
     if (!(options.tolerance > 0.0 && options.tolerance < 1.0))
       throw_error(name_, ": tolerance must lie in (0, 1), got ", options.tolerance);
     if (options.max_iterations < 0)

@@ -25,7 +25,8 @@ void bind_settings(py::module_& m) {
   // --- settings and reports --------------------------------------------------
   static const std::vector<const char*> kLinearFields = {
       "backend",        "symmetric", "positive_definite", "tolerance", "max_iterations",
-      "preconditioner", "ilu_level", "ordering",          "coarse",    "coarse_aggregate_size"};
+      "preconditioner", "ilu_level", "ordering",          "coarse",    "coarse_aggregate_size",
+      "cg_budget"};
   py::class_<tlfea::LinearSolverOptions>(m, "LinearSolverOptions")
       .def(py::init([](const py::kwargs& kw) {
         auto o = std::make_unique<tlfea::LinearSolverOptions>();
@@ -42,6 +43,7 @@ void bind_settings(py::module_& m) {
       .def_readwrite("ordering", &tlfea::LinearSolverOptions::ordering)
       .def_readwrite("coarse", &tlfea::LinearSolverOptions::coarse)
       .def_readwrite("coarse_aggregate_size", &tlfea::LinearSolverOptions::coarse_aggregate_size)
+      .def_readwrite("cg_budget", &tlfea::LinearSolverOptions::cg_budget)
       .def("__repr__", [](const py::object& self) {
         return repr_fields(self, "LinearSolverOptions", kLinearFields);
       });

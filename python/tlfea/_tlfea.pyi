@@ -122,6 +122,7 @@ class JointFrame:
     """
 class LinearSolverOptions:
     backend: str
+    cg_budget: bool
     coarse: str
     coarse_aggregate_size: int
     ilu_level: int

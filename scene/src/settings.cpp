@@ -131,7 +131,7 @@ void Builder::parse_solver(Map& top) {
     const long size = m.integer("coarse_aggregate_size", 0);
     if (size != 0 && (size < 4 || size > 1000000000))
       fail(c_, m.node()["coarse_aggregate_size"],
-           "solver.coarse_aggregate_size must be >= 4 nodes (0: automatic), got " +
+           "solver.coarse_aggregate_size must be 0 (automatic) or 4 to 1000000000 nodes, got " +
                std::to_string(size));
     st.linear.coarse_aggregate_size = static_cast<int>(size);
   }
@@ -140,6 +140,7 @@ void Builder::parse_solver(Map& top) {
          "solver.coarse: " + st.linear.coarse + " needs linear_solver kk-cg or kk-gmres, got " +
              st.linear.backend);
   st.linear.symmetric = m.boolean("symmetric", st.linear.symmetric);
+  st.linear.cg_budget = m.boolean("cg_budget", st.linear.cg_budget);
   st.linear.ordering = m.choice("ordering", {"default", "nd", "amd"}, st.linear.ordering);
   st.partition = parse_partition_method(
       m.choice("partition", available_partitions(), partition_method_name(st.partition)));

@@ -32,6 +32,23 @@ TEST(SceneErrors, IntegratorKeys) {
   EXPECT_EQ(a.settings.rho_inf, 0.6);
 }
 
+// solver.coarse, coarse_aggregate_size and cg_budget reach
+// LinearSolverOptions; absent: none, 0 (automatic) and true (docs/scene.md).
+TEST(SceneErrors, KrylovSolverKeys) {
+  const std::string g = kGood;
+  const Scene d = scene::load_scene_text(g, "good.yaml", ".");
+  EXPECT_EQ(d.settings.linear.coarse, "none");
+  EXPECT_EQ(d.settings.linear.coarse_aggregate_size, 0);
+  EXPECT_TRUE(d.settings.linear.cg_budget);
+  const Scene k = scene::load_scene_text(
+      g + "solver: {linear_solver: kk-cg, coarse: rigid-body, coarse_aggregate_size: 16, "
+          "cg_budget: false}\n",
+      "k.yaml", ".");
+  EXPECT_EQ(k.settings.linear.coarse, "rigid-body");
+  EXPECT_EQ(k.settings.linear.coarse_aggregate_size, 16);
+  EXPECT_FALSE(k.settings.linear.cg_budget);
+}
+
 // time.settle: a duration, or {duration, ramp, kinetic_damping}; absent: no
 // settle (duration 0).
 TEST(SceneErrors, SettleForms) {
@@ -300,7 +317,8 @@ TEST(SceneErrors, SettingsRunWouldRefuseAndDuplicatesPointAtTheKey) {
       {"coarse_aggregate_size 2",
        g + "solver: {linear_solver: kk-cg, coarse: rigid-body, "
            "coarse_aggregate_size: 2}\n",
-       "bad.yaml:8:75:", "solver.coarse_aggregate_size must be >= 4 nodes (0: automatic), got 2"},
+       "bad.yaml:8:75:",
+       "solver.coarse_aggregate_size must be 0 (automatic) or 4 to 1000000000 nodes, got 2"},
       {"coarse with a direct solver",
        g + "solver: {linear_solver: eigen-ldlt, coarse: rigid-body}\n", "bad.yaml:8:45:",
        "solver.coarse: rigid-body needs linear_solver kk-cg or kk-gmres, got "

@@ -355,6 +355,14 @@ TEST(KkTwoLevel, BadOptionsAndMatricesAreRefused) {
   o.backend = "eigen-ldlt";
   EXPECT_NE(error_of([&] { make_linear_solver(o); }).find("is for kk-cg and kk-gmres only"),
             std::string::npos);
+  // A nonsymmetric matrix (kk-gmres with follower loads): the coarse
+  // factorization reads one triangle of Z^T A Z, so it is refused.
+  o.backend = "kk-gmres";
+  o.symmetric = false;
+  EXPECT_NE(
+      error_of([&] { make_linear_solver(o); }).find("coarse rigid-body needs a symmetric matrix"),
+      std::string::npos);
+  o.symmetric = true;
   // No node positions: the coarse level cannot be built.
   o.backend = "kk-cg";
   auto solver = make_linear_solver(o);

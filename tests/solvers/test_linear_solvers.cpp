@@ -402,7 +402,7 @@ TEST(LinearSolver, SingularMatrixThrowsFromFactorize) {
             << what;
       }
     }
-    EXPECT_THROW(solver->solve(b, x), Error);  // no factorisation to use
+    EXPECT_THROW(solver->solve(b, x), Error);  // no usable factorisation (kk-*: the singular block)
   }
 }
 
@@ -585,7 +585,7 @@ TEST(LinearSolver, KokkosKernelsCgWithAPredictedBudgetStopsWhereAFreshSolverStop
   options.backend = "kk-cg";
   options.preconditioner = "none";
   options.max_iterations = 3000;
-  options.tolerance = 1e-13;  // below all below: set_forcing_term sets each solve's
+  options.tolerance = 1e-13;  // below every tolerance below: set_forcing_term sets each solve's
   auto solver = make_linear_solver(options);
   solver->analyze(sys.pattern);
   solver->factorize(ad);
@@ -600,7 +600,7 @@ TEST(LinearSolver, KokkosKernelsCgWithAPredictedBudgetStopsWhereAFreshSolverStop
     fresh->factorize(ad);
     DeviceView<Real*> x_fresh("x", sys.n);
     fresh->solve(bd, x_fresh);
-    solver->set_forcing_term(tol);  // this solve's tolerance: max(1e-12 options, forcing)
+    solver->set_forcing_term(tol);  // this solve's tolerance: max(1e-13 options, forcing)
     DeviceView<Real*> x("x", sys.n);
     start_sync_counting();
     solver->solve(bd, x);

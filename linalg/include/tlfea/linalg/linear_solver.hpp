@@ -61,7 +61,8 @@ struct LinearSolverOptions {
   // on a GPU the iterations queued past the stop still run their product and
   // preconditioner); false: it reads at a few predicted checks per solve
   // (at most 11 + N / 16 for N iterations, under 16 iterations past the
-  // stop). The same iterations, solution and errors either way.
+  // stop). The same iterations, solution and errors either way. Scene key
+  // solver.cg_budget.
   bool cg_budget = true;
   // Tacho fill-reducing order of the node graph: "nd" (METIS nested
   // dissection), "amd" (Eigen's approximate minimum degree) or "default" (nd
