@@ -261,35 +261,6 @@ struct AddScaled {
 // block before it), and scalar entry k of row r = 3 b + a is component
 // (a, (k - row_map(r)) % 3) of block slot (k - row_map(r)) / 3.
 
-// Block mass from the assembled M (x) I3: mass(block) = the block's (0, 0)
-// entry. Its (a, a) entries must equal it and its (a, c != a) entries be 0;
-// the reduction's value is the largest departure relative to the largest
-// entry of the scalar row. The three diagonal copies may differ in the last
-// bits where element contributions were summed by atomics in different
-// orders, and an entry that is zero in exact arithmetic (ANCF gradient
-// couplings whose element contributions cancel, e.g. at a junction of beams)
-// is then round-off of either sign: measured against itself it would look
-// like a departure of order 1, against the row's scale it is round-off.
-struct CompressMass {
-  DeviceView<Offset*> row_map;
-  DeviceView<Real*> full, mass;
-  KOKKOS_INLINE_FUNCTION void operator()(const Ordinal r, Real& bad) const {
-    const Ordinal a = r % 3;
-    const Offset base = row_map(r - a) / 9;
-    Real scale = 0.0;
-    for (Offset k = row_map(r); k < row_map(r + 1); ++k)
-      scale = kmath::fmax(scale, kmath::fabs(full(k)));
-    for (Offset k = row_map(r); k < row_map(r + 1); ++k) {
-      const Offset j = k - row_map(r);
-      const Real ref = full(row_map(r - a) + 3 * (j / 3));
-      if (a == 0 && j % 3 == 0) mass(base + j / 3) = ref;
-      const Real d = kmath::fabs(full(k) - (j % 3 == a ? ref : 0.0));
-      // d / scale, written so that d > 0 in a row of zeros counts as infinite
-      if (d > 0.0 && !(d <= bad * scale)) bad = scale != 0.0 ? d / scale : 1e300;
-    }
-  }
-};
-
 // values(k) = scale M_bc for the (a, a) entries of block (b, c) of scalar row
 // r = 3 b + a, 0 for the others: scale (M (x) I3) on the pattern, row by row.
 struct ExpandBlockMass {
@@ -713,22 +684,12 @@ void Model::finalize() {
     rsdas_offsets_ = nsets + (springs_offsets_ >= 0 ? 1 : 0);
   }
   build_structure();
-  {
-    // The consistent mass is M (x) I3 (docs/theory.md §3.5): assembled on the
-    // whole pattern, checked to be of that form, and kept as M's scalars, one
-    // per 3 x 3 block (block_mass()): 1/9 of the memory.
-    DeviceView<Real*> full("tlfea::model::mass_assembly", pattern_.nnz());
-    for (const Body& b : bodies_) b.block->mass(q0_, 1.0, full);
-    mass_ = DeviceView<Real*>("tlfea::model::block_mass", pattern_.nnz() / 9);
-    Real bad = 0.0;
-    Kokkos::parallel_reduce("tlfea::model::compress_mass",
-                            Kokkos::RangePolicy<ExecSpace>(0, pattern_.num_rows()),
-                            CompressMass{pattern_.row_map, full, mass_}, Kokkos::Max<Real>(bad));
-    if (!(bad <= 1e-12))
-      throw_error("Model::finalize: the assembled mass matrix is not of the form M (x) I3 ",
-                  "(largest relative departure ", bad,
-                  "); an element family's mass kernel is wrong");
-  }
+  // The consistent mass is M (x) I3 (docs/theory.md §3.5): kept as M's
+  // scalars, one per 3 x 3 block (block_mass()), assembled there directly
+  // (ElementBlockBase::block_mass): 1/9 of the pattern's entries, and no
+  // array of all of them at any time.
+  mass_ = DeviceView<Real*>("tlfea::model::block_mass", pattern_.nnz() / 9);
+  for (const Body& b : bodies_) b.block->block_mass(q0_, 1.0, pattern_.row_map, mass_);
   // Loads without amplitude go into one constant vector; each timed load keeps
   // its own (unit-amplitude) vector, scaled by f(t) in external_load.
   load_ = CoefView("tlfea::model::constant_load", num_coefficients_);

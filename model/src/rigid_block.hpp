@@ -32,6 +32,8 @@ class RigidBlock final : public ElementBlockBase {
   void tangent(const CoefView&, const CoefView&, Real, Real,
                const DeviceView<Real*>&) const override {}
   void mass(const CoefView& q0, Real alpha, const DeviceView<Real*>& values) const override;
+  void block_mass(const CoefView& q0, Real alpha, const DeviceView<Offset*>& row_map,
+                  const DeviceView<Real*>& blocks) const override;
   void body_force(const CoefView& q0, const Vec3& b, const CoefView& f) const override;
   void dead_traction(const CoefView&, const FaceList& faces, const Vec3&,
                      const CoefView&) const override;

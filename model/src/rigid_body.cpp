@@ -41,6 +41,22 @@ struct RigidMass {
   }
 };
 
+// The same M once per 3 x 3 block (ElementBlockBase::block_mass): block
+// row_map(3 c) / 9 + (o - row_map(3 c)) / 3 of coefficient c = off + i.
+struct RigidBlockMass {
+  DeviceView<Offset***> offsets;
+  DeviceView<Offset*> row_map;
+  Ordinal off;
+  Real M[16];
+  Real alpha;
+  DeviceView<Real*> blocks;
+  KOKKOS_INLINE_FUNCTION void operator()(const int i) const {
+    const Offset first = row_map(3 * (off + i));
+    for (int j = 0; j < 4; ++j)
+      blocks(first / 9 + (offsets(0, i, j) - first) / 3) += alpha * M[4 * i + j];
+  }
+};
+
 // f_i += b int rho s_i dV = b M_0i (s_0 = 1).
 struct RigidBodyForce {
   CoefView f;
@@ -224,6 +240,13 @@ void RigidBlock::mass(const CoefView&, Real alpha, const DeviceView<Real*>& valu
   RigidMass f{offsets_, block_row_length_, offset_, {}, alpha, values};
   for (int k = 0; k < 16; ++k) f.M[k] = M_[k];
   Kokkos::parallel_for("tlfea::model::rigid_mass", Kokkos::RangePolicy<ExecSpace>(0, 4), f);
+}
+
+void RigidBlock::block_mass(const CoefView&, Real alpha, const DeviceView<Offset*>& row_map,
+                            const DeviceView<Real*>& blocks) const {
+  RigidBlockMass f{offsets_, row_map, offset_, {}, alpha, blocks};
+  for (int k = 0; k < 16; ++k) f.M[k] = M_[k];
+  Kokkos::parallel_for("tlfea::model::rigid_block_mass", Kokkos::RangePolicy<ExecSpace>(0, 4), f);
 }
 
 void RigidBlock::body_force(const CoefView&, const Vec3& b, const CoefView& f) const {

@@ -5,6 +5,7 @@
 // expansion to M (x) I3 on the pattern.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 
@@ -93,6 +94,61 @@ TEST(BlockMass, BoxesMatchClosedFormMassEnergyAndAngularMomentum) {
       }
     EXPECT_NEAR(row_sum, lumped(b), 1e-14 * std::fabs(lumped(b)) + 1e-300);
   }
+}
+
+// The block mass assembled per block (ElementBlockBase::block_mass) equals
+// each body's M (x) I3 assembled on the whole pattern by its mass() (the
+// form the closed-form tests of tests/elements/test_mass_assembly.cpp
+// check), for every element family and a rigid body: every block's (a, a)
+// entries equal its block mass, its (a, c != a) entries are 0. Relative
+// 1e-14 of the row's largest entry: the two assemblies sum the same element
+// contributions, in orders that may differ under atomics.
+TEST(BlockMass, EqualsTheMassAssembledOnThePatternForEveryFamily) {
+  Model model;
+  const MaterialSpec mat = MaterialSpec::svk(2e9, 0.3);
+  model.add_body(generate_box(ElementType::T10, {0.4, 0.3, 0.2}, {2, 1, 1}), mat, 1200.0);
+  model.add_body(generate_box(ElementType::Q27, {0.5, 0.2, 0.3}, {2, 1, 1}, {1.0, 0.0, 0.0}), mat,
+                 900.0);
+  model.add_body(generate_beam_ancf3243(1.0, 0.1, 0.08, 3), mat, 7800.0);
+  model.add_body(generate_plate_ancf3443(1.0, 0.8, 0.05, {2, 2}), mat, 2700.0);
+  RigidBodySpec rb;
+  rb.mass = 5.0;
+  rb.center = Vec3{{3.0, 0.5, 0.0}};
+  rb.inertia = zero3();
+  rb.inertia(0, 0) = 2.0;
+  rb.inertia(1, 1) = 3.0;
+  rb.inertia(2, 2) = 4.0;
+  rb.inertia(0, 1) = rb.inertia(1, 0) = 0.25;
+  model.add_rigid_body(rb);
+  model.finalize();
+
+  const CrsPattern& p = model.pattern();
+  DeviceView<Real*> full("full", p.nnz());
+  for (int b = 0; b < model.num_bodies(); ++b) model.block(b).mass(model.reference(), 1.0, full);
+  auto fh = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), full);
+  auto rm = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), p.row_map);
+  auto bm = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), model.block_mass());
+  ASSERT_EQ(bm.extent(0), static_cast<size_t>(p.nnz() / 9));
+  Real largest = 0.0;
+  long long blocks = 0;
+  for (Ordinal c = 0; c < model.num_coefficients(); ++c) {
+    Real scale = 0.0;
+    for (Offset k = rm(3 * c); k < rm(3 * c + 3); ++k) scale = std::max(scale, std::fabs(fh(k)));
+    for (int a = 0; a < 3; ++a)
+      for (Offset k = rm(3 * c + a); k < rm(3 * c + a + 1); ++k) {
+        const Offset j = k - rm(3 * c + a);
+        const Real want = j % 3 == a ? fh(rm(3 * c + a) + j) : 0.0;
+        const Real got = j % 3 == a ? bm(rm(3 * c) / 9 + j / 3) : fh(k);
+        ASSERT_LE(std::fabs(got - want), 1e-14 * scale)
+            << "block row " << c << " component " << a << " entry " << j;
+        if (a == 0 && j % 3 == 0) {
+          largest = std::max(largest, std::fabs(got));
+          ++blocks;
+        }
+      }
+  }
+  EXPECT_EQ(blocks, p.nnz() / 9);
+  EXPECT_GT(largest, 0.0);
 }
 
 TEST(BlockMass, AccessorsBeforeFinalizeThrow) {

@@ -60,6 +60,13 @@ class ElementBlockBase {
                        const DeviceView<Real*>& values) const = 0;
   // values += alpha M (x) I3, M from the reference coefficients q0.
   virtual void mass(const CoefView& q0, Real alpha, const DeviceView<Real*>& values) const = 0;
+  // The same M kept once per 3 x 3 block (Model::block_mass, docs/theory.md
+  // §3.5): blocks(row_map(3 i) / 9 + (o - row_map(3 i)) / 3) += alpha M_ij,
+  // o the offset of entry (3 i, 3 j) in the whole pattern (row_map its row
+  // map; the block's offsets set for that pattern), so no nnz-sized array is
+  // assembled.
+  virtual void block_mass(const CoefView& q0, Real alpha, const DeviceView<Offset*>& row_map,
+                          const DeviceView<Real*>& blocks) const = 0;
   // f += rho b int s dV.
   virtual void body_force(const CoefView& q0, const Vec3& b, const CoefView& f) const = 0;
   // Dead traction t0 (force per reference area) on faces: f += int s t0 dA0.

@@ -112,7 +112,9 @@ KOKKOS_INLINE_FUNCTION Real mass_point(const ElementGeometry<E>& g, const Real x
   return w * kmath::fabs(det(parent_jacobian<E>(x0, ds)));
 }
 
-// Consistent mass M_ij = sum_q rho s_i s_j dV: values += alpha (M (x) I3).
+// Consistent mass M_ij = sum_q rho s_i s_j dV: values += alpha (M (x) I3),
+// or with row_map (the whole pattern's) values += alpha M_ij once per block,
+// at block row_map(3 i) / 9 + (o - row_map(3 i)) / 3 (ElementBlockBase::block_mass).
 template <class E>
 struct MassFunctor {
   ElementGeometry<E> g;
@@ -121,7 +123,8 @@ struct MassFunctor {
   DeviceView<Offset***> offsets;
   DeviceView<Offset*> block_row_length;
   DeviceView<Real*> values;
-  bool plain = false;  // add mode, set by for_each_element
+  bool plain = false;           // add mode, set by for_each_element
+  DeviceView<Offset*> row_map;  // empty: values on the pattern; else per block
   KOKKOS_INLINE_FUNCTION void operator()(const Ordinal e) const {
     Real x0[E::n][3], Me[E::n][E::n], s[E::n];
     detail::gather(g, q0, e, x0);
@@ -132,11 +135,18 @@ struct MassFunctor {
       for (int i = 0; i < E::n; ++i)
         for (int j = 0; j < E::n; ++j) Me[i][j] += s[i] * s[j] * dV;
     }
+    const bool per_block = row_map.extent(0) > 0;
     for (int i = 0; i < E::n; ++i) {
-      const Offset len = block_row_length(g.conn(e, i));
+      const Ordinal c = g.conn(e, i);
+      const Offset len = block_row_length(c);
+      const Offset first = per_block ? row_map(3 * c) : 0;
       for (int j = 0; j < E::n; ++j) {
         const Offset off = offsets(e, i, j);
         if (off < 0) continue;
+        if (per_block) {
+          scatter_add(plain, values(first / 9 + (off - first) / 3), Me[i][j]);
+          continue;
+        }
         for (int a = 0; a < 3; ++a) scatter_add(plain, values(off + a * len + a), Me[i][j]);
       }
     }

@@ -224,6 +224,13 @@ class ElementBlock final : public ElementBlockBase {
     MassFunctor<E> fn{geom_, q0, rho_, alpha, offsets_, block_row_length_, values};
     launch_assembly("tlfea::elements::mass", fn);
   }
+  void block_mass(const CoefView& q0, Real alpha, const DeviceView<Offset*>& row_map,
+                  const DeviceView<Real*>& blocks) const override {
+    require_offsets();
+    MassFunctor<E> fn{geom_, q0, rho_, alpha, offsets_, block_row_length_, blocks};
+    fn.row_map = row_map;
+    launch_assembly("tlfea::elements::block_mass", fn);
+  }
   void body_force(const CoefView& q0, const Vec3& b, const CoefView& f) const override {
     launch_assembly("tlfea::elements::body_force",
                     BodyForceFunctor<E>{geom_, q0, rho_, {b[0], b[1], b[2]}, f});
