@@ -305,7 +305,7 @@ std::unique_ptr<Distribution> Distribution::make(Model& model, PartitionMethod p
   std::vector<DeviceView<Offset***>> sub_offsets;  // of own_, pattern offsets until the layout
   d->rank_ = rank;
   d->size_ = size;
-  d->partial_.assign(static_cast<size_t>(size), 0.0);
+  d->partial_.assign(static_cast<size_t>(size) * kMaxSums, 0.0);
   const CrsPattern& p = model.pattern();
   d->pattern_ = &p;
   // The pattern read in place on the CPU backends (no second copy of it).
@@ -457,36 +457,63 @@ std::unique_ptr<Distribution> Distribution::make(Model& model, PartitionMethod p
 #endif
 }
 
-void Distribution::sum(const DeviceView<Real*>& x) const {
+void Distribution::sum(const DeviceView<Real*>& x) const { sum(x, DeviceView<Real*>()); }
+
+void Distribution::sum(const CoefView& x, const CoefView& y) const {
+  sum(DeviceView<Real*>(x.data(), 3 * x.extent(0)), DeviceView<Real*>(y.data(), 3 * y.extent(0)));
+}
+
+void Distribution::sum(const DeviceView<Real*>& x, const DeviceView<Real*>& y) const {
 #ifdef TLFEA_HAVE_MPI
-  fence("tlfea::distribution::sum");  // x complete before MPI reads it
-  // A host buffer kept across calls: no allocation inside a step.
-  if (host_.size() != x.extent(0)) host_.resize(x.extent(0));
-  Kokkos::View<Real*, HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>> h(host_.data(),
-                                                                            host_.size());
-  copy_to_host(h, x);
-  const int n = static_cast<int>(h.extent(0));
+  fence("tlfea::distribution::sum");  // x, y complete before MPI reads them
+  // A host buffer kept across calls (no allocation inside a step once it
+  // has the largest size asked for): x, then y.
+  const size_t nx = x.extent(0), ny = y.extent(0);
+  if (host_.size() < nx + ny) host_.resize(nx + ny);
+  using Host = Kokkos::View<Real*, HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
+  Host hx(host_.data(), nx), hy(host_.data() + nx, ny);
+  copy_to_host(hx, x);
+  if (ny > 0) copy_to_host(hy, y);
+  const int n = static_cast<int>(nx + ny);
   if (rank_ == 0)
-    MPI_Reduce(MPI_IN_PLACE, h.data(), n, MPI_DOUBLE, MPI_SUM, 0, MPI_COMM_WORLD);
+    MPI_Reduce(MPI_IN_PLACE, host_.data(), n, MPI_DOUBLE, MPI_SUM, 0, MPI_COMM_WORLD);
   else
-    MPI_Reduce(h.data(), nullptr, n, MPI_DOUBLE, MPI_SUM, 0, MPI_COMM_WORLD);
-  MPI_Bcast(h.data(), n, MPI_DOUBLE, 0, MPI_COMM_WORLD);
-  copy_to_device(x, h);
+    MPI_Reduce(host_.data(), nullptr, n, MPI_DOUBLE, MPI_SUM, 0, MPI_COMM_WORLD);
+  MPI_Bcast(host_.data(), n, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+  copy_to_device(x, hx);
+  if (ny > 0) copy_to_device(y, hy);
 #else
   (void)x;
+  (void)y;
 #endif
 }
 
+std::vector<Ordinal> Distribution::owned_coefficients() const {
+  std::vector<Ordinal> c;
+  for (const Ordinal r : rows_.owned)
+    if (r % 3 == 0) c.push_back(r / 3);
+  return c;
+}
+
 Real Distribution::sum_scalar(Real x) const {
+  sum_scalars(&x, 1);
+  return x;
+}
+
+void Distribution::sum_scalars(Real* x, int n) const {
+  if (n < 0 || n > kMaxSums)
+    throw_error("Distribution::sum_scalars: ", n, " numbers, at most ", kMaxSums);
 #ifdef TLFEA_HAVE_MPI
   // MPI_Allreduce may add in another order on each rank; the gathered
   // numbers added in rank order give every rank the same bits.
-  MPI_Allgather(&x, 1, MPI_DOUBLE, partial_.data(), 1, MPI_DOUBLE, MPI_COMM_WORLD);
-  Real s = 0.0;
-  for (const Real p : partial_) s += p;
-  return s;
+  MPI_Allgather(x, n, MPI_DOUBLE, partial_.data(), n, MPI_DOUBLE, MPI_COMM_WORLD);
+  for (int i = 0; i < n; ++i) {
+    Real s = 0.0;
+    for (int r = 0; r < size_; ++r) s += partial_[static_cast<size_t>(r) * n + i];
+    x[i] = s;
+  }
 #else
-  return x;
+  (void)x;
 #endif
 }
 

@@ -84,13 +84,21 @@ class Distribution {
   // and broadcast, so that every rank takes the same Newton decisions).
   void sum(const CoefView& x) const;
   void sum(const DeviceView<Real*>& x) const;
+  // x and y summed alike in one reduction and one broadcast.
+  void sum(const CoefView& x, const CoefView& y) const;
+  void sum(const DeviceView<Real*>& x, const DeviceView<Real*>& y) const;
   // The sum over ranks of one number per rank, added in rank order after an
   // all-gather: bit-identical on every rank (a dot product of vectors split
   // by owned rows).
   Real sum_scalar(Real x) const;
+  // The same for n <= kMaxSums numbers in place (each summed in rank order).
+  static constexpr int kMaxSums = 16;
+  void sum_scalars(Real* x, int n) const;
   // The scalar rows this rank owns, ascending (the three rows of a
   // coefficient are owned together).
   const std::vector<Ordinal>& owned_rows() const { return rows_.owned; }
+  // The coefficients (block rows) this rank owns, ascending.
+  std::vector<Ordinal> owned_coefficients() const;
   // values = 0 in the rows this rank holds but does not own (values in the
   // rank's row layout, Model::row_layout).
   void zero_unowned_rows(const DeviceView<Real*>& values) const;
@@ -113,7 +121,7 @@ class Distribution {
   const CrsPattern* pattern_ = nullptr;
   DeviceView<Ordinal*> unowned_rows_;  // the held scalar rows other ranks own
   mutable std::vector<Real> host_;     // sum(): the host copy summed over the ranks
-  mutable std::vector<Real> partial_;  // sum_scalar(): one number per rank
+  mutable std::vector<Real> partial_;  // sum_scalars(): kMaxSums numbers per rank
   PartitionInfo info_;
 };
 

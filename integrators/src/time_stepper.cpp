@@ -372,9 +372,7 @@ TimeStepper::TimeStepper(Model& model, const StepperSettings& settings)
     // (stale_krylov.cpp), so that its 2 m + 2 vectors are not replicated.
     Ordinal nk = n;
     if (dist_) {
-      std::vector<Ordinal> owned;
-      for (const Ordinal r : dist_->owned_rows())
-        if (r % 3 == 0) owned.push_back(r / 3);
+      const std::vector<Ordinal> owned = dist_->owned_coefficients();
       krylov_owned_ = upload_to_device<Ordinal>("tlfea::integrators::krylov_owned", owned);
       nk = static_cast<Ordinal>(owned.size());
       krylov_in_ = CoefView("tlfea::integrators::krylov_in", n);
@@ -407,12 +405,6 @@ TimeStepper::TimeStepper(Model& model, const StepperSettings& settings)
   // c_a = 1 / h, c_q = h); c_a h^2 / c_q = (1 - alpha_m) / ((1 - alpha_f) beta).
   if (s_.integrator == TimeIntegrator::generalized_alpha && !(s_.penalty > 0))
     ga_penalty_factor_ = (1.0 - ga_alpha_m_) / ((1.0 - ga_alpha_f_) * ga_beta_);
-
-  // Scalar mass per block (M (x) I3: Model::block_mass) and the block
-  // columns (Model::block_row_map, block_columns).
-  mass_row_map_ = model_.block_row_map();
-  mass_cols_ = model_.block_columns();
-  mass_block_ = model_.block_mass();
 
   // Clamped coefficients: their rows and columns are removed from the system
   // (identity rows, zero residual), so v stays at its prescribed value 0.
@@ -493,8 +485,20 @@ TimeStepper::TimeStepper(Model& model, const StepperSettings& settings)
   if (analysis_->penalty_from_stiffness() && m_ > 0 && !(s_.penalty > 0)) init_static_penalty();
   init_rigid_reuse();
   // Several ranks: the pattern's column indices were needed only for the
-  // setup above (the solver keeps its rank's rows); restored by dist_.
-  if (dist_) model_.release_pattern_entries();
+  // setup above (the solver keeps its rank's rows), and the block mass is
+  // kept only in the rows this rank owns (its products summed over the
+  // ranks in residual()); both restored by dist_.
+  if (dist_) {
+    model_.release_pattern_entries();
+    const detail::Distribution* d = dist_.get();
+    model_.release_mass_rows(dist_->owned_coefficients(),
+                             [d](Real* x, int count) { d->sum_scalars(x, count); });
+  }
+  // Scalar mass per block (M (x) I3: Model::block_mass) and the block
+  // columns (Model::block_row_map, block_columns).
+  mass_row_map_ = model_.block_row_map();
+  mass_cols_ = model_.block_columns();
+  mass_block_ = model_.block_mass();
 }
 
 TimeStepper::~TimeStepper() {
@@ -587,7 +591,15 @@ Real TimeStepper::residual(Real h, Real t1) {
   const CoefView& vel = analysis_->velocity(vt_);
   for (int b = 0; b < model_.num_bodies(); ++b)
     if (const ElementBlockBase* e = elements(b)) e->internal_force(qt_, vel, fint_);
-  if (dist_) dist_->sum(fint_);  // every other term is computed whole by every rank
+  // Several ranks: the internal force of the rank's elements and the
+  // inertia of the rows it owns (the mass rows it holds; 0 elsewhere) summed
+  // over the ranks; every other term is computed whole by every rank.
+  if (dist_) {
+    if (analysis_->has_inertia())
+      dist_->sum(fint_, inertia_);
+    else
+      dist_->sum(fint_);
+  }
   // Loads, drivers and prescribed motions at the load control's time (0
   // while settling, with the loads scaled by the settle ramp).
   const Real tl = load_->load_time(t1), load_scale = load_->load_scale();

@@ -103,6 +103,11 @@ struct OutputWriter::Impl {
   // directory is ready; on several ranks on every rank, whose energies()
   // sum the ranks' element terms: every rank calls it for each row).
   std::optional<StateMeasures> measures;
+  // The energies and the bodies' measures (body_rows) of the current state,
+  // for a history row: on several ranks every rank calls it (both sum the
+  // ranks' parts), piece 0 writes the row.
+  Energies measure();
+  std::vector<BodyMeasures> body_rows;
   // History columns: kColumnNames, then kBodyColumns per body.
   std::vector<std::string> columns;
   // Histories: all rows (output.h5 is rewritten with all of them).

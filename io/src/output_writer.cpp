@@ -69,11 +69,18 @@ std::string OutputWriter::Impl::header() const {
   return h;
 }
 
-void OutputWriter::Impl::histories_row(const StepReport* rep, double wall_s, const Energies& e) {
+Energies OutputWriter::Impl::measure() {
   const CoefView& q = stepper.positions();
   const CoefView& v = stepper.velocities();
   // Device reductions where q and v live (integrators/diagnostics.hpp); only
   // the sums reach the host.
+  body_rows.resize(static_cast<size_t>(model.num_bodies()));
+  for (int b = 0; b < model.num_bodies(); ++b)
+    body_rows[b] = measures->body(b, q, v, stepper.time());
+  return measures->energies(q, v, stepper.time());
+}
+
+void OutputWriter::Impl::histories_row(const StepReport* rep, double wall_s, const Energies& e) {
   std::vector<Real> row(columns.size(), 0.0);
   row[kStep] = static_cast<Real>(stepper.steps_taken());
   row[kTime] = stepper.time();
@@ -92,7 +99,7 @@ void OutputWriter::Impl::histories_row(const StepReport* rep, double wall_s, con
   // Per body: centre of mass, momentum, angular momentum about the origin,
   // kinetic energy and gravity potential (StateMeasures::body).
   for (int b = 0; b < model.num_bodies(); ++b) {
-    const BodyMeasures bm = measures->body(b, q, v, stepper.time());
+    const BodyMeasures& bm = body_rows.at(b);  // measure()
     Real* r = row.data() + kNumColumns + kBodyColumns * b;
     for (int a = 0; a < 3; ++a) {
       r[a] = bm.motion.center_of_mass[a];
@@ -157,8 +164,7 @@ OutputWriter::OutputWriter(Model& model, TimeStepper& stepper, const OutputSetti
       I.piece == 0 &&
       (I.history.empty() || I.history.back()[kStep] != static_cast<Real>(I.stepper.steps_taken()));
   if (row || I.pieces > 1) {
-    const Energies e =
-        I.measures->energies(stepper.positions(), stepper.velocities(), stepper.time());
+    const Energies e = I.measure();
     if (row) I.histories_row(nullptr, 0.0, e);
   }
   I.write_step();
@@ -192,8 +198,7 @@ void OutputWriter::record(const StepReport& report) {
   Impl& I = *impl_;
   if (I.finished) throw_error("OutputWriter::record after finish()");
   const double wall_s = wall() - I.last_end;
-  const Energies e =
-      I.measures->energies(I.stepper.positions(), I.stepper.velocities(), I.stepper.time());
+  const Energies e = I.measure();
   if (I.piece == 0) I.histories_row(&report, wall_s, e);
   if (I.stepper.steps_taken() % I.s.every == 0) I.write_step();
   I.last_end = wall();

@@ -263,8 +263,11 @@ struct AddScaled {
 
 // values(k) = scale M_bc for the (a, a) entries of block (b, c) of scalar row
 // r = 3 b + a, 0 for the others: scale (M (x) I3) on the pattern, row by row.
+// A row whose block row holds no blocks (released mass rows: another rank
+// owns it) is written 0.
 struct ExpandBlockMass {
   DeviceView<Offset*> row_map;
+  DeviceView<Offset*> block_row_map;  // Model::block_row_map
   DeviceView<Real*> mass, values;
   Real scale;
   DeviceView<Offset*> shift;  // RowLayout::shift (empty: the whole pattern)
@@ -272,21 +275,22 @@ struct ExpandBlockMass {
     const Offset s = shift.extent(0) == 0 ? 0 : shift(r);
     if (s == RowLayout::kAbsent) return;
     const Ordinal a = r % 3;
-    const Offset base = row_map(r - a) / 9;
+    const Offset base = block_row_map(r / 3);
+    const bool held = block_row_map(r / 3 + 1) > base;
     for (Offset k = row_map(r); k < row_map(r + 1); ++k) {
       const Offset j = k - row_map(r);
-      values(k + s) = j % 3 == a ? scale * mass(base + j / 3) : 0.0;
+      values(k + s) = held && j % 3 == a ? scale * mass(base + j / 3) : 0.0;
     }
   }
 };
 
 // m(b) = sum_c M_bc (the row sums of M).
 struct BlockRowSum {
-  DeviceView<Offset*> row_map;
+  DeviceView<Offset*> block_row_map;  // Model::block_row_map
   DeviceView<Real*> mass, m;
   KOKKOS_INLINE_FUNCTION void operator()(const Ordinal b) const {
     Real s = 0.0;
-    for (Offset i = row_map(3 * b) / 9; i < row_map(3 * b + 3) / 9; ++i) s += mass(i);
+    for (Offset i = block_row_map(b); i < block_row_map(b + 1); ++i) s += mass(i);
     m(b) = s;
   }
 };
@@ -688,8 +692,7 @@ void Model::finalize() {
   // scalars, one per 3 x 3 block (block_mass()), assembled there directly
   // (ElementBlockBase::block_mass): 1/9 of the pattern's entries, and no
   // array of all of them at any time.
-  mass_ = DeviceView<Real*>("tlfea::model::block_mass", pattern_.nnz() / 9);
-  for (const Body& b : bodies_) b.block->block_mass(q0_, 1.0, pattern_.row_map, mass_);
+  assemble_block_mass();
   // Loads without amplitude go into one constant vector; each timed load keeps
   // its own (unit-amplitude) vector, scaled by f(t) in external_load.
   load_ = CoefView("tlfea::model::constant_load", num_coefficients_);
@@ -748,6 +751,10 @@ void Model::build_structure() {
   if (with_constraints) constraints_->set_matrix_offsets(pattern_, offsets[bodies_.size()]);
   if (springs_offsets_ >= 0) springs_.set_matrix_offsets(pattern_, offsets[springs_offsets_]);
   if (rsdas_offsets_ >= 0) rsdas_.set_matrix_offsets(pattern_, offsets[rsdas_offsets_]);
+  build_block_structure();
+}
+
+void Model::build_block_structure() {
   // The block structure: every scalar row of block row b holds 3 entries per
   // block column, so block row b starts at row_map(3 b) / 9 and its block
   // columns are entries(k) / 3 for every third k of row 3 b.
@@ -767,6 +774,55 @@ void Model::build_structure() {
   copy_to_device(block_columns_, hc);
 }
 
+void Model::assemble_block_mass() {
+  mass_ = DeviceView<Real*>("tlfea::model::block_mass", pattern_.nnz() / 9);
+  for (const Body& b : bodies_) b.block->block_mass(q0_, 1.0, pattern_.row_map, mass_);
+}
+
+void Model::release_mass_rows(const std::vector<Ordinal>& block_rows, RankSum sum) {
+  if (!finalized_) throw_error("Model::release_mass_rows() before finalize()");
+  if (mass_sum_) throw_error("Model::release_mass_rows: the mass rows are released already");
+  if (!sum) throw_error("Model::release_mass_rows: no sum over the ranks");
+  lumped_ = lumped_mass();
+  const Ordinal nb = pattern_.num_block_rows;
+  auto rm = host_view(block_row_map_);
+  auto cols = host_view(block_columns_);
+  auto mass = host_view(mass_);
+  Offset kept = 0;
+  for (size_t i = 0; i < block_rows.size(); ++i) {
+    const Ordinal b = block_rows[i];
+    if (b < 0 || b >= nb || (i > 0 && b <= block_rows[i - 1]))
+      throw_error("Model::release_mass_rows: block rows must ascend within [0, ", nb, ")");
+    kept += rm(b + 1) - rm(b);
+  }
+  DeviceView<Offset*> map("tlfea::model::block_row_map", nb + 1);
+  DeviceView<Ordinal*> columns("tlfea::model::block_columns", kept);
+  DeviceView<Real*> values("tlfea::model::block_mass", kept);
+  auto hm = host_mirror(map);
+  auto hc = host_mirror(columns);
+  auto hv = host_mirror(values);
+  Offset at = 0;
+  size_t next = 0;
+  for (Ordinal b = 0; b < nb; ++b) {
+    hm(b) = at;
+    if (next < block_rows.size() && block_rows[next] == b) {
+      ++next;
+      for (Offset i = rm(b); i < rm(b + 1); ++i, ++at) {
+        hc(at) = cols(i);
+        hv(at) = mass(i);
+      }
+    }
+  }
+  hm(nb) = at;
+  copy_to_device(map, hm);
+  copy_to_device(columns, hc);
+  copy_to_device(values, hv);
+  block_row_map_ = map;
+  block_columns_ = columns;
+  mass_ = values;
+  mass_sum_ = std::move(sum);
+}
+
 void Model::release_pattern_entries() {
   if (!finalized_) throw_error("Model::release_pattern_entries() before finalize()");
   pattern_.entries = DeviceView<Ordinal*>();
@@ -774,17 +830,24 @@ void Model::release_pattern_entries() {
 }
 
 void Model::restore_structure() {
+  const bool entries_rebuilt = entries_released_;
   if (!entries_released_) {
     set_row_layout(RowLayout());
     restore_blocks();
-    return;
+  } else {
+    for (Body& b : bodies_)
+      if (!b.block) b.block = rebuilt_block(b);
+    // The same clique sets in the same order: the same pattern as finalize()'s
+    // (block_mass indexes it unchanged), every offset in the whole layout.
+    build_structure();
+    entries_released_ = false;
   }
-  for (Body& b : bodies_)
-    if (!b.block) b.block = rebuilt_block(b);
-  // The same clique sets in the same order: the same pattern as finalize()'s
-  // (block_mass indexes it unchanged), every offset in the whole layout.
-  build_structure();
-  entries_released_ = false;
+  if (mass_sum_) {  // the whole mass again, as finalize() assembled it
+    mass_sum_ = RankSum();
+    lumped_ = DeviceView<Real*>();
+    if (!entries_rebuilt) build_block_structure();  // else build_structure made it
+    assemble_block_mass();
+  }
 }
 
 Real Model::kinetic_energy(const CoefView& v) const {
@@ -796,6 +859,7 @@ Real Model::kinetic_energy(const CoefView& v) const {
   Kokkos::parallel_reduce("tlfea::model::kinetic_energy",
                           Kokkos::RangePolicy<ExecSpace>(0, num_coefficients_),
                           BlockQuadratic{block_row_map_, block_columns_, mass_, v}, twice);
+  if (mass_sum_) mass_sum_(&twice, 1);  // the ranks' rows
   return 0.5 * twice;
 }
 
@@ -803,15 +867,16 @@ DeviceView<Real*> Model::mass_values() const {
   if (!finalized_) throw_error("Model::mass_values() before finalize()");
   // The values follow the pattern's entries, which a stepper on several
   // ranks frees while it lives.
-  if (entries_released_)
+  if (entries_released_ || mass_sum_)
     throw_error(
-        "Model::mass_values(): the pattern's column indices are released while a stepper on "
-        "several MPI ranks lives (Model::release_pattern_entries); the mass is in the "
+        "Model::mass_values(): the pattern's column indices and the mass rows of other ranks "
+        "are released while a stepper on several MPI ranks lives "
+        "(Model::release_pattern_entries, release_mass_rows); the mass is in the "
         "stepper's Newton matrix (scaled_mass fills a rank's rows)");
   DeviceView<Real*> full("tlfea::model::mass_values", pattern_.nnz());
   Kokkos::parallel_for("tlfea::model::mass_values",
                        Kokkos::RangePolicy<ExecSpace>(0, pattern_.num_rows()),
-                       ExpandBlockMass{pattern_.row_map, mass_, full, 1.0, {}});
+                       ExpandBlockMass{pattern_.row_map, block_row_map_, mass_, full, 1.0, {}});
   return full;
 }
 
@@ -821,9 +886,9 @@ void Model::scaled_mass(Real scale, const DeviceView<Real*>& values) const {
   if (values.extent(0) != static_cast<size_t>(size))
     throw_error("Model::scaled_mass: ", values.extent(0), " values for ", size,
                 layout_.whole() ? " pattern entries" : " entries of this rank's rows");
-  Kokkos::parallel_for("tlfea::model::scaled_mass",
-                       Kokkos::RangePolicy<ExecSpace>(0, pattern_.num_rows()),
-                       ExpandBlockMass{pattern_.row_map, mass_, values, scale, layout_.shift});
+  Kokkos::parallel_for(
+      "tlfea::model::scaled_mass", Kokkos::RangePolicy<ExecSpace>(0, pattern_.num_rows()),
+      ExpandBlockMass{pattern_.row_map, block_row_map_, mass_, values, scale, layout_.shift});
 }
 
 ElementBlockBase& Model::block(int body) {
@@ -913,9 +978,13 @@ void Model::set_row_layout(const RowLayout& layout) {
 DeviceView<Real*> Model::lumped_mass() const {
   if (!finalized_) throw_error("Model::lumped_mass() before finalize()");
   DeviceView<Real*> m("tlfea::model::lumped_mass", num_coefficients_);
+  if (mass_sum_) {  // kept whole when the rows were released
+    device_copy(m, lumped_);
+    return m;
+  }
   Kokkos::parallel_for("tlfea::model::lumped_mass",
                        Kokkos::RangePolicy<ExecSpace>(0, num_coefficients_),
-                       BlockRowSum{pattern_.row_map, mass_, m});
+                       BlockRowSum{block_row_map_, mass_, m});
   return m;
 }
 
@@ -932,6 +1001,7 @@ Model::BodyMotion Model::body_motion(int body, const CoefView& q, const CoefView
       11, block_row_map_, block_columns_, mass_, q, v, b.offset, n, b.mesh.coefficients_per_node()};
   Kokkos::parallel_reduce("tlfea::model::body_motion", Kokkos::RangePolicy<ExecSpace>(0, n), sums,
                           s);
+  if (mass_sum_) mass_sum_(s, 11);  // the ranks' rows
   BodyMotion r;
   r.mass = s[0];
   for (int a = 0; a < 3; ++a) {

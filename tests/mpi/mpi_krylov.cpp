@@ -11,7 +11,8 @@
 // factorizations of the step. Every rank checks after each step that it
 // holds rank 0's positions bit for bit (every rank takes the same Newton and
 // GMRES decisions), and that the Krylov vectors are split between the
-// ranks, not replicated (check_krylov_bytes).
+// ranks, not replicated (check_krylov_bytes), and first that the block
+// mass is split by rows (check_mass_split).
 //   tlfea_test_mpi_krylov OUT [STEPS]
 #include <mpi.h>
 
@@ -63,6 +64,76 @@ int check_krylov_bytes(const tlfea::TimeStepper& stepper, int m, int ranks, int 
   return 1;
 }
 
+// The block mass split by rows (Model::release_mass_rows): while a stepper
+// on several ranks lives, each rank holds the block rows it owns, so the
+// blocks held sum over the ranks to the pattern's nnz / 9 (each block once)
+// and no rank holds all of them; the kinetic energy and body measures of a
+// rigid rotation v = omega e_z x x (sums over the ranks' rows) equal the
+// whole mass's, taken before the stepper, to 1e-13 (the ranks' parts added
+// in another order); the lumped mass is the whole one, bit for bit; and once
+// the stepper is gone the model holds the whole mass again, equal to the
+// one before (it is assembled again by the same kernels). Same verdict on
+// every rank.
+int check_mass_split(tlfea::Model& model, const tlfea::StepperSettings& s, int rank, int ranks) {
+  using namespace tlfea;
+  model.finalize();
+  const long long blocks = model.pattern().nnz() / 9;
+  const Ordinal n = model.num_coefficients();
+  auto mass0 = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), model.block_mass());
+  auto q0 = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), model.reference());
+  CoefView v("v", n);
+  auto vh = Kokkos::create_mirror_view(v);
+  for (Ordinal k = 0; k < n; ++k) {
+    vh(k, 0) = -2.0 * q0(k, 1);
+    vh(k, 1) = 2.0 * q0(k, 0);
+    vh(k, 2) = 0.0;
+  }
+  Kokkos::deep_copy(v, vh);
+  const Real ke0 = model.kinetic_energy(v);
+  const Model::BodyMotion m0 = model.body_motion(0, model.reference(), v);
+  auto lumped0 = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), model.lumped_mass());
+  int bad = 0;
+  auto close = [](Real a, Real b) { return std::abs(a - b) <= 1e-13 * std::abs(b); };
+  {
+    TimeStepper stepper(model, s);
+    long long mine = static_cast<long long>(model.block_mass().extent(0)), sum = 0, most = 0;
+    MPI_Allreduce(&mine, &sum, 1, MPI_LONG_LONG, MPI_SUM, MPI_COMM_WORLD);
+    MPI_Allreduce(&mine, &most, 1, MPI_LONG_LONG, MPI_MAX, MPI_COMM_WORLD);
+    if (rank == 0)
+      std::printf("block mass: %lld blocks over %d ranks (pattern: %lld), at most %lld on one\n",
+                  sum, ranks, blocks, most);
+    if (sum != blocks || (ranks > 1 && most >= blocks)) ++bad;
+    if (!close(model.kinetic_energy(v), ke0)) ++bad;
+    const Model::BodyMotion m = model.body_motion(0, model.reference(), v);
+    if (!close(m.mass, m0.mass) || !close(m.kinetic_energy, m0.kinetic_energy) ||
+        !close(m.angular_momentum[2], m0.angular_momentum[2]))
+      ++bad;
+    auto lumped = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), model.lumped_mass());
+    for (Ordinal k = 0; k < n; ++k)
+      if (lumped(k) != lumped0(k)) ++bad;
+    if (ranks > 1) {
+      bool threw = false;
+      try {
+        model.mass_values();
+      } catch (const Error&) {
+        threw = true;
+      }
+      if (!threw) ++bad;
+    }
+  }
+  auto mass1 = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), model.block_mass());
+  if (mass1.extent(0) != mass0.extent(0)) {
+    ++bad;
+  } else {
+    for (size_t i = 0; i < mass0.extent(0); ++i)
+      if (!(std::abs(mass1(i) - mass0(i)) <= 1e-14 * std::abs(mass0(i)))) ++bad;
+  }
+  MPI_Allreduce(MPI_IN_PLACE, &bad, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+  if (bad > 0 && rank == 0)
+    std::fprintf(stderr, "the block mass split by rows failed %d checks\n", bad);
+  return bad > 0 ? 1 : 0;
+}
+
 int run(const std::string& out, int steps, int rank, int ranks) {
   using namespace tlfea;
   const Mesh mesh = generate_plate_ancf3443(1.0, 1.0, 0.01, {8, 8});
@@ -81,6 +152,7 @@ int run(const std::string& out, int steps, int rank, int ranks) {
   s.reuse_jacobian = true;
   s.krylov_iterations = 10;
   s.linear.backend = "dist-cg";
+  if (check_mass_split(model, s, rank, ranks) != 0) return 1;
   TimeStepper stepper(model, s);
   if (stepper.partition_size() != ranks) {
     if (rank == 0) std::fprintf(stderr, "the stepper runs on %d ranks\n", stepper.partition_size());

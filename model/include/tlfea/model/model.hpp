@@ -259,13 +259,28 @@ class Model {
   const CrsPattern& pattern() const { return pattern_; }
   // The consistent mass M (x) I3 (docs/theory.md §3.5) as the scalars of M,
   // one per 3 x 3 block of the pattern: block row b's blocks in CRS order,
-  // block (b, slot) at index pattern().row_map(3 b) / 9 + slot (every scalar
-  // row holds 3 entries per block column; core/crs_pattern.hpp). nnz / 9
-  // values. After finalize().
+  // block (b, slot) at index block_row_map()(b) + slot, which is
+  // pattern().row_map(3 b) / 9 + slot (every scalar row holds 3 entries per
+  // block column; core/crs_pattern.hpp) unless the mass rows are released
+  // (below). nnz / 9 values. After finalize().
   const DeviceView<Real*>& block_mass() const { return mass_; }
   // M (x) I3 on the whole pattern (nnz values): a new array each call, for
-  // tools and tests; after finalize().
+  // tools and tests; after finalize(); throws Error while the mass rows are
+  // released.
   DeviceView<Real*> mass_values() const;
+  // A TimeStepper on several MPI ranks keeps the block mass only in the
+  // block rows its rank owns (the rows it writes M into in the Newton matrix
+  // and multiplies by M, the ranks' products summed): release_mass_rows
+  // keeps block rows `block_rows` (ascending) of block_mass() and
+  // block_columns() (block_row_map() gives every other row no blocks),
+  // computes the lumped mass first and keeps it whole, and takes `sum`, the
+  // sum over the ranks of n numbers in place (every rank called alike, the
+  // same bits on every rank). Meanwhile kinetic_energy and body_motion sum
+  // their rows' parts by it: collectives, called by every rank alike.
+  // restore_structure assembles the whole mass again.
+  using RankSum = std::function<void(Real* values, int n)>;
+  void release_mass_rows(const std::vector<Ordinal>& block_rows, RankSum sum);
+  bool mass_rows_released() const { return static_cast<bool>(mass_sum_); }
   // values = scale (M (x) I3) in row_layout() (row_layout().size(pattern())
   // values, every one written).
   void scaled_mass(Real scale, const DeviceView<Real*>& values) const;
@@ -283,7 +298,8 @@ class Model {
   // Constant part of the external force (gravity and loads without amplitude).
   const CoefView& constant_load() const { return load_; }
   // Kinetic energy 1/2 v^T M v with the consistent mass matrix, computed
-  // where v lives (one reduction over the block mass); after finalize().
+  // where v lives (one reduction over the block mass); after finalize(). A
+  // collective while the mass rows are released (release_mass_rows).
   Real kinetic_energy(const CoefView& v) const;
 
   // Rigid-body measures of one body with its consistent mass M (scalar
@@ -295,7 +311,8 @@ class Model {
   //   momentum p = e^T M v,      angular momentum about the origin
   //   L = int rho0 r x v dV0 = sum_ij M_ij q_i x v_j,
   //   kinetic energy T = 1/2 sum_ij M_ij v_i . v_j (docs/theory.md §9.3).
-  // One device reduction over the body's rows of M; after finalize().
+  // One device reduction over the body's rows of M; after finalize(). A
+  // collective while the mass rows are released (release_mass_rows).
   struct BodyMotion {
     Real mass = 0.0;
     Vec3 center_of_mass{{0.0, 0.0, 0.0}};
@@ -389,6 +406,11 @@ class Model {
   DeviceView<Real*> mass_;  // block_mass()
   DeviceView<Offset*> block_row_map_;
   DeviceView<Ordinal*> block_columns_;
+  // While the mass rows are released: the ranks' sum, and the whole lumped mass.
+  RankSum mass_sum_;
+  DeviceView<Real*> lumped_;
+  void build_block_structure();  // block_row_map_, block_columns_ from the whole pattern
+  void assemble_block_mass();    // mass_ from the bodies' blocks (whole layout)
   bool reference_built_ = false, finalized_ = false, entries_released_ = false;
 };
 
