@@ -413,7 +413,7 @@ class DistributedSolver final : public LinearSolver, BelosParts {
           new TpetraMap(invalid, Teuchos::ArrayView<const GO>(g.data(), g.size()), 0, comm_));
     };
     owned_map_ = make_map(rows_.owned);
-    // The old matrices (a new pattern) go before the new ones are made.
+    // This solver's references to an earlier pattern's matrices go first.
     owned_ = shared_ = Teuchos::null;
     export_ = Teuchos::null;
     storage_ = DeviceView<Real*>();
