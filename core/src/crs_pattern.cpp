@@ -103,20 +103,29 @@ CrsPattern build_crs_pattern(Ordinal num_coefficients, const std::vector<CliqueS
 }
 
 RowLayout make_row_layout(const CrsPattern& pattern, const std::vector<Ordinal>& rows) {
+  return make_row_layout(pattern, rows, {});
+}
+
+RowLayout make_row_layout(const CrsPattern& pattern, const std::vector<Ordinal>& first,
+                          const std::vector<Ordinal>& then) {
   auto rm = host_view(pattern.row_map);
   RowLayout layout;
   layout.shift = DeviceView<Offset*>("tlfea::core::row_layout_shift", pattern.num_rows());
   auto h = host_mirror(layout.shift);
   fill(h, RowLayout::kAbsent);
   Offset at = 0;
-  Ordinal last = -1;
-  for (Ordinal r : rows) {
-    if (r <= last || r >= pattern.num_rows())
-      throw_error("row layout: rows must ascend within the pattern's ", pattern.num_rows(),
-                  " (row ", r, ")");
-    last = r;
-    h(r) = at - rm(r);
-    at += rm(r + 1) - rm(r);
+  for (const std::vector<Ordinal>* rows : {&first, &then}) {
+    Ordinal last = -1;
+    for (Ordinal r : *rows) {
+      if (r <= last || r >= pattern.num_rows())
+        throw_error("row layout: rows must ascend within the pattern's ", pattern.num_rows(),
+                    " (row ", r, ")");
+      if (h(r) != RowLayout::kAbsent)
+        throw_error("row layout: row ", r, " is in both lists of rows");
+      last = r;
+      h(r) = at - rm(r);
+      at += rm(r + 1) - rm(r);
+    }
   }
   copy_to_device(layout.shift, h);
   layout.nnz = at;

@@ -406,9 +406,11 @@ std::unique_ptr<Distribution> Distribution::make(Model& model, PartitionMethod p
     if (touched[r / 3]) held.push_back(r);
   d->unowned_rows_ = upload_to_device<Ordinal>("tlfea::integrators::distribution::unowned", held);
   d->rows_.partitioned = true;
-  // This rank's values: the touched rows (owned ones included), packed. The
+  // This rank's values: the rows it owns, then its shared rows, each packed
+  // in row order: the order of the distributed solver's two matrices, which
+  // keep their values in this array (LinearSolver::matrix_storage). The
   // model's writers and the rank's element blocks write there from now on.
-  d->rows_.layout = make_row_layout(p, d->rows_.touched);
+  d->rows_.layout = make_row_layout(p, d->rows_.owned, held);
   for (size_t k = 0; k < d->own_.size(); ++k)
     convert_offsets(p, d->own_[k]->cliques(), RowLayout(), d->rows_.layout, sub_offsets[k]);
   // The whole blocks of the split bodies go (the rank's blocks replace

@@ -37,15 +37,17 @@
 //
 // Row ownership: coefficient c is owned by the lowest rank whose elements
 // touch it (rank 0 when none does). A rank holds the values of the rows it
-// owns and of those its elements touch (its shared rows), packed in row
-// order. The replicated terms of the Newton matrix
+// owns and of those its elements touch (its shared rows): the owned rows
+// packed in row order, then the shared rows, one array that the linear
+// solver's Tpetra matrices keep as their values (the stepper assembles into
+// it: no second copy). The replicated terms of the Newton matrix
 // (M / h, constraints, follower loads, the unit diagonal of eliminated dofs),
 // which every rank computes identically, are kept by each rank only in the
 // rows it owns (the others zeroed before the rank's element tangents are
 // added: no second nnz-sized array), so that their sum over ranks counts
 // each once. The linear
-// solver (dist-cg / dist-gmres) sums the ranks' partial values into a
-// Tpetra matrix whose rows are the owned ones.
+// solver (dist-cg / dist-gmres) sums the ranks' partial values of the shared
+// rows into their owners' rows (a Tpetra Export), in that array.
 #pragma once
 
 #include <memory>

@@ -9,6 +9,8 @@
 #include <chrono>
 #include <cmath>
 #include <sstream>
+#include <utility>
+#include <vector>
 
 #include "adamw.hpp"
 #include "analysis_policies.hpp"
@@ -329,8 +331,6 @@ TimeStepper::TimeStepper(Model& model, const StepperSettings& settings)
   reads_ = DeviceView<Real*>("tlfea::integrators::newton_reads", kReads);
   reads_host_ = host_mirror(reads_);
   device_copy(q_, model_.reference());
-  // Several ranks: only this rank's rows (Model::row_layout, set by dist_).
-  values_ = DeviceView<Real*>("tlfea::integrators::newton_values", model_.row_layout().size(p));
   m_ = model_.has_constraints() ? model_.constraints().num_rows() : 0;
   lambda_ = DeviceView<Real*>("tlfea::integrators::lambda", m_);
   lambda_t_ = DeviceView<Real*>("tlfea::integrators::lambda_trial", m_);
@@ -478,6 +478,18 @@ TimeStepper::TimeStepper(Model& model, const StepperSettings& settings)
   // device skip a check (a host synchronisation) of their own.
   solver_->set_solution_check(false);
   solver_->analyze(p);
+  // The Newton matrix values, in Model::row_layout (several ranks: only
+  // this rank's rows, set by dist_): the solver's own array where it keeps
+  // its matrix's values in that layout (dist-cg / dist-gmres on several
+  // ranks: assembled in place, held once), else an array of the stepper's
+  // that factorize() copies from.
+  values_ = solver_->matrix_storage();
+  if (values_.extent(0) == 0) {
+    values_ = DeviceView<Real*>("tlfea::integrators::newton_values", model_.row_layout().size(p));
+  } else if (values_.extent(0) != static_cast<size_t>(model_.row_layout().size(p))) {
+    throw_error("TimeStepper: the linear solver ", solver_->name(), " keeps ", values_.extent(0),
+                " matrix values, the rank's layout holds ", model_.row_layout().size(p));
+  }
   solver_->set_rigid_body_layout(detail::rigid_body_layout(model_, free_));  // for muelu
   // The reference positions first: kk's coarse level forms its aggregates
   // from them here, at the setup (each factorization sets the current ones).
@@ -509,6 +521,27 @@ TimeStepper::~TimeStepper() {
   solver_.reset();
   values_ = DeviceView<Real*>();
   dist_.reset();
+}
+
+std::size_t TimeStepper::newton_value_bytes() const {
+  // The address ranges of the arrays, each byte counted once.
+  std::vector<std::pair<const char*, const char*>> ranges;
+  auto add = [&](const DeviceView<Real*>& v) {
+    const char* b = reinterpret_cast<const char*>(v.data());
+    if (v.extent(0) > 0) ranges.emplace_back(b, b + v.extent(0) * sizeof(Real));
+  };
+  add(values_);
+  if (solver_)
+    for (const DeviceView<Real*>& v : solver_->matrix_value_arrays()) add(v);
+  std::sort(ranges.begin(), ranges.end());
+  std::size_t bytes = 0;
+  const char* end = nullptr;
+  for (const auto& [b, e] : ranges) {
+    const char* from = end && end > b ? end : b;
+    if (e > from) bytes += static_cast<std::size_t>(e - from);
+    if (!end || e > end) end = e;
+  }
+  return bytes;
 }
 
 const CoefView& TimeStepper::velocities() const { return analysis_->velocity(v_); }

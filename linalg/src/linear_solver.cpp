@@ -80,6 +80,10 @@ void LinearSolver::set_coefficients(const CoefView&) {}
 // Direct backends solve to round-off whatever Newton needs.
 void LinearSolver::set_forcing_term(double) {}
 
+DeviceView<Real*> LinearSolver::matrix_storage() { return DeviceView<Real*>(); }
+
+std::vector<DeviceView<Real*>> LinearSolver::matrix_value_arrays() const { return {}; }
+
 int krylov_iteration_limit(int configured, Ordinal n) {
   if (configured > 0) return configured;
   const double grown =

@@ -9,11 +9,17 @@
 // shared rows (those its elements touch but another rank owns; none on one
 // rank), both graphs cut from the pattern (which every rank holds during the
 // setup; on several ranks the model then frees its column indices), and the
-// Tpetra::Export from the shared rows to their owners; factorize() copies
+// Tpetra::Export from the shared rows to their owners. On several ranks the
+// layout is the owned rows, then the shared rows (Distribution), and the
+// two matrices keep their values in one array in that layout
+// (matrix_storage), which the stepper assembles into: factorize() given it
+// reorders each owned row in place from the pattern's order to the owned
+// matrix's (OwnFirst), without a second copy of the values. Given any other
+// array (one rank; a caller not assembling into matrix_storage), it copies
 // the rank's values of its owned rows into the owned matrix and those of
-// its shared rows into the shared one (row by row: no nnz-sized offset map),
-// sums the shared rows into their owners' (Tpetra::ADD) and computes the
-// preconditioner: Ifpack2 RILUK (on several
+// its shared rows into the shared one (row by row: no nnz-sized offset
+// map). Then it sums the shared rows into their owners' (Tpetra::ADD) and
+// computes the preconditioner: Ifpack2 RILUK (on several
 // ranks ILU(k) of each rank's diagonal block, i.e. block Jacobi / additive
 // Schwarz without overlap), Jacobi or MueLu. solve() takes the replicated
 // right-hand side, iterates from x = 0 to options.tolerance (relative
@@ -96,6 +102,44 @@ struct GatherRows {
       const bool first =
           p2 == end || (p1 < m && cols.getGlobalElement(lcl(p1)) < cols.getGlobalElement(lcl(p2)));
       out(first ? p1++ : p2++) = in(k + s);
+    }
+  }
+};
+
+// Owned row i, held in the pattern's order (ascending global columns) at
+// v(ptr(i) ..), reordered in place to the owned matrix's order: the columns
+// the rank owns first (local ids < n_first), then the others, each group
+// ascending (GatherRows's merge of the two groups by global id says which
+// group each entry of the pattern's order belongs to). A stable partition by
+// rotation: the entries of the first group found so far are at a .. q - 1,
+// those of the other at q .. k - 1; an entry of the first group at k moves
+// to q and the other group's entries one place on. No moves in a row whose
+// columns are all of one group (the rows inside a rank's part); a row with
+// r columns of the other group before its own moves at most r values per
+// own entry. Gives exactly GatherRows's values, in place.
+struct OwnFirst {
+  DeviceView<Real*> v;
+  RowPtr ptr;
+  LocalEntries lcl;  // the owned matrix's local column ids
+  LocalMap cols;     // its column map
+  Ordinal n_first = 0;
+  KOKKOS_INLINE_FUNCTION void operator()(const Offset i) const {
+    const Offset a = static_cast<Offset>(ptr(i)), end = static_cast<Offset>(ptr(i + 1));
+    Offset m = a;
+    while (m < end && lcl(m) < n_first) ++m;
+    if (m == a || m == end) return;  // one group: the pattern's order is the matrix's
+    Offset p1 = a, p2 = m, q = a;
+    for (Offset k = a; k < end; ++k) {
+      const bool first =
+          p2 == end || (p1 < m && cols.getGlobalElement(lcl(p1)) < cols.getGlobalElement(lcl(p2)));
+      if (!first) {
+        ++p2;
+        continue;
+      }
+      ++p1;
+      const Real x = v(k);
+      for (Offset j = k; j > q; --j) v(j) = v(j - 1);
+      v(q++) = x;
     }
   }
 };
@@ -205,17 +249,27 @@ class DistributedSolver final : public LinearSolver, BelosParts {
     if (bad) throw_error(name_, ": a matrix value is not finite (on some rank)");
     guard_ranks("assembly", [&] {
       // This rank's part of its owned rows, then the shared rows' parts of
-      // the other ranks added in (Tpetra::ADD).
+      // the other ranks added in (Tpetra::ADD). Assembled in place
+      // (matrix_storage): the owned rows reordered for Tpetra, the shared
+      // rows already in the shared matrix's order.
+      const bool in_place = storage_.extent(0) > 0 && values.data() == storage_.data();
       owned_->resumeFill();
-      gather_rows(*owned_, values, owned_rows_, owned_ptr_, owned_lcl_, owned_cols_,
-                  static_cast<Ordinal>(rows_.owned.size()));
+      if (in_place)
+        Kokkos::parallel_for("tlfea::linalg::dist::own_first", Range(0, owned_rows_.extent(0)),
+                             OwnFirst{storage_, owned_ptr_, owned_lcl_, owned_cols_,
+                                      static_cast<Ordinal>(rows_.owned.size())});
+      else
+        gather_rows(*owned_, values, owned_rows_, owned_ptr_, owned_lcl_, owned_cols_,
+                    static_cast<Ordinal>(rows_.owned.size()));
       if (!shared_.is_null()) {
         shared_->resumeFill();
-        gather_rows(*shared_, values, shared_rows_, shared_ptr_, LocalEntries(), LocalMap(), 0);
+        if (!in_place)
+          gather_rows(*shared_, values, shared_rows_, shared_ptr_, LocalEntries(), LocalMap(), 0);
         shared_->fillComplete(owned_map_, owned_map_);
         owned_->doExport(*shared_, *export_, Tpetra::ADD);
       }
       owned_->fillComplete(owned_map_, owned_map_);
+      check_storage();
     });
     const auto& p = options_.preconditioner;
     if (p == "ilu" || p == "jacobi") {
@@ -258,6 +312,18 @@ class DistributedSolver final : public LinearSolver, BelosParts {
     factorized_ = true;
     stats_.factorizations++;
     stats_.factorize_seconds += t.seconds();
+  }
+
+  DeviceView<Real*> matrix_storage() override { return storage_; }
+
+  std::vector<DeviceView<Real*>> matrix_value_arrays() const override {
+    std::vector<DeviceView<Real*>> out;
+    for (const auto& m : {owned_, shared_})
+      if (!m.is_null()) {
+        auto lv = m->getLocalValuesView();
+        out.emplace_back(const_cast<Real*>(lv.data()), lv.extent(0));
+      }
+    return out;
   }
 
   void set_rigid_body_layout(const RigidBodyLayout& layout) override {
@@ -347,25 +413,54 @@ class DistributedSolver final : public LinearSolver, BelosParts {
           new TpetraMap(invalid, Teuchos::ArrayView<const GO>(g.data(), g.size()), 0, comm_));
     };
     owned_map_ = make_map(rows_.owned);
+    // This solver's references to an earlier pattern's matrices go first.
+    owned_ = shared_ = Teuchos::null;
+    export_ = Teuchos::null;
+    storage_ = DeviceView<Real*>();
     auto owned_graph = cut_graph(comm_, rows_.owned, rm, en, owned_map_, true);
     owned_graph->fillComplete(owned_map_, owned_map_);
-    owned_ = Teuchos::rcp(new TpetraMatrix(owned_graph));
-    owned_->fillComplete(owned_map_, owned_map_);
     // The rows this rank's elements touch that another rank owns (both lists
     // ascend). On one rank none, and no shared matrix.
     std::vector<Ordinal> shared;
     std::set_difference(rows_.touched.begin(), rows_.touched.end(), rows_.owned.begin(),
                         rows_.owned.end(), std::back_inserter(shared));
-    shared_ = Teuchos::null;
-    export_ = Teuchos::null;
+    Teuchos::RCP<TpetraGraph> shared_graph;
+    Teuchos::RCP<const TpetraMap> shared_map;
     if (comm_->getSize() > 1) {
-      auto shared_map = make_map(shared);
-      auto shared_graph = cut_graph(comm_, shared, rm, en, shared_map, false);
+      shared_map = make_map(shared);
+      shared_graph = cut_graph(comm_, shared, rm, en, shared_map, false);
       shared_graph->fillComplete(owned_map_, owned_map_);
-      shared_ = Teuchos::rcp(new TpetraMatrix(shared_graph));
+    }
+    // One array for both matrices' values where the rank's layout holds the
+    // owned rows, then the shared ones, each packed (as Distribution lays
+    // them out): the owned matrix's rows at its row pointers, the shared
+    // matrix's after them. Otherwise (one rank) each matrix allocates its own.
+    const Offset n_owned = static_cast<Offset>(owned_graph->getNodeNumEntries());
+    const Offset n_shared =
+        shared_graph.is_null() ? 0 : static_cast<Offset>(shared_graph->getNodeNumEntries());
+    if (rows_.partitioned && nnz_ == n_owned + n_shared &&
+        stacked_layout(rm, rows_.owned, *owned_graph, 0) &&
+        (shared_graph.is_null() || stacked_layout(rm, shared, *shared_graph, n_owned))) {
+      // Tpetra takes views that share the allocation's ownership (a
+      // WrappedDualView refuses an unmanaged one): subviews of one.
+      using Values = TpetraMatrix::local_matrix_device_type::values_type;
+      Values all("tlfea::linalg::dist::matrix_values", nnz_);
+      storage_ = all;
+      owned_ = Teuchos::rcp(
+          new TpetraMatrix(owned_graph, Kokkos::subview(all, std::make_pair(Offset(0), n_owned))));
+      if (!shared_graph.is_null())
+        shared_ = Teuchos::rcp(new TpetraMatrix(
+            shared_graph, Kokkos::subview(all, std::make_pair(n_owned, n_owned + n_shared))));
+    } else {
+      owned_ = Teuchos::rcp(new TpetraMatrix(owned_graph));
+      if (!shared_graph.is_null()) shared_ = Teuchos::rcp(new TpetraMatrix(shared_graph));
+    }
+    owned_->fillComplete(owned_map_, owned_map_);
+    if (!shared_.is_null()) {
       shared_->fillComplete(owned_map_, owned_map_);
       export_ = Teuchos::rcp(new Tpetra::Export<>(shared_map, owned_map_));
     }
+    check_storage();
     // GatherRows's inputs, and a check (once per pattern) that the matrices
     // keep the entry order it fills.
     std::vector<unsigned char> is_mine(static_cast<size_t>(n_), 0);
@@ -404,6 +499,35 @@ class DistributedSolver final : public LinearSolver, BelosParts {
     // matrix; one made here would only hold a first copy until then.
     if (comm_->getSize() == 1) ifpack2_ = make_ifpack2(owned_, options_);
     solver_ = make_belos_manager(options_, kind_);
+  }
+
+  // Whether the rank's layout holds `rows` (graph g's rows) packed from
+  // `at` on: row i's values at at + g's row pointer i.
+  bool stacked_layout(const HostOffsets& rm, const std::vector<Ordinal>& rows, const TpetraGraph& g,
+                      Offset at) const {
+    if (rows_.layout.whole()) return false;
+    auto shift = host_view(rows_.layout.shift);
+    auto ptr = g.getLocalGraphHost().row_map;
+    for (size_t i = 0; i < rows.size(); ++i)
+      if (shift(rows[i]) == RowLayout::kAbsent ||
+          rm(rows[i]) + shift(rows[i]) != at + static_cast<Offset>(ptr(i)))
+        return false;
+    return true;
+  }
+
+  // Throws unless the matrices still keep their values in storage_ (a fill
+  // that repacked them would move them; these graphs are packed).
+  void check_storage() const {
+    if (storage_.extent(0) == 0) return;
+    bool ok = owned_->getLocalValuesView().data() == storage_.data();
+    if (!shared_.is_null())
+      ok = ok && shared_->getLocalValuesView().data() ==
+                     storage_.data() + static_cast<Offset>(owned_->getNodeNumEntries());
+    if (!ok)
+      throw_error(name_,
+                  ": the Tpetra matrices no longer keep their values in the assembled array "
+                  "(rank ",
+                  comm_->getRank(), ")");
   }
 
   void gather_rows(TpetraMatrix& m, const DeviceView<Real*>& values,
@@ -458,7 +582,10 @@ class DistributedSolver final : public LinearSolver, BelosParts {
   Ordinal n_ = 0;
   Offset nnz_ = 0;
   Teuchos::RCP<const TpetraMap> owned_map_;
-  Teuchos::RCP<TpetraMatrix> owned_, shared_;     // shared_: null on one rank
+  Teuchos::RCP<TpetraMatrix> owned_, shared_;  // shared_: null on one rank
+  // Several ranks: both matrices' values, the owned rows', then the shared
+  // rows' (matrix_storage); empty: each matrix has its own.
+  DeviceView<Real*> storage_;
   Teuchos::RCP<Tpetra::Export<>> export_;         // shared rows -> their owners
   DeviceView<Offset*> rm_;                        // the pattern's row map
   LocalEntries owned_lcl_;                        // the owned matrix's local column ids

@@ -48,6 +48,26 @@ TEST(RowLayout, PacksTheHeldRowsInOrder) {
   EXPECT_EQ(RowLayout().size(f.pattern), f.pattern.nnz());
 }
 
+// Two lists (a rank's owned rows, then its shared rows): the rows of
+// coefficient 3 packed first, then those of coefficient 1 after them.
+TEST(RowLayout, PacksTheFirstRowsThenTheOthers) {
+  Fixture f;
+  auto rm = Kokkos::create_mirror_view_and_copy(HostSpace(), f.pattern.row_map);
+  const std::vector<Ordinal> first = {9, 10, 11}, then = {3, 4, 5};
+  const RowLayout layout = make_row_layout(f.pattern, first, then);
+  auto shift = Kokkos::create_mirror_view_and_copy(HostSpace(), layout.shift);
+  Offset at = 0;
+  for (const std::vector<Ordinal>* rows : {&first, &then})
+    for (Ordinal r : *rows) {
+      EXPECT_EQ(rm(r) + shift(r), at) << "row " << r;
+      at += rm(r + 1) - rm(r);
+    }
+  EXPECT_EQ(layout.nnz, at);
+  for (Ordinal r : {0, 1, 2, 6, 7, 8, 12, 13, 14}) EXPECT_EQ(shift(r), RowLayout::kAbsent);
+  EXPECT_THROW(make_row_layout(f.pattern, {3, 4, 5}, {4}), Error);  // a row in both
+  EXPECT_THROW(make_row_layout(f.pattern, {3, 4, 5}, {10, 9}), Error);
+}
+
 TEST(RowLayout, ConvertsBlockOffsetsAndBack) {
   Fixture f;
   auto rm = Kokkos::create_mirror_view_and_copy(HostSpace(), f.pattern.row_map);

@@ -3,7 +3,8 @@
 // 3 and compares the histories). Rank 0 writes one line per step, the time
 // and the z displacement of a probe node, to the file given; every rank
 // checks after each step that it holds the same positions, bit for bit, as
-// rank 0 (the replicated state of docs/guide/mpi.md).
+// rank 0 (the replicated state of docs/guide/mpi.md), and with dist-cg that
+// it holds its rows' Newton matrix values once (check_value_bytes).
 //   tlfea_test_mpi_beam CASE SOLVER OUT [PRECONDITIONER [PARTITION]]
 //   tlfea_test_mpi_beam --partitions   (the partition methods built, a line each)
 // CASE "plain": the cantilever, probe at the free end's centre;
@@ -164,6 +165,48 @@ int check_values(const tlfea::PartitionInfo& pi, const tlfea::Mesh& mesh, const 
   return 1;
 }
 
+// The bytes of Newton matrix values this rank holds (TimeStepper::
+// newton_value_bytes) against a count made here from the pattern's row
+// lengths and the rank's rows, not by the code under test: the rank's rows
+// are those of the coefficients its elements touch (its own element
+// blocks' cliques) and of those it owns, each owned by the lowest rank
+// touching it (rank 0 when none does: docs/guide/mpi.md). dist-cg on
+// several ranks keeps its Tpetra matrices' values in the array the stepper
+// assembles into, so the rank holds each value of its rows once, 8 bytes;
+// on one rank the stepper's array and the Tpetra matrix's copy of it, 16
+// bytes per entry of the pattern. A second copy on several ranks doubles
+// the count and fails. The same verdict on every rank; rank 0 prints.
+int check_value_bytes(const tlfea::TimeStepper& stepper, const tlfea::Model& model, int ranks,
+                      int rank) {
+  using namespace tlfea;
+  const Ordinal nc = model.num_coefficients();
+  std::vector<int> owner(static_cast<size_t>(nc), ranks);
+  std::vector<char> touched(static_cast<size_t>(nc), 0);
+  for (int b = 0; b < model.num_bodies(); ++b)
+    if (const ElementBlockBase* e = stepper.own_elements(b))
+      for (const Ordinal c : e->cliques().ids)
+        if (c >= 0) {
+          touched[c] = 1;
+          owner[c] = rank;
+        }
+  MPI_Allreduce(MPI_IN_PLACE, owner.data(), static_cast<int>(nc), MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+  auto rm = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), model.pattern().row_map);
+  long long entries = 0;
+  for (Ordinal c = 0; c < nc; ++c)
+    if (touched[c] || owner[c] == rank || (owner[c] == ranks && rank == 0))
+      entries += static_cast<long long>(rm(3 * c + 3) - rm(3 * c));
+  const long long expected = (ranks == 1 ? 2 : 1) * entries * 8;
+  const long long held = static_cast<long long>(stepper.newton_value_bytes());
+  int bad = held != expected;
+  MPI_Allreduce(MPI_IN_PLACE, &bad, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+  if (rank == 0)
+    std::printf("Newton matrix values on rank 0: %lld bytes (expected %lld, %lld entries)\n", held,
+                expected, entries);
+  if (bad && rank == 0)
+    std::fprintf(stderr, "a rank holds other than its rows' Newton matrix values once\n");
+  return bad;
+}
+
 int run(const std::string& which, const std::string& solver, const std::string& pc,
         const std::string& partition, const std::string& out, int rank, int ranks) {
   using namespace tlfea;
@@ -213,6 +256,8 @@ int run(const std::string& which, const std::string& solver, const std::string& 
                    r.newton_iterations, r.outer_iterations);
   }
   if (f) std::fclose(f);
+  if (solver == "dist-cg" || solver == "dist-gmres")
+    if (check_value_bytes(stepper, model, ranks, rank) != 0) return 1;
   MPI_Allreduce(MPI_IN_PLACE, &mismatch, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
   if (mismatch > 0) {
     if (rank == 0)

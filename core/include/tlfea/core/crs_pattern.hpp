@@ -59,6 +59,14 @@ struct RowLayout {
 // The layout holding the scalar rows `rows` (ascending) of `pattern`, packed
 // in that order.
 RowLayout make_row_layout(const CrsPattern& pattern, const std::vector<Ordinal>& rows);
+// The rows `first` packed, then the rows `then` packed after them (each list
+// ascending, no row in both; the three rows of a block row in one list, so
+// that they stay consecutive): several MPI ranks' layout, the rows a rank owns
+// first and its shared rows after, the order of the distributed solver's
+// matrices (linalg/src/linear_solver_distributed.cpp), which keep their
+// values in the array assembled in this layout.
+RowLayout make_row_layout(const CrsPattern& pattern, const std::vector<Ordinal>& first,
+                          const std::vector<Ordinal>& then);
 
 // The whole-pattern block offsets of the clique set `cl` in an existing
 // pattern (as build_crs_pattern gives them: -1 where either id is negative),

@@ -325,6 +325,14 @@ class TimeStepper {
   // (2 m + 3) whole vectors, on several 2 m + 2 of the rank's owned
   // coefficients and 2 whole ones (docs/guide/mpi.md, Memory).
   std::size_t krylov_bytes() const;
+  // Bytes of the Newton matrix's values this process holds, each array
+  // counted once: the stepper's assembled values and the linear solver's
+  // matrix values (LinearSolver::matrix_value_arrays; a factorization's own
+  // arrays are not counted). dist-cg / dist-gmres on several ranks keep
+  // their matrices' values in the array the stepper assembles into: the
+  // rank's rows once; on one rank the Tpetra matrix keeps a copy (twice the
+  // pattern's values).
+  std::size_t newton_value_bytes() const;
 
   // Explicit per-step forces (step_force.hpp; contact: ContactComponent),
   // called in the order added at the start of every step. Throws Error for

@@ -135,6 +135,22 @@ class LinearSolver {
   // check off. The others check where the check costs no synchronisation
   // and ignore this.
   void set_solution_check(bool on) { solution_check_ = on; }
+  // The array the backend's matrix keeps its values in, for the caller to
+  // assemble into (length nnz of the analysed layout), or an empty view: the
+  // backend copies the values factorize() is given (every backend but
+  // dist-cg / dist-gmres on several MPI ranks, whose Tpetra matrices keep
+  // their values in it). Valid from analyze() on, until the next analyze().
+  // factorize() given this array works on it in place: it sums other
+  // ranks' rows in and reorders rows for Tpetra, so that the caller must
+  // assemble the whole matrix again before the next factorize(), and must
+  // not write to it while the factorization is in use (the Krylov solvers
+  // apply the matrix from it).
+  virtual DeviceView<Real*> matrix_storage();
+  // The arrays in which the backend keeps an assembled matrix's values
+  // (dist-cg / dist-gmres: its Tpetra matrices'; they may lie in
+  // matrix_storage()), for the count of the memory a rank holds; empty for
+  // the other backends (a factorization's own arrays are not listed).
+  virtual std::vector<DeviceView<Real*>> matrix_value_arrays() const;
 
  protected:
   SolverStats stats_;
