@@ -315,8 +315,12 @@ inline double steady_median(const RunResult& r) {
 // bench_common.hpp): peak resident memory (VmHWM after the steps, before any
 // breakdown pass), the steady steps' median wall time, and the Newton and
 // linear-solver iteration counts (the ranks take the same Newton decisions
-// and run one distributed Krylov solve, so these agree unless that breaks).
-// On one rank the same fields, lists of one.
+// and run one distributed Krylov solve, so these agree unless that breaks),
+// and peak_rss_mib_end: VmHWM now, after run() has destroyed its stepper,
+// whose teardown on several ranks rebuilds the model's whole element
+// blocks, pattern and mass (Model::restore_structure; a breakdown pass,
+// --breakdown 1, counts there too). On one rank the same fields, lists of
+// one.
 inline Json& add_mpi_fields(Json& j, const MpiSession& comm, const RunResult& r) {
   j.integer("mpi_ranks", comm.world_size())
       .str("partition", r.partition.method)
@@ -325,6 +329,7 @@ inline Json& add_mpi_fields(Json& j, const MpiSession& comm, const RunResult& r)
       .integer("partition_shared_rows", r.partition.shared_rows_total)
       .integer("matrix_values_max_rank", r.partition.matrix_values_max);
   add_per_rank(j, "peak_rss_mib", per_rank(comm, r.peak_rss_mib));
+  add_per_rank(j, "peak_rss_mib_end", per_rank(comm, peak_memory_mib()));
   add_per_rank(j, "s_per_step_steady_median", per_rank(comm, steady_median(r)));
   add_per_rank(j, "newton_iterations", per_rank(comm, static_cast<double>(r.newton)));
   add_per_rank(j, "linear_iterations",

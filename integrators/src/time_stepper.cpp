@@ -325,7 +325,6 @@ TimeStepper::TimeStepper(Model& model, const StepperSettings& settings)
   v_base_ = CoefView("tlfea::integrators::v_base", n);
   inertia_ = CoefView("tlfea::integrators::inertia_force", n);
   fint_ = CoefView("tlfea::integrators::internal_force", n);
-  fstep_ = CoefView("tlfea::integrators::step_force", n);
   factor_q_ = CoefView("tlfea::integrators::factor_q", n);
   factor_v_ = CoefView("tlfea::integrators::factor_v", n);
   reads_ = DeviceView<Real*>("tlfea::integrators::newton_reads", kReads);
@@ -391,14 +390,18 @@ TimeStepper::TimeStepper(Model& model, const StepperSettings& settings)
     throw_error("StepperSettings: convergence tolerances must be >= 0");
 
   // Penalty: rho = penalty_scale * max diag(M) / h^3 unless given.
-  // Read in place on the CPU backends (no pattern-sized copies at setup).
-  auto rm = host_view(p.row_map);
-  auto en = host_view(p.entries);
-  auto mv = host_view(model_.block_mass());
+  // Read in place on the CPU backends (no pattern-sized copies at setup);
+  // the handles to the pattern's column indices and the mass are local to
+  // their blocks, so that releasing them below frees them.
   Real mmax = 0.0;
-  for (Ordinal b = 0; b < p.num_block_rows; ++b)
-    for (Offset k = rm(3 * b), i = rm(3 * b) / 9; k < rm(3 * b + 1); k += 3, ++i)
-      if (en(k) == 3 * b) mmax = std::max(mmax, mv(i));
+  {
+    auto rm = host_view(p.row_map);
+    auto en = host_view(p.entries);
+    auto mv = host_view(model_.block_mass());
+    for (Ordinal b = 0; b < p.num_block_rows; ++b)
+      for (Offset k = rm(3 * b), i = rm(3 * b) / 9; k < rm(3 * b + 1); k += 3, ++i)
+        if (en(k) == 3 * b) mmax = std::max(mmax, mv(i));
+  }
   rho_ = s_.penalty > 0 ? s_.penalty : s_.penalty_scale * mmax / (s_.dt * s_.dt * s_.dt);
   // Generalized alpha with the automatic penalty: rho m c_a / (h c_q) keeps
   // h c_q rho C^T C at penalty_scale times the inertia c_a M (backward Euler:
@@ -437,6 +440,8 @@ TimeStepper::TimeStepper(Model& model, const StepperSettings& settings)
   // and the unit diagonal added by the rank owning the row.
   std::vector<Offset> zero, diag;
   {
+    auto rm = host_view(p.row_map);
+    auto en = host_view(p.entries);
     const RowLayout& layout = model_.row_layout();
     auto shift = host_view(layout.shift);
     for (Ordinal r = 0; r < p.num_rows(); ++r) {
@@ -513,15 +518,9 @@ TimeStepper::TimeStepper(Model& model, const StepperSettings& settings)
   mass_block_ = model_.block_mass();
 }
 
-TimeStepper::~TimeStepper() {
-  // On several ranks the Distribution's destructor builds the model's whole
-  // element blocks and pattern again (Model::restore_structure): the linear
-  // solver and the Newton matrix values go first, so that the rebuild adds
-  // nothing to the run's peak memory.
-  solver_.reset();
-  values_ = DeviceView<Real*>();
-  dist_.reset();
-}
+// On several ranks dist_, the first member destroyed last, rebuilds the
+// model's whole structure after every other member has freed its memory.
+TimeStepper::~TimeStepper() = default;
 
 std::size_t TimeStepper::newton_value_bytes() const {
   // The address ranges of the arrays, each byte counted once.
@@ -1025,6 +1024,9 @@ void TimeStepper::add_step_force(std::shared_ptr<StepForce> force) {
       c->distribute(dist_->rank(), dist_->size(), ranks, model_.num_coefficients(),
                     [d](const CoefView& x) { d->sum(x); });
     }
+  // Their sum's vector, made with the first (a run without them holds none).
+  if (fstep_.extent(0) == 0)
+    fstep_ = CoefView("tlfea::integrators::step_force", model_.num_coefficients());
   step_forces_.push_back(std::move(force));
 }
 

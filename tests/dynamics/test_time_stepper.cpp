@@ -135,6 +135,38 @@ TEST(TimeStepper, TimedNodalForceAndTractionChangeMomentumAsTheirResultant) {
   }
 }
 
+// Nodal forces given in any mix of constant and timed ones: f_ext holds at
+// each node the sum of its constant forces plus a(t) times its timed ones,
+// and nothing elsewhere (the sums below written out by hand; the constant
+// ones share one vector, each timed one has its own).
+TEST(TimeStepper, ManyConstantAndTimedNodalForcesSumIntoTheExternalLoad) {
+  Model model;
+  const Mesh mesh = generate_box(ElementType::T10, {1.0, 0.5, 0.4}, {2, 1, 1});
+  const int body = model.add_body(mesh, MaterialSpec::svk(1e7, 0.3), 1000.0);
+  const TimeFunction twice = [](Real t) { return 2.0 * t; };
+  model.add_nodal_force(body, 3, {{1.0, 2.0, 3.0}});
+  model.add_nodal_force(body, 3, {{0.5, 0.0, -1.0}}, twice);
+  model.add_nodal_force(body, 5, {{-4.0, 0.25, 0.0}});
+  model.add_nodal_force(body, 3, {{10.0, -20.0, 0.5}});
+  model.add_nodal_force(body, 5, {{0.0, 8.0, 1.0}}, twice);
+  for (int k = 0; k < 100; ++k) model.add_nodal_force(body, 7, {{0.01, 0.0, -0.02}});
+  model.finalize();
+  CoefView f("f", model.num_coefficients());
+  model.external_load(0.75, model.reference(), f);  // a(0.75) = 1.5
+  auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), f);
+  const Real expect[3][3] = {{1.0 + 10.0 + 1.5 * 0.5, 2.0 - 20.0, 3.0 + 0.5 - 1.5},
+                             {-4.0, 0.25 + 1.5 * 8.0, 1.5},
+                             {1.0, 0.0, -2.0}};
+  const Ordinal nodes[3] = {3, 5, 7};
+  for (Ordinal k = 0; k < model.num_coefficients(); ++k)
+    for (int a = 0; a < 3; ++a) {
+      Real want = 0.0;
+      for (int i = 0; i < 3; ++i)
+        if (k == nodes[i]) want = expect[i][a];
+      EXPECT_NEAR(h(k, a), want, 1e-13) << "coefficient " << k << " axis " << a;
+    }
+}
+
 // Explicit per-step forces (the contact hook): a callback adding F(t_n) at
 // one node, evaluated once per step at its start, changes the momentum by
 // h F(t_n): p_n = h sum_{k=0..n-1} F k h = F h^2 n (n - 1) / 2 for F(t) = F t.

@@ -390,6 +390,11 @@ class TimeStepper {
   const ElementBlockBase* elements(int b) const;
   Model& model_;
   StepperSettings s_;
+  // The element partition (several MPI ranks only). Declared before every
+  // view, so destroyed after them all: its destructor builds the model's
+  // whole element blocks, pattern and mass again (Model::restore_structure),
+  // which then adds nothing to memory held by this stepper.
+  std::unique_ptr<detail::Distribution> dist_;
   std::unique_ptr<LinearSolver> solver_;
   Real rho_ = 0.0, t_ = 0.0;
   Real ga_penalty_factor_ = 1.0;
@@ -424,7 +429,9 @@ class TimeStepper {
   DeviceView<Offset*> mass_row_map_;  // node-level scalar mass, for M (v - v_n)
   DeviceView<Ordinal*> mass_cols_;
   DeviceView<Real*> mass_block_;
-  CoefView fstep_;  // explicit per-step forces (contact), evaluated at step start
+  // Explicit per-step forces (contact), evaluated at step start; made by
+  // the first add_step_force.
+  CoefView fstep_;
   std::vector<std::shared_ptr<StepForce>> step_forces_;
   std::unique_ptr<detail::AdamW> adamw_;  // the AdamW inner solver (InnerSolver::adamw only)
   DeviceView<Real*> values_, lambda_, lambda_t_, c_, y_;
@@ -459,7 +466,6 @@ class TimeStepper {
   CoefView krylov_in_, krylov_out_;
   int krylov_m_ = 0;  // StepperSettings::krylov_iterations when the correction is on, else 0
   Real residual_time_ = 0.0;                    // accumulated assembly time of residual() calls
-  std::unique_ptr<detail::Distribution> dist_;  // element partition (several MPI ranks only)
   // Generalized alpha: its parameters, whether a_n, abar_n are valid (false
   // until the backward-Euler start-up step, docs/theory.md §6.12), whether
   // the step under way is a generalized-alpha one, and the state vectors.
