@@ -845,6 +845,13 @@ void Model::release_pattern_entries() {
 
 void Model::restore_structure() {
   const bool entries_rebuilt = entries_released_;
+  const bool mass_split = static_cast<bool>(mass_sum_);
+  if (mass_split) {  // the rank's mass rows go before the whole mass is built
+    mass_sum_ = RankSum();
+    lumped_ = DeviceView<Real*>();
+    mass_ = DeviceView<Real*>();
+    block_columns_ = DeviceView<Ordinal*>();
+  }
   if (!entries_released_) {
     set_row_layout(RowLayout());
     restore_blocks();
@@ -856,9 +863,7 @@ void Model::restore_structure() {
     build_structure();
     entries_released_ = false;
   }
-  if (mass_sum_) {  // the whole mass again, as finalize() assembled it
-    mass_sum_ = RankSum();
-    lumped_ = DeviceView<Real*>();
+  if (mass_split) {  // the whole mass again, as finalize() assembled it
     if (!entries_rebuilt) build_block_structure();  // else build_structure made it
     assemble_block_mass();
   }
