@@ -203,6 +203,10 @@ struct RunResult {
   SolverStats linear;
   BlasThreads blas;
   PartitionInfo partition;  // the element split over MPI ranks (TimeStepper::partition_info)
+  // Entries of the whole Newton matrix pattern, read before the stepper: on
+  // several ranks its end leaves the model's column indices to be rebuilt
+  // when next needed (Model::restore_when_needed), which pattern() would do.
+  long long nnz = 0;
 };
 
 // Seconds of one tangent assembly (M/h + h K into the Newton matrix values,
@@ -227,6 +231,8 @@ inline double time_tangent(Model& model, const CoefView& q, const CoefView& v, R
 inline RunResult run_steps(Model& model, const StepperOptions& o, const Probe& probe,
                            const std::function<void(TimeStepper&)>& after = {}) {
   RunResult r;
+  model.finalize();
+  r.nnz = model.pattern().nnz();
   StepperSettings s;
   s.dt = o.dt;
   s.residual_abs_tol = o.abs_tol;
@@ -388,7 +394,7 @@ inline Json& add_run_fields(Json& j, const RunResult& r, const StepperOptions& o
   const double steady_mean = mean(steady_wall);
   j.integer("unknowns", unknowns)
       .integer("free_unknowns", free_unknowns)
-      .integer("nnz", model.pattern().nnz())
+      .integer("nnz", r.nnz)
       .integer("steps", o.steps)
       .num("dt", o.dt)
       .str("solver", o.solver)

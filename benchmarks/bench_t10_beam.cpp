@@ -254,7 +254,7 @@ int run(const Options& o, const tlfea::MpiSession& mpi) {
       .integer("unknowns", 3LL * model.num_coefficients())
       .integer("free_unknowns", 3LL * (model.num_coefficients() -
                                        static_cast<long long>(model.clamped_coefficients().size())))
-      .integer("nnz", model.pattern().nnz())
+      .integer("nnz", r.nnz)
       .integer("clamped_nodes", static_cast<long long>(clamped.size()))
       .integer("loaded_nodes", static_cast<long long>(loaded.size()))
       .num("load_total_n", fn * static_cast<Real>(loaded.size()))

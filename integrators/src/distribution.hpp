@@ -7,8 +7,9 @@
 // bodies, freed while the Distribution lives (Model::release_block: the
 // rank's own blocks replace them), and the pattern's column indices, freed
 // once the stepper's setup is done (Model::release_pattern_entries: the
-// solver keeps its rank's rows); Model::restore_structure on destruction
-// brings both back. Each rank also holds the Krylov basis of the
+// solver keeps its rank's rows); its destruction marks both, and the mass
+// rows, for Model::restore_structure at the model's next use that needs
+// them (Model::restore_when_needed). Each rank also holds the Krylov basis of the
 // stale-Jacobian correction only in the coefficients it owns
 // (stale_krylov.cpp), and the Newton matrix values only of the rows it
 // touches or owns (RowLayout, core/crs_pattern.hpp: set on the Model for the

@@ -504,7 +504,8 @@ TimeStepper::TimeStepper(Model& model, const StepperSettings& settings)
   // Several ranks: the pattern's column indices were needed only for the
   // setup above (the solver keeps its rank's rows), and the block mass is
   // kept only in the rows this rank owns (its products summed over the
-  // ranks in residual()); both restored by dist_.
+  // ranks in residual()); the model restores both when next needed after
+  // dist_ ends (Model::restore_when_needed).
   if (dist_) {
     model_.release_pattern_entries();
     const detail::Distribution* d = dist_.get();
@@ -518,8 +519,9 @@ TimeStepper::TimeStepper(Model& model, const StepperSettings& settings)
   mass_block_ = model_.block_mass();
 }
 
-// On several ranks dist_, the first member destroyed last, rebuilds the
-// model's whole structure after every other member has freed its memory.
+// On several ranks dist_, the first member, is destroyed last, after every
+// other member has freed its memory: it leaves the model's whole structure
+// to be rebuilt at the model's next use that needs it.
 TimeStepper::~TimeStepper() = default;
 
 std::size_t TimeStepper::newton_value_bytes() const {

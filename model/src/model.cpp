@@ -363,6 +363,7 @@ struct BodyMotionSums {
 }  // namespace
 
 void Model::external_load(Real t, const CoefView& q, const CoefView& f) const {
+  whole();
   device_copy(f, load_);
   for (const TimedLoad& l : timed_)
     Kokkos::parallel_for("tlfea::model::timed_load",
@@ -377,6 +378,7 @@ void Model::external_load(Real t, const CoefView& q, const CoefView& f) const {
 
 void Model::external_load_tangent(Real t, const CoefView& q, Real alpha,
                                   const DeviceView<Real*>& values) const {
+  whole();
   for (const Pressure& p : pressures_)
     bodies_[p.body].block->follower_pressure_tangent(
         q, p.faces, p.amplitude ? p.p * p.amplitude(t) : p.p, alpha, values);
@@ -604,17 +606,20 @@ MaterialPoint Model::node_vector(int body, Ordinal node, const Vec3& w) {
 }
 
 void Model::force_element_load(const CoefView& q, const CoefView& v, const CoefView& f) const {
+  whole();
   if (springs_.size() > 0) springs_.add_force(q, v, f);
   if (rsdas_.size() > 0) rsdas_.add_force(q, v, f);
 }
 
 void Model::force_element_tangent(const CoefView& q, const CoefView& v, Real alpha_K, Real alpha_D,
                                   const DeviceView<Real*>& values) const {
+  whole();
   if (springs_.size() > 0) springs_.tangent(q, v, alpha_K, alpha_D, values);
   if (rsdas_.size() > 0) rsdas_.tangent(q, v, alpha_K, alpha_D, values);
 }
 
 Real Model::force_element_energy(const CoefView& q) const {
+  whole();
   return (springs_.size() > 0 ? springs_.energy(q) : 0.0) +
          (rsdas_.size() > 0 ? rsdas_.energy(q) : 0.0);
 }
@@ -628,6 +633,7 @@ void Model::build_reference() {
 }
 
 ConstraintSet& Model::constraints() {
+  whole();
   build_reference();
   if (!constraints_) constraints_ = std::make_unique<ConstraintSet>(q0_);
   return *constraints_;
@@ -794,8 +800,9 @@ void Model::assemble_block_mass() {
 }
 
 void Model::release_mass_rows(const std::vector<Ordinal>& block_rows, RankSum sum) {
+  whole();
   if (!finalized_) throw_error("Model::release_mass_rows() before finalize()");
-  if (mass_sum_) throw_error("Model::release_mass_rows: the mass rows are released already");
+  if (mass_split_) throw_error("Model::release_mass_rows: the mass rows are released already");
   if (!sum) throw_error("Model::release_mass_rows: no sum over the ranks");
   lumped_ = lumped_mass();
   const Ordinal nb = pattern_.num_block_rows;
@@ -835,19 +842,23 @@ void Model::release_mass_rows(const std::vector<Ordinal>& block_rows, RankSum su
   block_columns_ = columns;
   mass_ = values;
   mass_sum_ = std::move(sum);
+  mass_split_ = true;
 }
 
 void Model::release_pattern_entries() {
+  whole();
   if (!finalized_) throw_error("Model::release_pattern_entries() before finalize()");
   pattern_.entries = DeviceView<Ordinal*>();
   entries_released_ = true;
 }
 
 void Model::restore_structure() {
+  restore_pending_ = false;
   const bool entries_rebuilt = entries_released_;
-  const bool mass_split = static_cast<bool>(mass_sum_);
+  const bool mass_split = mass_split_;
   if (mass_split) {  // the rank's mass rows go before the whole mass is built
     mass_sum_ = RankSum();
+    mass_split_ = false;
     lumped_ = DeviceView<Real*>();
     mass_ = DeviceView<Real*>();
     block_columns_ = DeviceView<Ordinal*>();
@@ -869,7 +880,16 @@ void Model::restore_structure() {
   }
 }
 
+void Model::restore_when_needed() {
+  bool released = entries_released_ || mass_split_ || !layout_.whole();
+  for (const Body& b : bodies_) released = released || !b.block;
+  if (!released) return;
+  mass_sum_ = RankSum();  // its stepper's: no sum over the ranks without it
+  restore_pending_ = true;
+}
+
 Real Model::kinetic_energy(const CoefView& v) const {
+  whole();
   if (!finalized_) throw_error("Model::kinetic_energy() before finalize()");
   if (static_cast<Ordinal>(v.extent(0)) != num_coefficients_)
     throw_error("Model::kinetic_energy: v has ", v.extent(0), " coefficients, expected ",
@@ -883,10 +903,11 @@ Real Model::kinetic_energy(const CoefView& v) const {
 }
 
 DeviceView<Real*> Model::mass_values() const {
+  whole();
   if (!finalized_) throw_error("Model::mass_values() before finalize()");
   // The values follow the pattern's entries, which a stepper on several
   // ranks frees while it lives.
-  if (entries_released_ || mass_sum_)
+  if (entries_released_ || mass_split_)
     throw_error(
         "Model::mass_values(): the pattern's column indices and the mass rows of other ranks "
         "are released while a stepper on several MPI ranks lives "
@@ -900,6 +921,7 @@ DeviceView<Real*> Model::mass_values() const {
 }
 
 void Model::scaled_mass(Real scale, const DeviceView<Real*>& values) const {
+  whole();
   if (!finalized_) throw_error("Model::scaled_mass() before finalize()");
   const Offset size = layout_.size(pattern_);
   if (values.extent(0) != static_cast<size_t>(size))
@@ -915,6 +937,7 @@ ElementBlockBase& Model::block(int body) {
 }
 
 const ElementBlockBase& Model::block(int body) const {
+  whole();
   const Body& b = bodies_.at(body);
   if (!b.block)
     throw_error("Model::block: body ", body, " (", b.mesh.source,
@@ -924,6 +947,7 @@ const ElementBlockBase& Model::block(int body) const {
 }
 
 bool Model::can_release_block(int body) const {
+  whole();
   const Body& b = bodies_.at(body);
   if (!finalized_ || b.rigid || !b.block) return false;
   if (b.mesh.type != ElementType::T10 && b.mesh.type != ElementType::Q27) return false;
@@ -933,6 +957,7 @@ bool Model::can_release_block(int body) const {
 }
 
 void Model::release_block(int body) {
+  whole();
   if (!can_release_block(body))
     throw_error("Model::release_block: body ", body, "'s element block cannot be released");
   Body& b = bodies_[body];
@@ -950,6 +975,7 @@ std::unique_ptr<ElementBlockBase> Model::rebuilt_block(const Body& b) {
 }
 
 void Model::restore_blocks() {
+  whole();
   if (entries_released_)
     throw_error(
         "Model::restore_blocks: the pattern's column indices are released "
@@ -969,6 +995,7 @@ void Model::restore_blocks() {
 }
 
 void Model::set_row_layout(const RowLayout& layout) {
+  whole();
   if (!finalized_) throw_error("Model::set_row_layout() before finalize()");
   if (entries_released_)
     throw_error(
@@ -995,9 +1022,10 @@ void Model::set_row_layout(const RowLayout& layout) {
 }
 
 DeviceView<Real*> Model::lumped_mass() const {
+  whole();
   if (!finalized_) throw_error("Model::lumped_mass() before finalize()");
   DeviceView<Real*> m("tlfea::model::lumped_mass", num_coefficients_);
-  if (mass_sum_) {  // kept whole when the rows were released
+  if (mass_split_) {  // kept whole when the rows were released
     device_copy(m, lumped_);
     return m;
   }
@@ -1008,6 +1036,7 @@ DeviceView<Real*> Model::lumped_mass() const {
 }
 
 Model::BodyMotion Model::body_motion(int body, const CoefView& q, const CoefView& v) const {
+  whole();
   if (!finalized_) throw_error("Model::body_motion() before finalize()");
   const Body& b = bodies_.at(body);
   if (static_cast<Ordinal>(q.extent(0)) != num_coefficients_ ||

@@ -40,7 +40,8 @@ TEST(RowLayoutWriters, HeldRowsMatchTheWholePatternAndTheLayoutIsRestored) {
   const Ordinal n = model.num_coefficients();
   CoefView q("q", n), v("v", n);
   {
-    auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), model.reference());
+    auto h = Kokkos::create_mirror(model.reference());  // a copy, not the reference itself
+    Kokkos::deep_copy(h, model.reference());
     for (Ordinal c = 0; c < n; ++c)
       for (int a = 0; a < 3; ++a) h(c, a) += 1e-3 * std::sin(0.7 * c + 1.3 * a);
     Kokkos::deep_copy(q, h);
@@ -132,7 +133,10 @@ TEST(RowLayoutWriters, ReleasedBlockIsRebuiltWithTheSameOffsets) {
   const Ordinal n = model.num_coefficients();
   CoefView q("q", n), v("v", n);
   {
-    auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), model.reference());
+    // A copy (create_mirror allocates; a mirror view of a host array would
+    // be the model's reference itself, which the restored mass is built on).
+    auto h = Kokkos::create_mirror(model.reference());
+    Kokkos::deep_copy(h, model.reference());
     for (Ordinal c = 0; c < n; ++c)
       for (int a = 0; a < 3; ++a) h(c, a) += 1e-3 * std::cos(0.9 * c + 0.4 * a);
     Kokkos::deep_copy(q, h);
@@ -225,6 +229,48 @@ TEST(RowLayoutWriters, ReleasedBlockIsRebuiltWithTheSameOffsets) {
     const auto k4 = tangent(DeviceView<Real*>("k4", p2.nnz()));
     for (Offset k = 0; k < p2.nnz(); ++k) ASSERT_NEAR(k4(k), k0(k), ktol) << "entry " << k;
   }
+
+  // Released again with the mass rows of every other block row, then left
+  // to the first use (Model::restore_when_needed, what a TimeStepper on
+  // several ranks does when it ends): nothing is rebuilt until an accessor
+  // needs it, then the whole structure is back as finalize() built it (the
+  // pattern's entries, the block mass to the bit, the tangent).
+  const auto mass0 = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), model.block_mass());
+  model.restore_when_needed();  // nothing released: nothing pending
+  EXPECT_FALSE(model.restore_pending());
+  model.release_block(t10);
+  model.set_row_layout(layout);
+  model.release_pattern_entries();
+  std::vector<Ordinal> block_rows;
+  for (Ordinal b = 0; b < p.num_block_rows; b += 2) block_rows.push_back(b);
+  int sums = 0;
+  model.release_mass_rows(block_rows, [&sums](Real*, int) { ++sums; });
+  model.restore_when_needed();
+  EXPECT_TRUE(model.restore_pending());
+  EXPECT_EQ(model.pattern().nnz(), static_cast<Offset>(en0.extent(0)));  // restores
+  EXPECT_FALSE(model.restore_pending());
+  EXPECT_FALSE(model.pattern_entries_released());
+  EXPECT_FALSE(model.mass_rows_released());
+  EXPECT_FALSE(model.block_released(t10));
+  EXPECT_TRUE(model.row_layout().whole());
+  EXPECT_EQ(model.kinetic_energy(w), ke0);
+  EXPECT_EQ(sums, 0);  // the dropped sum is never called
+  {
+    const CrsPattern& p3 = model.pattern();
+    const auto en3 = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), p3.entries);
+    for (Offset k = 0; k < p3.nnz(); ++k) ASSERT_EQ(en3(k), en0(k)) << "entry " << k;
+    const auto mass3 = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), model.block_mass());
+    ASSERT_EQ(mass3.extent(0), mass0.extent(0));
+    for (size_t i = 0; i < mass0.extent(0); ++i) ASSERT_EQ(mass3(i), mass0(i)) << "block " << i;
+    const auto k5 = tangent(DeviceView<Real*>("k5", p3.nnz()));
+    for (Offset k = 0; k < p3.nnz(); ++k) ASSERT_NEAR(k5(k), k0(k), ktol) << "entry " << k;
+  }
+  // A const accessor restores too (the model is the same model).
+  model.release_block(t10);
+  model.restore_when_needed();
+  const Model& cm = model;
+  EXPECT_EQ(cm.block(t10).num_elements(), model.mesh(t10).num_elements());
+  EXPECT_FALSE(model.restore_pending());
 }
 
 }  // namespace

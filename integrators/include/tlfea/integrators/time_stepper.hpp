@@ -391,9 +391,8 @@ class TimeStepper {
   Model& model_;
   StepperSettings s_;
   // The element partition (several MPI ranks only). Declared before every
-  // view, so destroyed after them all: its destructor builds the model's
-  // whole element blocks, pattern and mass again (Model::restore_structure),
-  // which then adds nothing to memory held by this stepper.
+  // view, so destroyed after them all, with the model's structure left to
+  // be rebuilt when next needed (Model::restore_when_needed).
   std::unique_ptr<detail::Distribution> dist_;
   std::unique_ptr<LinearSolver> solver_;
   Real rho_ = 0.0, t_ = 0.0;
@@ -465,7 +464,7 @@ class TimeStepper {
   DeviceView<Ordinal*> krylov_owned_;
   CoefView krylov_in_, krylov_out_;
   int krylov_m_ = 0;  // StepperSettings::krylov_iterations when the correction is on, else 0
-  Real residual_time_ = 0.0;                    // accumulated assembly time of residual() calls
+  Real residual_time_ = 0.0;  // accumulated assembly time of residual() calls
   // Generalized alpha: its parameters, whether a_n, abar_n are valid (false
   // until the backward-Euler start-up step, docs/theory.md §6.12), whether
   // the step under way is a generalized-alpha one, and the state vectors.

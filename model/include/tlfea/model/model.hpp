@@ -83,14 +83,23 @@ class Model {
   // offsets found again in the pattern, in row_layout()).
   bool can_release_block(int body) const;
   void release_block(int body);
-  bool block_released(int body) const { return !bodies_.at(body).block; }
+  bool block_released(int body) const {
+    whole();
+    return !bodies_.at(body).block;
+  }
   void restore_blocks();
   // The block structure of the pattern: block row b's block columns are
   // block_columns()(block_row_map()(b) .. block_row_map()(b + 1) - 1), in
   // CRS order; block_row_map()(b) = pattern().row_map(3 b) / 9, the index of
   // block row b's first block in block_mass(). After finalize().
-  const DeviceView<Offset*>& block_row_map() const { return block_row_map_; }
-  const DeviceView<Ordinal*>& block_columns() const { return block_columns_; }
+  const DeviceView<Offset*>& block_row_map() const {
+    whole();
+    return block_row_map_;
+  }
+  const DeviceView<Ordinal*>& block_columns() const {
+    whole();
+    return block_columns_;
+  }
   // A TimeStepper on several MPI ranks also frees the pattern's column
   // indices (pattern().entries, 4 bytes per matrix entry, empty meanwhile)
   // once its setup has cut from them what it keeps (its rank's rows); the
@@ -100,8 +109,21 @@ class Model {
   // again from the same cliques: the same pattern, offsets in the whole
   // layout).
   void release_pattern_entries();
-  bool pattern_entries_released() const { return entries_released_; }
+  bool pattern_entries_released() const {
+    whole();
+    return entries_released_;
+  }
   void restore_structure();
+  // What a TimeStepper on several MPI ranks calls when it ends: the released
+  // structure (blocks, column indices, mass rows) is restored
+  // (restore_structure) by the first call that needs it, any accessor of
+  // the structure, the mass or the matrix writers below, not now, so that a
+  // run's end builds nothing on every rank that nothing uses (the rebuild
+  // held the whole model on every rank: above a run's peak from 6 ranks on,
+  // docs/guide/mpi.md). Drops the ranks' sum of release_mass_rows, which
+  // belonged to that stepper.
+  void restore_when_needed();
+  bool restore_pending() const { return restore_pending_; }
   const MaterialSpec& material(int body) const { return bodies_.at(body).material; }
   Ordinal coefficient_offset(int body) const { return bodies_.at(body).offset; }
   Ordinal num_coefficients() const { return num_coefficients_; }
@@ -212,9 +234,15 @@ class Model {
   // Throws Error for a body that is not ANCF, a node out of range or a
   // singular reference frame.
   MaterialPoint node_vector(int body, Ordinal node, const Vec3& w);
-  const RotationalSpringDampers& rotational_spring_dampers() const { return rsdas_; }
+  const RotationalSpringDampers& rotational_spring_dampers() const {
+    whole();
+    return rsdas_;
+  }
   bool has_force_elements() const { return springs_.size() > 0 || rsdas_.size() > 0; }
-  const SpringDampers& spring_dampers() const { return springs_; }
+  const SpringDampers& spring_dampers() const {
+    whole();
+    return springs_;
+  }
   // f += the force elements' generalized forces at (q, v) (v empty: at rest).
   void force_element_load(const CoefView& q, const CoefView& v, const CoefView& f) const;
   // values += -alpha_K df/dq - alpha_D df/dv of those forces, in row_layout().
@@ -256,14 +284,20 @@ class Model {
     build_reference();
     return q0_;
   }
-  const CrsPattern& pattern() const { return pattern_; }
+  const CrsPattern& pattern() const {
+    whole();
+    return pattern_;
+  }
   // The consistent mass M (x) I3 (docs/theory.md §3.5) as the scalars of M,
   // one per 3 x 3 block of the pattern: block row b's blocks in CRS order,
   // block (b, slot) at index block_row_map()(b) + slot, which is
   // pattern().row_map(3 b) / 9 + slot (every scalar row holds 3 entries per
   // block column; core/crs_pattern.hpp) unless the mass rows are released
   // (below). nnz / 9 values. After finalize().
-  const DeviceView<Real*>& block_mass() const { return mass_; }
+  const DeviceView<Real*>& block_mass() const {
+    whole();
+    return mass_;
+  }
   // M (x) I3 on the whole pattern (nnz values): a new array each call, for
   // tools and tests; after finalize(); throws Error while the mass rows are
   // released.
@@ -280,7 +314,10 @@ class Model {
   // restore_structure assembles the whole mass again.
   using RankSum = std::function<void(Real* values, int n)>;
   void release_mass_rows(const std::vector<Ordinal>& block_rows, RankSum sum);
-  bool mass_rows_released() const { return static_cast<bool>(mass_sum_); }
+  bool mass_rows_released() const {
+    whole();
+    return mass_split_;
+  }
   // values = scale (M (x) I3) in row_layout() (row_layout().size(pattern())
   // values, every one written).
   void scaled_mass(Real scale, const DeviceView<Real*>& values) const;
@@ -292,7 +329,10 @@ class Model {
   // layout other than whole() only from whole(), so two such steppers cannot
   // share a model).
   void set_row_layout(const RowLayout& layout);
-  const RowLayout& row_layout() const { return layout_; }
+  const RowLayout& row_layout() const {
+    whole();
+    return layout_;
+  }
   // The row sums of M, one per coefficient (a new array); after finalize().
   DeviceView<Real*> lumped_mass() const;
   // Constant part of the external force (gravity and loads without amplitude).
@@ -406,9 +446,18 @@ class Model {
   DeviceView<Real*> mass_;  // block_mass()
   DeviceView<Offset*> block_row_map_;
   DeviceView<Ordinal*> block_columns_;
-  // While the mass rows are released: the ranks' sum, and the whole lumped mass.
+  // While the mass rows are released: the ranks' sum (while their stepper
+  // lives), and the whole lumped mass.
   RankSum mass_sum_;
+  bool mass_split_ = false;
   DeviceView<Real*> lumped_;
+  // restore_when_needed() has marked the structure for restore_structure,
+  // which whole() runs first thing in every accessor of the structure (a
+  // const one too: the model is the same model, rebuilt as it was).
+  bool restore_pending_ = false;
+  void whole() const {
+    if (restore_pending_) const_cast<Model*>(this)->restore_structure();
+  }
   void build_block_structure();  // block_row_map_, block_columns_ from the whole pattern
   void assemble_block_mass();    // mass_ from the bodies' blocks (whole layout)
   bool reference_built_ = false, finalized_ = false, entries_released_ = false;
