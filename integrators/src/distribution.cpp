@@ -241,9 +241,9 @@ void align_parts(std::vector<int>& part, const CliqueSet& cl, Ordinal lo, Ordina
 Distribution::~Distribution() {
   // The model's whole blocks, column indices and mass are built again by the
   // first use that needs them (Model::restore_when_needed), not here: a
-  // run's end then builds nothing that nothing uses. A rebuild here held
-  // the whole model on every rank beside what the run's end still held: above
-  // the run's peak from 6 ranks on (B1 res 32: 505 against 453 MiB).
+  // run's end then builds nothing that nothing uses (a rebuild here held the
+  // whole model on every rank beside what the run's end still held, above
+  // the run's peak once that falls below the whole model: docs/guide/mpi.md).
   if (model_) model_->restore_when_needed();
 }
 

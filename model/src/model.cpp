@@ -714,10 +714,9 @@ void Model::finalize() {
     for (const Body& b : bodies_) b.block->body_force(q0_, gravity_, fg);
   }
   // Nodal forces: those without amplitude added, in the order given, into
-  // one host copy of the constant load (a copy per force made the setup
-  // quadratic: a load spread over the 1,653 nodes of B1 res 32's end face
-  // copied its 3.2 MiB vector twice per node); a timed one has a vector of
-  // its own.
+  // one host copy of the constant load (a copy of the whole vector per
+  // force made the setup quadratic in a load spread over many nodes); a
+  // timed one has a vector of its own.
   {
     decltype(to_host(load_)) constant;
     for (const NodalForce& nf : nodal_forces_) {
