@@ -9,22 +9,30 @@
 namespace tlfea {
 namespace {
 
-// The offset of block (a, b) in the pattern (row_map rm, entries en: read
-// on the host): the first entry of column 3 b in scalar row 3 a.
-template <class RowMap, class Entries>
-Offset find_block(const RowMap& rm, const Entries& en, Ordinal a, Ordinal b, const char* who) {
-  const Ordinal* first = en.data() + rm(3 * a);
-  const Ordinal* last = en.data() + rm(3 * a + 1);
-  const Ordinal* it = std::lower_bound(first, last, 3 * b);
-  if (it == last || *it != 3 * b)
-    throw_error(who, ": block (", a, ", ", b, ") is not in the pattern");
-  return static_cast<Offset>(it - en.data());
+// The offset of block (a, b) in the pattern (its block structure read on
+// the host); Error where the pattern lacks it.
+Offset find_block(const HostBlockPattern& hp, Ordinal a, Ordinal b, const char* who) {
+  const Offset k = hp.find(a, b);
+  if (k < 0) throw_error(who, ": block (", a, ", ", b, ") is not in the pattern");
+  return k;
 }
+
+// entries(row_map(r) + 3 i + s) = 3 block_columns(block_row_map(r / 3) + i) + s.
+struct ExpandEntries {
+  DeviceView<Offset*> rm, brm;
+  DeviceView<Ordinal*> bc, entries;
+  KOKKOS_INLINE_FUNCTION void operator()(const Ordinal r) const {
+    const Ordinal a = r / 3;
+    Offset k = rm(r);
+    for (Offset i = brm(a); i < brm(a + 1); ++i)
+      for (int s = 0; s < 3; ++s) entries(k++) = 3 * bc(i) + s;
+  }
+};
 
 }  // namespace
 
 CrsPattern build_crs_pattern(Ordinal num_coefficients, const std::vector<CliqueSet>& cliques,
-                             std::vector<DeviceView<Offset***>>& offsets) {
+                             std::vector<DeviceView<Offset***>>& offsets, bool with_entries) {
   const Ordinal nb = num_coefficients;
   // Block adjacency: for each block row, the sorted unique block columns.
   std::vector<std::vector<Ordinal>> adj(nb);
@@ -41,40 +49,52 @@ CrsPattern build_crs_pattern(Ordinal num_coefficients, const std::vector<CliqueS
       }
     }
   }
-  size_t total = 0;
+  size_t blocks = 0;
   for (Ordinal a = 0; a < nb; ++a) {
     auto& row = adj[a];
     row.push_back(a);  // the diagonal block is always present (mass, regularisation)
     std::sort(row.begin(), row.end());
     row.erase(std::unique(row.begin(), row.end()), row.end());
-    total += 9 * row.size();
+    blocks += row.size();
   }
-  if (total > static_cast<size_t>(std::numeric_limits<Offset>::max()))
-    throw_error("CRS pattern: ", total, " nonzeros exceed the offset type's range");
+  if (9 * blocks > static_cast<size_t>(std::numeric_limits<Offset>::max()))
+    throw_error("CRS pattern: ", 9 * blocks, " nonzeros exceed the offset type's range");
 
   CrsPattern p;
   p.num_block_rows = nb;
+  p.num_entries = static_cast<Offset>(9 * blocks);
   p.row_map = DeviceView<Offset*>("tlfea::core::row_map", 3 * static_cast<size_t>(nb) + 1);
-  p.entries = DeviceView<Ordinal*>("tlfea::core::entries", total);
   p.block_row_length = DeviceView<Offset*>("tlfea::core::block_row_length", nb);
-  auto row_map = host_mirror(p.row_map);
-  auto entries = host_mirror(p.entries);
-  auto brl = host_mirror(p.block_row_length);
-  std::vector<Offset> block_start(nb);
-  Offset pos = 0;
-  row_map(0) = 0;
-  for (Ordinal a = 0; a < nb; ++a) {
-    const auto& row = adj[a];
-    const Offset len = static_cast<Offset>(3 * row.size());
-    brl(a) = len;
-    block_start[a] = pos;
-    for (int r = 0; r < 3; ++r) {
-      for (size_t b = 0; b < row.size(); ++b)
-        for (int s = 0; s < 3; ++s) entries(pos + 3 * b + s) = 3 * row[b] + s;
-      pos += len;
-      row_map(3 * a + r + 1) = pos;
+  p.block_row_map = DeviceView<Offset*>("tlfea::core::block_row_map", static_cast<size_t>(nb) + 1);
+  p.block_columns = DeviceView<Ordinal*>("tlfea::core::block_columns", blocks);
+  {
+    auto row_map = host_mirror(p.row_map);
+    auto brl = host_mirror(p.block_row_length);
+    auto brm = host_mirror(p.block_row_map);
+    auto bc = host_mirror(p.block_columns);
+    Offset pos = 0, at = 0;
+    row_map(0) = 0;
+    for (Ordinal a = 0; a < nb; ++a) {
+      std::vector<Ordinal>& row = adj[a];
+      const Offset len = static_cast<Offset>(3 * row.size());
+      brl(a) = len;
+      brm(a) = at;
+      for (Ordinal b : row) bc(at++) = b;
+      for (int r = 0; r < 3; ++r) {
+        pos += len;
+        row_map(3 * a + r + 1) = pos;
+      }
+      std::vector<Ordinal>().swap(row);  // the block columns hold it now
     }
+    brm(nb) = at;
+    copy_to_device(p.row_map, row_map);
+    copy_to_device(p.block_row_length, brl);
+    copy_to_device(p.block_row_map, brm);
+    copy_to_device(p.block_columns, bc);
   }
+  std::vector<std::vector<Ordinal>>().swap(adj);
+  // Each clique's block offsets, found in the block structure.
+  const HostBlockPattern hp(p);
   offsets.clear();
   for (const auto& set : cliques) {
     const int k = set.size;
@@ -83,23 +103,26 @@ CrsPattern build_crs_pattern(Ordinal num_coefficients, const std::vector<CliqueS
     for (Ordinal c = 0; c < set.count(); ++c) {
       const Ordinal* ids = set.ids.data() + static_cast<size_t>(c) * k;
       for (int i = 0; i < k; ++i)
-        for (int j = 0; j < k; ++j) {
-          if (ids[i] < 0 || ids[j] < 0) {
-            h(c, i, j) = -1;
-            continue;
-          }
-          const auto& row = adj[ids[i]];
-          const size_t b = std::lower_bound(row.begin(), row.end(), ids[j]) - row.begin();
-          h(c, i, j) = block_start[ids[i]] + static_cast<Offset>(3 * b);
-        }
+        for (int j = 0; j < k; ++j)
+          h(c, i, j) = ids[i] < 0 || ids[j] < 0 ? -1 : hp.find(ids[i], ids[j]);
     }
     copy_to_device(off, h);
     offsets.push_back(off);
   }
-  copy_to_device(p.row_map, row_map);
-  copy_to_device(p.entries, entries);
-  copy_to_device(p.block_row_length, brl);
+  if (with_entries) build_entries(p);
   return p;
+}
+
+void build_entries(CrsPattern& pattern) {
+  if (pattern.has_entries()) return;
+  if (static_cast<Offset>(9 * pattern.block_columns.extent(0)) != pattern.num_entries)
+    throw_error("build_entries: the pattern's block columns are ", pattern.block_columns.extent(0),
+                " for ", pattern.num_entries, " entries (released?)");
+  pattern.entries = DeviceView<Ordinal*>("tlfea::core::entries", pattern.num_entries);
+  Kokkos::parallel_for("tlfea::core::build_entries",
+                       Kokkos::RangePolicy<ExecSpace>(0, pattern.num_rows()),
+                       ExpandEntries{pattern.row_map, pattern.block_row_map, pattern.block_columns,
+                                     pattern.entries});
 }
 
 RowLayout make_row_layout(const CrsPattern& pattern, const std::vector<Ordinal>& rows) {
@@ -135,15 +158,14 @@ RowLayout make_row_layout(const CrsPattern& pattern, const std::vector<Ordinal>&
 DeviceView<Offset***> find_clique_offsets(const CrsPattern& pattern, const CliqueSet& cl) {
   const int k = cl.size;
   DeviceView<Offset***> offsets("tlfea::core::clique_offsets", cl.count(), k, k);
-  auto rm = host_view(pattern.row_map);
-  auto en = host_view(pattern.entries);
+  const HostBlockPattern hp(pattern);
   auto h = host_mirror(offsets);
   for (Ordinal c = 0; c < cl.count(); ++c)
     for (int i = 0; i < k; ++i)
       for (int j = 0; j < k; ++j) {
         const Ordinal a = cl.ids[static_cast<size_t>(c) * k + i];
         const Ordinal b = cl.ids[static_cast<size_t>(c) * k + j];
-        h(c, i, j) = a < 0 || b < 0 ? -1 : find_block(rm, en, a, b, "find_clique_offsets");
+        h(c, i, j) = a < 0 || b < 0 ? -1 : find_block(hp, a, b, "find_clique_offsets");
       }
   copy_to_device(offsets, h);
   return offsets;
@@ -160,8 +182,7 @@ void convert_offsets(const CrsPattern& pattern, const CliqueSet& cl, const RowLa
   if (n == 0) return;
   // The pattern and the layouts read in place on the CPU backends (no
   // pattern-sized copy while the model's offsets are converted).
-  auto rm = host_view(pattern.row_map);
-  auto en = host_view(pattern.entries);
+  const HostBlockPattern hp(pattern);
   auto fs = host_view(from.shift);
   auto ts = host_view(to.shift);
   // The offsets edited in place on the CPU backends (host_mirror is the view
@@ -182,7 +203,7 @@ void convert_offsets(const CrsPattern& pattern, const CliqueSet& cl, const RowLa
           if (g >= 0) {
             g -= fs(r);
           } else {
-            g = find_block(rm, en, a, b, "convert_offsets");
+            g = find_block(hp, a, b, "convert_offsets");
           }
         }
         h(c, i, j) = to.whole() ? g : ts(r) == RowLayout::kAbsent ? -1 : g + ts(r);

@@ -141,24 +141,21 @@ std::vector<int> element_parts(const Mesh& mesh, int size, PartitionMethod metho
 }
 
 // The CRS offset of block (a, b) (its (0, 0) entry) in the pattern, -1 for
-// a negative id (the layout of core/crs_pattern.hpp).
+// a negative id (the layout of core/crs_pattern.hpp), from the block
+// structure (the scalar column indices are never built on several ranks).
 struct OffsetFinder {
-  decltype(host_view(DeviceView<Offset*>())) rm;
-  decltype(host_view(DeviceView<Ordinal*>())) en;
+  HostBlockPattern hp;
   Offset operator()(Ordinal a, Ordinal b) const {
     if (a < 0 || b < 0) return -1;
-    const Ordinal* first = en.data() + rm(3 * a);
-    const Ordinal* last = en.data() + rm(3 * a + 1);
-    const Ordinal* it = std::lower_bound(first, last, 3 * b);
-    if (it == last || *it != 3 * b)
+    const Offset k = hp.find(a, b);
+    if (k < 0)
       throw_error("distribution: block (", a, ", ", b, ") is not in the Newton matrix pattern");
-    return static_cast<Offset>(it - en.data());
+    return k;
   }
   // The coefficients j of the blocks (c, j) of the pattern (block row c).
   template <class F>
   void for_each_block_column(Ordinal c, F&& f) const {
-    for (Offset k = rm(3 * c); k < rm(3 * c + 1); ++k)
-      if (en(k) % 3 == 0) f(en(k) / 3);
+    hp.for_each_block_column(c, f);
   }
 };
 
@@ -304,10 +301,11 @@ std::unique_ptr<Distribution> Distribution::make(Model& model, PartitionMethod p
   d->rank_ = rank;
   d->size_ = size;
   d->partial_.assign(static_cast<size_t>(size) * kMaxSums, 0.0);
-  const CrsPattern& p = model.pattern();
+  // The pattern without its scalar column indices (never built here: the
+  // block structure places every value), read in place on the CPU backends.
+  const CrsPattern& p = model.block_pattern();
   d->pattern_ = &p;
-  // The pattern read in place on the CPU backends (no second copy of it).
-  OffsetFinder find{host_view(p.row_map), host_view(p.entries)};
+  OffsetFinder find{HostBlockPattern(p)};
   const Ordinal nc = model.num_coefficients();
   std::vector<int> toucher(nc, size);  // lowest rank touching each coefficient
   std::vector<char> touched(nc, 0);    // by this rank's elements

@@ -63,17 +63,16 @@ void TimeStepper::init_rigid_reuse() {
     if (model_.is_rigid(b))
       for (int k = 1; k <= 3; ++k) dirs.push_back(model_.coefficient_offset(b) + k);
   if (dirs.empty()) return;
-  // M_kk: the diagonal of the scalar block mass (block row c starts at
-  // row_map(3 c) / 9 in Model::block_mass).
-  const CrsPattern& p = model_.pattern();
-  auto rm = to_host(p.row_map);
-  auto en = to_host(p.entries);
-  auto mv = to_host(model_.block_mass());
+  // M_kk: the diagonal block of the scalar block mass (Model::block_mass,
+  // block row c's blocks from block_row_map()(c) on).
+  auto brm = host_view(model_.block_row_map());
+  auto bc = host_view(model_.block_columns());
+  auto mv = host_view(model_.block_mass());
   std::vector<Real> inv(dirs.size(), 0.0);
   for (size_t i = 0; i < dirs.size(); ++i) {
     const Ordinal c = dirs[i];
-    for (Offset k = rm(3 * c), j = rm(3 * c) / 9; k < rm(3 * c + 1); k += 3, ++j)
-      if (en(k) == 3 * c && mv(j) > 0) inv[i] = 1.0 / mv(j);
+    for (Offset j = brm(c); j < brm(c + 1); ++j)
+      if (bc(j) == c && mv(j) > 0) inv[i] = 1.0 / mv(j);
   }
   rigid_dirs_ = upload_to_device<Ordinal>("tlfea::integrators::rigid_directors", dirs);
   rigid_dir_inv_mass_ = upload_to_device<Real>("tlfea::integrators::rigid_director_inv_mass", inv);

@@ -57,10 +57,9 @@ void TimeStepper::init_static_penalty() {
   assemble_matrix(h, t_ + h);
   // The diagonal of each free row; several ranks: each rank's part of the
   // rows it holds, summed over the ranks (the same on every rank).
-  const CrsPattern& p = model_.pattern();
+  const CrsPattern& p = model_.block_pattern();
   const RowLayout& layout = model_.row_layout();
-  auto rm = to_host(p.row_map);
-  auto en = to_host(p.entries);
+  const HostBlockPattern hp(p);
   auto val = to_host(values_);
   auto fr = to_host(free_);
   auto shift = to_host(layout.shift);
@@ -71,8 +70,9 @@ void TimeStepper::init_static_penalty() {
     for (Ordinal r = 0; r < p.num_rows(); ++r) {
       const Offset sh = layout.whole() ? 0 : shift(r);
       if (sh == RowLayout::kAbsent) continue;
-      for (Offset k = rm(r); k < rm(r + 1); ++k)
-        if (en(k) == r) hd(r) = val(k + sh);
+      hp.for_each_entry(r, [&](Offset k, Ordinal c) {
+        if (c == r) hd(r) = val(k + sh);
+      });
     }
     copy_to_device(diag, hd);
   }

@@ -311,8 +311,15 @@ TimeStepper::TimeStepper(Model& model, const StepperSettings& settings)
   if (!(s_.dt > 0)) throw_error("time step dt must be positive, got ", s_.dt);
   model_.finalize();
   dist_ = detail::Distribution::make(model_, s_.partition);  // nullptr on one rank
+  // Every block this stepper evaluates builds its quadrature data now, not
+  // in the first step (ElementBlockBase::prepare; on several ranks the
+  // rank's own blocks, the whole ones of the split bodies never).
+  for (int b = 0; b < model_.num_bodies(); ++b)
+    if (const ElementBlockBase* block = elements(b)) block->prepare();
   const Ordinal n = model_.num_coefficients();
-  const CrsPattern& p = model_.pattern();
+  // The pattern's structure (row map, block structure): its scalar column
+  // indices are built only for a solver on one rank (analyze, below).
+  const CrsPattern& p = model_.block_pattern();
   q_ = CoefView("tlfea::integrators::q", n);
   v_ = CoefView("tlfea::integrators::v", n);
   qt_ = CoefView("tlfea::integrators::q_trial", n);
@@ -391,16 +398,16 @@ TimeStepper::TimeStepper(Model& model, const StepperSettings& settings)
 
   // Penalty: rho = penalty_scale * max diag(M) / h^3 unless given.
   // Read in place on the CPU backends (no pattern-sized copies at setup);
-  // the handles to the pattern's column indices and the mass are local to
+  // the handles to the pattern's block columns and the mass are local to
   // their blocks, so that releasing them below frees them.
   Real mmax = 0.0;
   {
-    auto rm = host_view(p.row_map);
-    auto en = host_view(p.entries);
+    auto brm = host_view(model_.block_row_map());
+    auto bc = host_view(model_.block_columns());
     auto mv = host_view(model_.block_mass());
     for (Ordinal b = 0; b < p.num_block_rows; ++b)
-      for (Offset k = rm(3 * b), i = rm(3 * b) / 9; k < rm(3 * b + 1); k += 3, ++i)
-        if (en(k) == 3 * b) mmax = std::max(mmax, mv(i));
+      for (Offset i = brm(b); i < brm(b + 1); ++i)
+        if (bc(i) == b) mmax = std::max(mmax, mv(i));
   }
   rho_ = s_.penalty > 0 ? s_.penalty : s_.penalty_scale * mmax / (s_.dt * s_.dt * s_.dt);
   // Generalized alpha with the automatic penalty: rho m c_a / (h c_q) keeps
@@ -440,20 +447,19 @@ TimeStepper::TimeStepper(Model& model, const StepperSettings& settings)
   // and the unit diagonal added by the rank owning the row.
   std::vector<Offset> zero, diag;
   {
-    auto rm = host_view(p.row_map);
-    auto en = host_view(p.entries);
+    const HostBlockPattern hp(p);
     const RowLayout& layout = model_.row_layout();
     auto shift = host_view(layout.shift);
     for (Ordinal r = 0; r < p.num_rows(); ++r) {
       const Offset sh = layout.whole() ? 0 : shift(r);
       if (sh == RowLayout::kAbsent) continue;
-      for (Offset k = rm(r); k < rm(r + 1); ++k) {
-        if (!fixed[r] && !fixed[en(k)]) continue;
-        if (en(k) != r)
+      hp.for_each_entry(r, [&](Offset k, Ordinal c) {
+        if (!fixed[r] && !fixed[c]) return;
+        if (c != r)
           zero.push_back(k + sh);
         else if (!dist_ || dist_->owns_row(r))
           diag.push_back(k + sh);
-      }
+      });
     }
   }
   fixed_dofs_ = upload_to_device<Ordinal>("tlfea::integrators::fixed_dofs", dofs);
@@ -482,7 +488,10 @@ TimeStepper::TimeStepper(Model& model, const StepperSettings& settings)
   // update (inner_newton), so the backends whose solution stays on the
   // device skip a check (a host synchronisation) of their own.
   solver_->set_solution_check(false);
-  solver_->analyze(p);
+  // On several ranks the distributed solver cuts its rank's rows from the
+  // block structure; a solver on one rank takes the scalar column indices,
+  // built now (Model::pattern).
+  solver_->analyze(dist_ ? p : model_.pattern());
   // The Newton matrix values, in Model::row_layout (several ranks: only
   // this rank's rows, set by dist_): the solver's own array where it keeps
   // its matrix's values in that layout (dist-cg / dist-gmres on several
@@ -501,7 +510,7 @@ TimeStepper::TimeStepper(Model& model, const StepperSettings& settings)
   solver_->set_coefficients(model_.reference());
   if (analysis_->penalty_from_stiffness() && m_ > 0 && !(s_.penalty > 0)) init_static_penalty();
   init_rigid_reuse();
-  // Several ranks: the pattern's column indices were needed only for the
+  // Several ranks: the pattern's block columns were needed only for the
   // setup above (the solver keeps its rank's rows), and the block mass is
   // kept only in the rows this rank owns (its products summed over the
   // ranks in residual()); the model restores both when next needed after

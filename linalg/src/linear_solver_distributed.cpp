@@ -153,9 +153,8 @@ struct AnyNonFinite {
   }
 };
 
-// The pattern's arrays read on the host (host_view).
+// The pattern's row map read on the host (host_view).
 using HostOffsets = decltype(host_view(DeviceView<Offset*>()));
-using HostOrdinals = decltype(host_view(DeviceView<Ordinal*>()));
 
 // Rows `rows` of the pattern as a Tpetra graph on `row_map`. Column map:
 // with rows_first, the rows' own ids first, in their order, then the other
@@ -164,15 +163,14 @@ using HostOrdinals = decltype(host_view(DeviceView<Ordinal*>()));
 // columns ascending (the shared matrix: each row's entries in the pattern's
 // order). Local indices ascend in each row (the order GatherRows fills).
 Teuchos::RCP<TpetraGraph> cut_graph(const Teuchos::RCP<const Teuchos::Comm<int>>& comm,
-                                    const std::vector<Ordinal>& rows, const HostOffsets& rm,
-                                    const HostOrdinals& en,
+                                    const std::vector<Ordinal>& rows, const HostBlockPattern& hp,
                                     const Teuchos::RCP<const TpetraMap>& row_map, bool rows_first) {
   using local_graph = TpetraGraph::local_graph_device_type;
   // local_of[c]: column c's local id; -2 while only marked as used (an array
   // over the columns, not a list of the rows' entries: O(n) memory).
+  const auto& rm = hp.row_map;
   std::vector<int> local_of(rm.extent(0) - 1, -1);
-  for (Ordinal r : rows)
-    for (Offset k = rm(r); k < rm(r + 1); ++k) local_of[en(k)] = -2;
+  for (Ordinal r : rows) hp.for_each_entry(r, [&](Offset, Ordinal c) { local_of[c] = -2; });
   std::vector<GO> cols;
   if (rows_first)
     for (Ordinal r : rows) {
@@ -199,7 +197,7 @@ Teuchos::RCP<TpetraGraph> cut_graph(const Teuchos::RCP<const Teuchos::Comm<int>>
   h_ptr(0) = 0;
   for (size_t i = 0; i < rows.size(); ++i) {
     const size_t begin = n;
-    for (Offset k = rm(rows[i]); k < rm(rows[i] + 1); ++k) h_ind(n++) = local_of[en(k)];
+    hp.for_each_entry(rows[i], [&](Offset, Ordinal c) { h_ind(n++) = local_of[c]; });
     std::sort(h_ind.data() + begin, h_ind.data() + n);
     h_ptr(i + 1) = n;
   }
@@ -403,9 +401,11 @@ class DistributedSolver final : public LinearSolver, BelosParts {
       for (Ordinal r = 0; r < n_; ++r) rows_.owned.push_back(r);
       rows_.touched = rows_.owned;
     }
-    // Read in place on the CPU backends: no second copy of the pattern.
-    auto rm = host_view(pattern.row_map);
-    auto en = host_view(pattern.entries);
+    // Read in place on the CPU backends: no second copy of the pattern. Its
+    // block structure gives each row's columns (the scalar column indices
+    // are not built on several ranks).
+    const HostBlockPattern hp(pattern);
+    const auto& rm = hp.row_map;
     const auto invalid = Teuchos::OrdinalTraits<Tpetra::global_size_t>::invalid();
     auto make_map = [&](const std::vector<Ordinal>& rows) {
       std::vector<GO> g(rows.begin(), rows.end());
@@ -417,7 +417,7 @@ class DistributedSolver final : public LinearSolver, BelosParts {
     owned_ = shared_ = Teuchos::null;
     export_ = Teuchos::null;
     storage_ = DeviceView<Real*>();
-    auto owned_graph = cut_graph(comm_, rows_.owned, rm, en, owned_map_, true);
+    auto owned_graph = cut_graph(comm_, rows_.owned, hp, owned_map_, true);
     owned_graph->fillComplete(owned_map_, owned_map_);
     // The rows this rank's elements touch that another rank owns (both lists
     // ascend). On one rank none, and no shared matrix.
@@ -428,7 +428,7 @@ class DistributedSolver final : public LinearSolver, BelosParts {
     Teuchos::RCP<const TpetraMap> shared_map;
     if (comm_->getSize() > 1) {
       shared_map = make_map(shared);
-      shared_graph = cut_graph(comm_, shared, rm, en, shared_map, false);
+      shared_graph = cut_graph(comm_, shared, hp, shared_map, false);
       shared_graph->fillComplete(owned_map_, owned_map_);
     }
     // One array for both matrices' values where the rank's layout holds the
@@ -474,8 +474,8 @@ class DistributedSolver final : public LinearSolver, BelosParts {
     owned_rows_ = upload_to_device<Offset>("tlfea::linalg::dist::owned_rows", owned_rows);
     shared_rows_ = upload_to_device<Offset>("tlfea::linalg::dist::shared_rows",
                                             std::vector<Offset>(shared.begin(), shared.end()));
-    check_order(*owned_, rows_.owned, rm, en, is_mine);
-    if (!shared_.is_null()) check_order(*shared_, shared, rm, en, {});
+    check_order(*owned_, rows_.owned, hp, is_mine);
+    if (!shared_.is_null()) check_order(*shared_, shared, hp, {});
     x_ = Teuchos::rcp(new TpetraVector(owned_map_, 1));
     b_ = Teuchos::rcp(new TpetraVector(owned_map_, 1));
     r_ = Teuchos::rcp(new TpetraVector(owned_map_, 1));
@@ -544,8 +544,8 @@ class DistributedSolver final : public LinearSolver, BelosParts {
   // the pattern's columns in the order GatherRows writes: within each row
   // the columns with mine[c] first (none when `mine` is empty), each group
   // ascending.
-  void check_order(const TpetraMatrix& m, const std::vector<Ordinal>& rows, const HostOffsets& rm,
-                   const HostOrdinals& en, const std::vector<unsigned char>& mine) const {
+  void check_order(const TpetraMatrix& m, const std::vector<Ordinal>& rows,
+                   const HostBlockPattern& hp, const std::vector<unsigned char>& mine) const {
     const auto& graph = *m.getCrsGraph();
     const auto& cols = *graph.getColMap();
     auto local = graph.getLocalGraphHost();
@@ -554,8 +554,9 @@ class DistributedSolver final : public LinearSolver, BelosParts {
     for (size_t i = 0; ok && i < rows.size(); ++i) {
       want.clear();
       for (int pass = mine.empty() ? 1 : 0; pass < 2; ++pass)
-        for (Offset k = rm(rows[i]); k < rm(rows[i] + 1); ++k)
-          if (mine.empty() || (mine[en(k)] != 0) == (pass == 0)) want.push_back(en(k));
+        hp.for_each_entry(rows[i], [&](Offset, Ordinal c) {
+          if (mine.empty() || (mine[c] != 0) == (pass == 0)) want.push_back(c);
+        });
       const size_t b = local.row_map(i), e = local.row_map(i + 1);
       ok = e - b == want.size();
       for (size_t k = b; ok && k < e; ++k)

@@ -763,34 +763,24 @@ void Model::build_structure() {
   if (springs_offsets_ >= 0) cliques.push_back(springs_.cliques());
   if (rsdas_offsets_ >= 0) cliques.push_back(rsdas_.cliques());
   std::vector<DeviceView<Offset***>>& offsets = offsets_;
-  pattern_ = build_crs_pattern(num_coefficients_, cliques, offsets);
+  // Without the scalar column indices: pattern() builds them when first
+  // asked (a stepper on several ranks never asks).
+  pattern_ = build_crs_pattern(num_coefficients_, cliques, offsets, false);
   layout_ = RowLayout();
   for (size_t k = 0; k < bodies_.size(); ++k)
     bodies_[k].block->set_matrix_offsets(pattern_, offsets[k]);
   if (with_constraints) constraints_->set_matrix_offsets(pattern_, offsets[bodies_.size()]);
   if (springs_offsets_ >= 0) springs_.set_matrix_offsets(pattern_, offsets[springs_offsets_]);
   if (rsdas_offsets_ >= 0) rsdas_.set_matrix_offsets(pattern_, offsets[rsdas_offsets_]);
-  build_block_structure();
+  block_row_map_ = pattern_.block_row_map;
+  block_columns_ = pattern_.block_columns;
 }
 
-void Model::build_block_structure() {
-  // The block structure: every scalar row of block row b holds 3 entries per
-  // block column, so block row b starts at row_map(3 b) / 9 and its block
-  // columns are entries(k) / 3 for every third k of row 3 b.
-  const Ordinal nb = pattern_.num_block_rows;
-  auto rm = host_view(pattern_.row_map);
-  auto en = host_view(pattern_.entries);
-  block_row_map_ = DeviceView<Offset*>("tlfea::model::block_row_map", nb + 1);
-  block_columns_ = DeviceView<Ordinal*>("tlfea::model::block_columns", pattern_.nnz() / 9);
-  auto hr = host_mirror(block_row_map_);
-  auto hc = host_mirror(block_columns_);
-  for (Ordinal b = 0; b < nb; ++b) {
-    hr(b) = rm(3 * b) / 9;
-    for (Offset k = rm(3 * b), i = rm(3 * b) / 9; k < rm(3 * b + 1); k += 3, ++i) hc(i) = en(k) / 3;
-  }
-  hr(nb) = pattern_.nnz() / 9;
-  copy_to_device(block_row_map_, hr);
-  copy_to_device(block_columns_, hc);
+const CrsPattern& Model::pattern() const {
+  whole();
+  if (!entries_released_ && !pattern_.has_entries())
+    build_entries(const_cast<CrsPattern&>(pattern_));
+  return pattern_;
 }
 
 void Model::assemble_block_mass() {
@@ -848,12 +838,13 @@ void Model::release_pattern_entries() {
   whole();
   if (!finalized_) throw_error("Model::release_pattern_entries() before finalize()");
   pattern_.entries = DeviceView<Ordinal*>();
+  pattern_.block_columns =
+      DeviceView<Ordinal*>();  // block_columns_ keeps them until the mass rows go
   entries_released_ = true;
 }
 
 void Model::restore_structure() {
   restore_pending_ = false;
-  const bool entries_rebuilt = entries_released_;
   const bool mass_split = mass_split_;
   if (mass_split) {  // the rank's mass rows go before the whole mass is built
     mass_sum_ = RankSum();
@@ -873,8 +864,9 @@ void Model::restore_structure() {
     build_structure();
     entries_released_ = false;
   }
-  if (mass_split) {  // the whole mass again, as finalize() assembled it
-    if (!entries_rebuilt) build_block_structure();  // else build_structure made it
+  if (mass_split) {                           // the whole mass again, as finalize() assembled it
+    block_row_map_ = pattern_.block_row_map;  // the whole block structure
+    block_columns_ = pattern_.block_columns;
     assemble_block_mass();
   }
 }

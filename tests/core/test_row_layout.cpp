@@ -1,9 +1,12 @@
 // RowLayout (core/crs_pattern.hpp): a rank's rows of the Newton matrix
 // packed in row order, and block offsets converted between layouts. The
 // expected positions are computed here from the pattern's row map alone
-// (row r held at the sum of the lengths of the held rows before it).
+// (row r held at the sum of the lengths of the held rows before it). The
+// pattern's block structure and the scalar entries it gives are checked
+// against a pattern worked out by hand.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <vector>
 
 #include "tlfea/core/crs_pattern.hpp"
@@ -109,6 +112,71 @@ TEST(RowLayout, ConvertsBlockOffsetsAndBack) {
     convert_offsets(f.pattern, cl, layout, RowLayout(), f.offsets[s]);
     auto back = Kokkos::create_mirror_view_and_copy(HostSpace(), f.offsets[s]);
     for (size_t k = 0; k < back.size(); ++k) EXPECT_EQ(back.data()[k], global.data()[k]);
+  }
+}
+
+// The block structure of the fixture's pattern, by hand from its cliques
+// {0, 1, 2}, {2, 3, 4}, {1, 4}, {3, -1} (each coefficient coupled to itself
+// and its clique partners), and the scalar entries it gives: row 3 a + r
+// holds the columns 3 b + s for each block column b of block row a.
+TEST(CrsPattern, BlockStructureGivesTheScalarEntries) {
+  const std::vector<std::vector<Ordinal>> blocks = {
+      {0, 1, 2}, {0, 1, 2, 4}, {0, 1, 2, 3, 4}, {2, 3, 4}, {1, 2, 3, 4}};
+  const Offset nnz = 9 * (3 + 4 + 5 + 3 + 4);
+  Fixture f;
+  std::vector<DeviceView<Offset***>> offsets;
+  CrsPattern p = build_crs_pattern(5, f.cliques, offsets, false);
+  EXPECT_FALSE(p.has_entries());
+  EXPECT_EQ(p.nnz(), nnz);
+  EXPECT_EQ(f.pattern.nnz(), nnz);
+  EXPECT_TRUE(f.pattern.has_entries());
+  auto brm = Kokkos::create_mirror_view_and_copy(HostSpace(), p.block_row_map);
+  auto bc = Kokkos::create_mirror_view_and_copy(HostSpace(), p.block_columns);
+  auto rm = Kokkos::create_mirror_view_and_copy(HostSpace(), p.row_map);
+  ASSERT_EQ(bc.extent(0), static_cast<size_t>(nnz / 9));
+  for (Ordinal a = 0; a < 5; ++a) {
+    ASSERT_EQ(brm(a + 1) - brm(a), static_cast<Offset>(blocks[a].size())) << "block row " << a;
+    EXPECT_EQ(brm(a), rm(3 * a) / 9);
+    for (size_t i = 0; i < blocks[a].size(); ++i) EXPECT_EQ(bc(brm(a) + i), blocks[a][i]);
+  }
+  build_entries(p);
+  ASSERT_TRUE(p.has_entries());
+  auto en = Kokkos::create_mirror_view_and_copy(HostSpace(), p.entries);
+  auto en_whole = Kokkos::create_mirror_view_and_copy(HostSpace(), f.pattern.entries);
+  const HostBlockPattern hp(p);
+  for (Ordinal r = 0; r < p.num_rows(); ++r) {
+    Offset k = rm(r);
+    for (Ordinal b : blocks[r / 3])
+      for (int s = 0; s < 3; ++s, ++k) {
+        EXPECT_EQ(en(k), 3 * b + s) << "row " << r;
+        EXPECT_EQ(en_whole(k), 3 * b + s) << "row " << r;
+      }
+    EXPECT_EQ(k, rm(r + 1));
+    Offset seen = rm(r);
+    hp.for_each_entry(r, [&](Offset at, Ordinal c) {
+      EXPECT_EQ(at, seen++);
+      EXPECT_EQ(c, en(at));
+    });
+    EXPECT_EQ(seen, rm(r + 1));
+  }
+  // Block offsets: the first entry of column 3 b in row 3 a; -1 for a block
+  // the pattern lacks.
+  for (Ordinal a = 0; a < 5; ++a)
+    for (Ordinal b = 0; b < 5; ++b) {
+      const auto& row = blocks[a];
+      const auto it = std::find(row.begin(), row.end(), b);
+      if (it == row.end()) {
+        EXPECT_EQ(hp.find(a, b), -1) << "block (" << a << ", " << b << ")";
+        continue;
+      }
+      EXPECT_EQ(hp.find(a, b), rm(3 * a) + 3 * (it - row.begin()));
+      EXPECT_EQ(en(hp.find(a, b)), 3 * b);
+    }
+  // The clique offsets do not depend on whether the entries were built.
+  for (size_t s = 0; s < offsets.size(); ++s) {
+    auto o1 = Kokkos::create_mirror_view_and_copy(HostSpace(), offsets[s]);
+    auto o2 = Kokkos::create_mirror_view_and_copy(HostSpace(), f.offsets[s]);
+    for (size_t k = 0; k < o1.size(); ++k) EXPECT_EQ(o1.data()[k], o2.data()[k]);
   }
 }
 

@@ -410,5 +410,40 @@ TEST(ElementGeometry, RefusesInvertedOrDegenerateReferenceNamingTheElement) {
                Error);
 }
 
+// A T10 or Q27 block builds its shape-function gradients at its first
+// internal force (or tangent, energy, F), not at construction nor for the
+// setup sums (mass, body force), so that a whole block that only serves the
+// setup never holds them (ElementBlockBase::prepare). Built lazily or by
+// prepare(), the force is the same, and in the reference configuration it
+// is zero (F = I, the gradients' defining property: geometry.hpp).
+TEST(ElementGeometry, GradientsAreBuiltAtFirstUse) {
+  for (ElementType t : {ElementType::T10, ElementType::Q27}) {
+    System s = make_system(small_mesh(t), MaterialSpec::svk(2e6, 0.3));
+    EXPECT_FALSE(s.block->prepared()) << name_of(t);
+    DeviceView<Real*> values("values", s.pattern.nnz());
+    CoefView f("f", s.ncoef()), g("g", s.ncoef());
+    s.block->mass(s.q0, 1.0, values);
+    s.block->body_force(s.q0, Vec3{{0.0, 0.0, -9.81}}, f);
+    EXPECT_FALSE(s.block->prepared()) << name_of(t);
+    CoefViewHost qh = to_host(s.q0);
+    for (Ordinal k = 0; k < s.ncoef(); ++k) qh(k, 0) += 0.01 * qh(k, 1) * qh(k, 1);
+    const CoefView q = to_device(qh, "q");
+    Kokkos::deep_copy(f, 0.0);
+    s.block->internal_force(q, q, f);
+    EXPECT_TRUE(s.block->prepared()) << name_of(t);
+    System p = make_system(small_mesh(t), MaterialSpec::svk(2e6, 0.3));
+    p.block->prepare();
+    EXPECT_TRUE(p.block->prepared()) << name_of(t);
+    p.block->internal_force(q, q, g);
+    auto fh = to_host(f);
+    auto gh = to_host(g);
+    for (Ordinal k = 0; k < s.ncoef(); ++k)
+      for (int a = 0; a < 3; ++a) EXPECT_EQ(fh(k, a), gh(k, a)) << name_of(t) << " " << k;
+    Kokkos::deep_copy(g, 0.0);
+    p.block->internal_force(p.q0, p.q0, g);
+    EXPECT_LT(max_abs(to_host(g)), 1e-9 * 2e6 * 1e-3) << name_of(t);
+  }
+}
+
 }  // namespace
 }  // namespace tlfea::test

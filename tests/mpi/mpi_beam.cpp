@@ -4,7 +4,9 @@
 // and the z displacement of a probe node, to the file given; every rank
 // checks after each step that it holds the same positions, bit for bit, as
 // rank 0 (the replicated state of docs/guide/mpi.md), and with dist-cg that
-// it holds its rows' Newton matrix values once (check_value_bytes).
+// it holds its rows' Newton matrix values once (check_value_bytes), and
+// that its element blocks' quadrature data cover its own elements only
+// (check_gradient_bytes).
 //   tlfea_test_mpi_beam CASE SOLVER OUT [PRECONDITIONER [PARTITION]]
 //   tlfea_test_mpi_beam --partitions   (the partition methods built, a line each)
 // CASE "plain": the cantilever, probe at the free end's centre;
@@ -23,6 +25,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <numeric>
 #include <set>
 #include <string>
@@ -207,9 +210,44 @@ int check_value_bytes(const tlfea::TimeStepper& stepper, const tlfea::Model& mod
   return bad;
 }
 
+// Bytes of the element blocks' shape-function gradients (the label
+// build_gradients gives them, elements/geometry.hpp) allocated on this rank,
+// counted by a Kokkos Tools callback from before the model is built.
+long long gradient_bytes = 0;
+Kokkos::Tools::Experimental::EventSet previous_callbacks{};
+void on_allocate(const Kokkos::Tools::SpaceHandle space, const char* label, const void* ptr,
+                 const uint64_t size) {
+  if (std::strcmp(label, "tlfea::elements::H") == 0) gradient_bytes += static_cast<long long>(size);
+  if (previous_callbacks.allocate_data) previous_callbacks.allocate_data(space, label, ptr, size);
+}
+
+// The gradients allocated on this rank, from the model's construction to
+// the end of the run, against a count of the rank's own elements (their
+// quadrature points x coefficients x 3 doubles each): on several ranks the
+// whole T10 block, which the rank's own block replaces, never builds them,
+// and no step allocates them. The same verdict on every rank.
+int check_gradient_bytes(const tlfea::TimeStepper& stepper, const tlfea::Model& model, int rank) {
+  using namespace tlfea;
+  long long expected = 0;
+  for (int b = 0; b < model.num_bodies(); ++b)
+    if (const ElementBlockBase* e = stepper.own_elements(b))
+      expected += static_cast<long long>(e->num_elements()) * e->quadrature_points() *
+                  e->coefficients_per_element() * 3 * static_cast<long long>(sizeof(Real));
+  int bad = gradient_bytes != expected;
+  MPI_Allreduce(MPI_IN_PLACE, &bad, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+  if (rank == 0)
+    std::printf("element gradients on rank 0: %lld bytes (expected %lld)\n", gradient_bytes,
+                expected);
+  if (bad && rank == 0)
+    std::fprintf(stderr, "a rank built element gradients beyond its own elements'\n");
+  return bad;
+}
+
 int run(const std::string& which, const std::string& solver, const std::string& pc,
         const std::string& partition, const std::string& out, int rank, int ranks) {
   using namespace tlfea;
+  previous_callbacks = Kokkos::Tools::Experimental::get_callbacks();
+  Kokkos::Tools::Experimental::set_allocate_data_callback(on_allocate);
   const Real L = 1.0, W = 0.1;
   Model model;
   Mesh mesh = generate_box(ElementType::T10, {L, W, W}, {12, 2, 2});
@@ -256,6 +294,8 @@ int run(const std::string& which, const std::string& solver, const std::string& 
                    r.newton_iterations, r.outer_iterations);
   }
   if (f) std::fclose(f);
+  Kokkos::Tools::Experimental::set_allocate_data_callback(previous_callbacks.allocate_data);
+  if (check_gradient_bytes(stepper, model, rank) != 0) return 1;
   if (solver == "dist-cg" || solver == "dist-gmres")
     if (check_value_bytes(stepper, model, ranks, rank) != 0) return 1;
   MPI_Allreduce(MPI_IN_PLACE, &mismatch, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);

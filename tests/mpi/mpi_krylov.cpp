@@ -12,13 +12,15 @@
 // holds rank 0's positions bit for bit (every rank takes the same Newton and
 // GMRES decisions), and that the Krylov vectors are split between the
 // ranks, not replicated (check_krylov_bytes), and first that the block
-// mass is split by rows (check_mass_split).
+// mass is split by rows (check_mass_split), and that a stepper on several
+// ranks never builds the pattern's scalar column indices.
 //   tlfea_test_mpi_krylov OUT [STEPS]
 #include <mpi.h>
 
 #include <Kokkos_Core.hpp>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <string>
 #include <vector>
 
@@ -64,6 +66,18 @@ int check_krylov_bytes(const tlfea::TimeStepper& stepper, int m, int ranks, int 
   return 1;
 }
 
+// Allocations of the Newton pattern's scalar column indices (the label
+// build_entries gives them, core/src/crs_pattern.cpp), counted by a Kokkos
+// Tools callback while `counting` is set.
+bool counting = false;
+int entries_allocated = 0;
+Kokkos::Tools::Experimental::EventSet previous_callbacks{};
+void on_allocate(const Kokkos::Tools::SpaceHandle space, const char* label, const void* ptr,
+                 const uint64_t size) {
+  if (counting && std::strcmp(label, "tlfea::core::entries") == 0) ++entries_allocated;
+  if (previous_callbacks.allocate_data) previous_callbacks.allocate_data(space, label, ptr, size);
+}
+
 // The block mass split by rows (Model::release_mass_rows): while a stepper
 // on several ranks lives, each rank holds the block rows it owns, so the
 // blocks held sum over the ranks to the pattern's nnz / 9 (each block once)
@@ -76,8 +90,14 @@ int check_krylov_bytes(const tlfea::TimeStepper& stepper, int m, int ranks, int 
 // every rank.
 int check_mass_split(tlfea::Model& model, const tlfea::StepperSettings& s, int rank, int ranks) {
   using namespace tlfea;
+  // The setup (finalize, then a stepper) builds the pattern's scalar column
+  // indices only for a solver on one rank: on several ranks the block
+  // structure places every value (Model::block_pattern).
+  previous_callbacks = Kokkos::Tools::Experimental::get_callbacks();
+  Kokkos::Tools::Experimental::set_allocate_data_callback(on_allocate);
+  counting = true;
   model.finalize();
-  const long long blocks = model.pattern().nnz() / 9;
+  const long long blocks = model.block_pattern().nnz() / 9;
   const Ordinal n = model.num_coefficients();
   auto mass0 = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), model.block_mass());
   auto q0 = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), model.reference());
@@ -103,6 +123,12 @@ int check_mass_split(tlfea::Model& model, const tlfea::StepperSettings& s, int r
       std::printf("block mass: %lld blocks over %d ranks (pattern: %lld), at most %lld on one\n",
                   sum, ranks, blocks, most);
     if (sum != blocks || (ranks > 1 && most >= blocks)) ++bad;
+    counting = false;
+    Kokkos::Tools::Experimental::set_allocate_data_callback(previous_callbacks.allocate_data);
+    if (rank == 0)
+      std::printf("pattern column indices built %d times on rank 0 (expected %d)\n",
+                  entries_allocated, ranks == 1 ? 1 : 0);
+    if (entries_allocated != (ranks == 1 ? 1 : 0)) ++bad;
     if (!close(model.kinetic_energy(v), ke0)) ++bad;
     const Model::BodyMotion m = model.body_motion(0, model.reference(), v);
     if (!close(m.mass, m0.mass) || !close(m.kinetic_energy, m0.kinetic_energy) ||

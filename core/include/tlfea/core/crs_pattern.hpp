@@ -11,9 +11,11 @@
 // each of its three scalar rows.
 #pragma once
 
+#include <algorithm>
 #include <limits>
 #include <vector>
 
+#include "tlfea/core/host_device.hpp"
 #include "tlfea/core/types.hpp"
 
 namespace tlfea {
@@ -21,10 +23,62 @@ namespace tlfea {
 struct CrsPattern {
   Ordinal num_block_rows = 0;            // = number of coefficients
   DeviceView<Offset*> row_map;           // size 3 * num_block_rows + 1
-  DeviceView<Ordinal*> entries;          // scalar column indices, sorted per row
+  DeviceView<Ordinal*> entries;          // scalar column indices, sorted per row (see below)
   DeviceView<Offset*> block_row_length;  // scalar entries per row of block row a (3 * blocks)
-  Offset nnz() const { return static_cast<Offset>(entries.extent(0)); }
+  // The block structure: block row a's block columns, ascending, are
+  // block_columns(block_row_map(a) .. block_row_map(a + 1) - 1), and
+  // block_row_map(a) = row_map(3 a) / 9. It determines the scalar entries:
+  // scalar row 3 a + r holds, for the block column b in slot i of block row
+  // a, the columns 3 b + s at row_map(3 a + r) + 3 i + s (s = 0, 1, 2). So
+  // `entries` (4 bytes per matrix entry, 9 times the block columns) can be
+  // absent (has_entries(): build_crs_pattern without them, made by
+  // build_entries when a solver needs them), and code that only needs the
+  // positions of entries reads the block structure (HostBlockPattern).
+  DeviceView<Offset*> block_row_map;   // size num_block_rows + 1
+  DeviceView<Ordinal*> block_columns;  // one per 3 x 3 block
+  Offset num_entries = 0;              // scalar entries: 9 per block
+  Offset nnz() const { return num_entries; }
   Ordinal num_rows() const { return 3 * num_block_rows; }
+  bool has_entries() const { return static_cast<Offset>(entries.extent(0)) == num_entries; }
+};
+
+// pattern.entries made from its block structure (a device kernel, one
+// thread per scalar row).
+void build_entries(CrsPattern& pattern);
+
+// The pattern's structure read on the host (in place on the CPU backends: no
+// copy), for setup code that places values: block offsets and the entries of
+// a row from the block structure, without the scalar column indices.
+struct HostBlockPattern {
+  decltype(host_view(DeviceView<Offset*>())) row_map, block_row_map;
+  decltype(host_view(DeviceView<Ordinal*>())) block_columns;
+  explicit HostBlockPattern(const CrsPattern& p)
+      : row_map(host_view(p.row_map)),
+        block_row_map(host_view(p.block_row_map)),
+        block_columns(host_view(p.block_columns)) {}
+  // The offset of block (a, b)'s (0, 0) entry (the first entry of column
+  // 3 b in scalar row 3 a), -1 where the pattern has no such block.
+  Offset find(Ordinal a, Ordinal b) const {
+    const Ordinal* first = block_columns.data() + block_row_map(a);
+    const Ordinal* last = block_columns.data() + block_row_map(a + 1);
+    const Ordinal* it = std::lower_bound(first, last, b);
+    if (it == last || *it != b) return -1;
+    return row_map(3 * a) + 3 * static_cast<Offset>(it - first);
+  }
+  // f(b) for the block columns b of block row a, ascending.
+  template <class F>
+  void for_each_block_column(Ordinal a, F&& f) const {
+    for (Offset i = block_row_map(a); i < block_row_map(a + 1); ++i) f(block_columns(i));
+  }
+  // f(k, c) for the entries of scalar row r in the row's order: k the
+  // entry's offset, c its scalar column (ascending).
+  template <class F>
+  void for_each_entry(Ordinal r, F&& f) const {
+    const Ordinal a = r / 3;
+    Offset k = row_map(r);
+    for (Offset i = block_row_map(a); i < block_row_map(a + 1); ++i)
+      for (int s = 0; s < 3; ++s) f(k++, 3 * block_columns(i) + s);
+  }
 };
 
 // Cliques of equal size k: clique c owns coefficient ids ids[c*k .. c*k+k).
@@ -37,8 +91,10 @@ struct CliqueSet {
 
 // Builds the pattern from several clique sets and returns, for each set s,
 // the block offsets offsets[s](c, i, j) (-1 where either id is negative).
+// with_entries = false leaves out the scalar column indices (build_entries
+// adds them).
 CrsPattern build_crs_pattern(Ordinal num_coefficients, const std::vector<CliqueSet>& cliques,
-                             std::vector<DeviceView<Offset***>>& offsets);
+                             std::vector<DeviceView<Offset***>>& offsets, bool with_entries = true);
 
 // Where the entries of the pattern's rows sit in a values array that holds
 // only some of the rows (one MPI rank's rows: integrators/src/distribution.hpp).

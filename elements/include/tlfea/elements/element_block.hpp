@@ -48,6 +48,19 @@ class ElementBlockBase {
   virtual KernelShapes kernel_shapes() const { return {}; }
   virtual void set_kernel_shapes(KernelShapes) {}
 
+  // Builds what internal_force, tangent, strain_energy and
+  // deformation_gradients read besides the element list: the shape-function
+  // gradients at every stiffness point (geometry.hpp: E::nq x n x 3 doubles
+  // per element, most of a block's memory), if not built yet. A block builds
+  // it at the first of those calls otherwise, so that a block only used for
+  // the setup sums (mass, loads, pattern) never holds it: a T10 or Q27 body's
+  // whole block on several MPI ranks, where each rank evaluates its own
+  // elements (Model::release_block). A TimeStepper prepares every block it
+  // evaluates at its setup, so that no step allocates. prepared() says
+  // whether it is built.
+  virtual void prepare() const {}
+  virtual bool prepared() const { return true; }
+
   // Element coefficient lists, for the CRS pattern; then the offsets the
   // pattern builder returned for them.
   virtual CliqueSet cliques() const = 0;

@@ -101,13 +101,13 @@ class Model {
     return block_columns_;
   }
   // A TimeStepper on several MPI ranks also frees the pattern's column
-  // indices (pattern().entries, 4 bytes per matrix entry, empty meanwhile)
-  // once its setup has cut from them what it keeps (its rank's rows); the
-  // row map, the block structure and the mass stay. While released,
-  // set_row_layout and restore_blocks throw Error. restore_structure brings
-  // back the whole layout, every released block and the pattern (built
-  // again from the same cliques: the same pattern, offsets in the whole
-  // layout).
+  // indices (pattern().entries where pattern() built them, and the block
+  // columns of block_pattern(); empty meanwhile) once its setup has cut from
+  // them what it keeps (its rank's rows); the row maps and the mass stay.
+  // While released, set_row_layout and restore_blocks throw Error.
+  // restore_structure brings back the whole layout, every released block
+  // and the pattern (built again from the same cliques: the same pattern,
+  // offsets in the whole layout).
   void release_pattern_entries();
   bool pattern_entries_released() const {
     whole();
@@ -284,7 +284,17 @@ class Model {
     build_reference();
     return q0_;
   }
-  const CrsPattern& pattern() const {
+  // The Newton matrix pattern with its scalar column indices (entries),
+  // which the first call builds from the block structure (4 bytes per
+  // matrix entry: the solvers on one rank need them; a TimeStepper on
+  // several MPI ranks never asks, and frees the block columns while it
+  // lives: entries and block_columns then empty, below).
+  const CrsPattern& pattern() const;
+  // The pattern without building its scalar column indices (entries empty
+  // unless pattern() made them): its row map, row lengths and block
+  // structure (CrsPattern, HostBlockPattern), all that the model's writers
+  // and a stepper's setup on several ranks need.
+  const CrsPattern& block_pattern() const {
     whole();
     return pattern_;
   }
@@ -458,8 +468,7 @@ class Model {
   void whole() const {
     if (restore_pending_) const_cast<Model*>(this)->restore_structure();
   }
-  void build_block_structure();  // block_row_map_, block_columns_ from the whole pattern
-  void assemble_block_mass();    // mass_ from the bodies' blocks (whole layout)
+  void assemble_block_mass();  // mass_ from the bodies' blocks (whole layout)
   bool reference_built_ = false, finalized_ = false, entries_released_ = false;
 };
 

@@ -102,7 +102,7 @@ template <class E, class M>
 class ElementBlock final : public ElementBlockBase {
  public:
   ElementBlock(const Mesh& mesh, Ordinal coef_offset, const MaterialSpec& spec, Real density)
-      : geom_(build_geometry<E>(mesh, coef_offset)),
+      : geom_(build_geometry<E>(mesh, coef_offset, false)),
         mat_(material_from_spec<M>(spec)),
         spec_(spec),
         rho_(density) {
@@ -112,6 +112,7 @@ class ElementBlock final : public ElementBlockBase {
     }
     if constexpr (PoissonSplitTraits<E, M>::supported) {
       if (PoissonSplitTraits<E, M>::enabled(spec)) {
+        prepare();  // the split's point sets start from H
         split_ = true;
         const PoissonSplitCoefficients k = PoissonSplitTraits<E, M>::coefficients(mat_);
         const PoissonSplitGeometry<E> sg = build_poisson_split_geometry<E>(mesh, geom_);
@@ -121,6 +122,7 @@ class ElementBlock final : public ElementBlockBase {
       }
     }
     if constexpr (LaneForceTraits<E, M>::enabled && kHostExec) {
+      prepare();  // the lane layout is a copy of the point sets
       if (split_) {
         const DeviceView<Real* * [E::n][3]> H[2] = {split_sets_[0].H, split_sets_[1].H};
         const DeviceView<Real**> dV[2] = {split_sets_[0].dV, split_sets_[1].dV};
@@ -160,6 +162,8 @@ class ElementBlock final : public ElementBlockBase {
     shapes_ = s;
   }
   const ElementGeometry<E>& geometry() const { return geom_; }
+  void prepare() const override { build_gradients(geom_); }
+  bool prepared() const override { return geom_.has_gradients(); }
 
   CliqueSet cliques() const override {
     CliqueSet c;
@@ -180,6 +184,7 @@ class ElementBlock final : public ElementBlockBase {
 
   // The loop shape of shapes_ around the block's point law (point_laws.hpp).
   void internal_force(const CoefView& q, const CoefView& v, const CoefView& f) const override {
+    prepare();
     const char* label = "tlfea::elements::internal_force";
     switch (shapes_.internal_force) {
       case KernelShape::Team:
@@ -208,6 +213,7 @@ class ElementBlock final : public ElementBlockBase {
   void tangent(const CoefView& q, const CoefView& v, Real alpha_K, Real alpha_D,
                const DeviceView<Real*>& values) const override {
     require_offsets();
+    prepare();
     if (shapes_.tangent == KernelShape::Team) {
       team_loops().tangent(q, v, alpha_K, alpha_D, offsets_, block_row_length_, values);
       return;
@@ -254,6 +260,7 @@ class ElementBlock final : public ElementBlockBase {
     for_each_load("tlfea::elements::follower_pressure_tangent", scatter_, faces.size(), fn);
   }
   Real strain_energy(const CoefView& q) const override {
+    prepare();
     Real sum = 0.0;
     if constexpr (PoissonSplitTraits<E, M>::supported) {
       if (split_) {
@@ -277,6 +284,7 @@ class ElementBlock final : public ElementBlockBase {
     return sum;
   }
   DeviceView<Real** [9]> deformation_gradients(const CoefView& q) const override {
+    prepare();
     DeviceView<Real** [9]> F("tlfea::elements::F", geom_.num_elements, E::nq);
     Kokkos::parallel_for("tlfea::elements::deformation_gradient",
                          Kokkos::RangePolicy<ExecSpace>(0, geom_.num_elements),
@@ -359,7 +367,8 @@ class ElementBlock final : public ElementBlockBase {
     if (offsets_.extent(0) != static_cast<size_t>(geom_.num_elements))
       throw_error("element block: matrix assembly before set_matrix_offsets");
   }
-  ElementGeometry<E> geom_;
+  // Mutable: prepare() (a const call's first use) builds its gradients.
+  mutable ElementGeometry<E> geom_;
   M mat_;
   MaterialSpec spec_;
   Real rho_;
