@@ -5,11 +5,14 @@
 // Every rank holds the whole Model and the whole state (q, v, lambda, the CRS
 // pattern's row map), except the whole element blocks of the split T10 / Q27
 // bodies, freed while the Distribution lives (Model::release_block: the
-// rank's own blocks replace them), and the pattern's column indices, freed
-// once the stepper's setup is done (Model::release_pattern_entries: the
-// solver keeps its rank's rows); its destruction marks both, and the mass
-// rows, for Model::restore_structure at the model's next use that needs
-// them (Model::restore_when_needed). Each rank also holds the Krylov basis of the
+// rank's own blocks replace them; they never built their quadrature data,
+// ElementBlockBase::prepare), and the pattern's column indices: the scalar
+// ones are never built here (the setup reads the block structure,
+// Model::block_pattern), the block columns are freed once the stepper's
+// setup is done (Model::release_pattern_entries: the solver keeps its
+// rank's rows); its destruction marks both, and the mass rows, for
+// Model::restore_structure at the model's next use that needs them
+// (Model::restore_when_needed). Each rank also holds the Krylov basis of the
 // stale-Jacobian correction only in the coefficients it owns
 // (stale_krylov.cpp), and the Newton matrix values only of the rows it
 // touches or owns (RowLayout, core/crs_pattern.hpp: set on the Model for the

@@ -74,9 +74,10 @@ class Model {
   const ElementBlockBase& block(int body) const;
   // A TimeStepper on several MPI ranks evaluates each deformable body
   // through per-rank blocks of its elements (integrators/src/distribution.hpp)
-  // and frees the whole block meanwhile (its quadrature data, connectivity
-  // and matrix offsets: as much memory as the rank's share of the Newton
-  // matrix values on one rank). Possible for a T10 or Q27 body without
+  // and frees the whole block meanwhile (its connectivity, reference
+  // coefficients and matrix offsets; its quadrature data, as much memory as
+  // the Newton matrix values on one rank, it never built unless it was used:
+  // ElementBlockBase::prepare). Possible for a T10 or Q27 body without
   // follower pressures (whose load uses the whole block at every step):
   // can_release_block. While released, block(b) throws Error; restore_blocks
   // builds every released block again from its mesh (same element order,
