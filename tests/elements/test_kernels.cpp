@@ -414,11 +414,14 @@ TEST(ElementGeometry, RefusesInvertedOrDegenerateReferenceNamingTheElement) {
 // internal force (or tangent, energy, F), not at construction nor for the
 // setup sums (mass, body force), so that a whole block that only serves the
 // setup never holds them (ElementBlockBase::prepare). Built lazily or by
-// prepare(), the force is the same, and in the reference configuration it
-// is zero (F = I, the gradients' defining property: geometry.hpp).
+// prepare(), the force is the same bit for bit (the coloured scatter sums
+// each entry in one order whatever the threads), and in the reference
+// configuration it is zero (F = I, the gradients' defining property:
+// geometry.hpp).
 TEST(ElementGeometry, GradientsAreBuiltAtFirstUse) {
   for (ElementType t : {ElementType::T10, ElementType::Q27}) {
     System s = make_system(small_mesh(t), MaterialSpec::svk(2e6, 0.3));
+    s.block->set_scatter(ScatterPolicy::Coloured);
     EXPECT_FALSE(s.block->prepared()) << name_of(t);
     DeviceView<Real*> values("values", s.pattern.nnz());
     CoefView f("f", s.ncoef()), g("g", s.ncoef());
@@ -432,6 +435,7 @@ TEST(ElementGeometry, GradientsAreBuiltAtFirstUse) {
     s.block->internal_force(q, q, f);
     EXPECT_TRUE(s.block->prepared()) << name_of(t);
     System p = make_system(small_mesh(t), MaterialSpec::svk(2e6, 0.3));
+    p.block->set_scatter(ScatterPolicy::Coloured);
     p.block->prepare();
     EXPECT_TRUE(p.block->prepared()) << name_of(t);
     p.block->internal_force(q, q, g);
