@@ -838,8 +838,8 @@ void Model::release_pattern_entries() {
   whole();
   if (!finalized_) throw_error("Model::release_pattern_entries() before finalize()");
   pattern_.entries = DeviceView<Ordinal*>();
-  pattern_.block_columns =
-      DeviceView<Ordinal*>();  // block_columns_ keeps them until the mass rows go
+  // block_columns_ (the mass's structure) holds them until the mass rows go.
+  pattern_.block_columns = DeviceView<Ordinal*>();
   entries_released_ = true;
 }
 
@@ -864,8 +864,10 @@ void Model::restore_structure() {
     build_structure();
     entries_released_ = false;
   }
-  if (mass_split) {                           // the whole mass again, as finalize() assembled it
-    block_row_map_ = pattern_.block_row_map;  // the whole block structure
+  if (mass_split) {
+    // The whole mass again, as finalize() assembled it, on the whole block
+    // structure.
+    block_row_map_ = pattern_.block_row_map;
     block_columns_ = pattern_.block_columns;
     assemble_block_mass();
   }
