@@ -9,14 +9,6 @@
 namespace tlfea {
 namespace {
 
-// The offset of block (a, b) in the pattern (its block structure read on
-// the host); Error where the pattern lacks it.
-Offset find_block(const HostBlockPattern& hp, Ordinal a, Ordinal b, const char* who) {
-  const Offset k = hp.find(a, b);
-  if (k < 0) throw_error(who, ": block (", a, ", ", b, ") is not in the pattern");
-  return k;
-}
-
 // entries(row_map(r) + 3 i + s) = 3 block_columns(block_row_map(r / 3) + i) + s.
 struct ExpandEntries {
   DeviceView<Offset*> rm, brm;
@@ -165,7 +157,7 @@ DeviceView<Offset***> find_clique_offsets(const CrsPattern& pattern, const Cliqu
       for (int j = 0; j < k; ++j) {
         const Ordinal a = cl.ids[static_cast<size_t>(c) * k + i];
         const Ordinal b = cl.ids[static_cast<size_t>(c) * k + j];
-        h(c, i, j) = a < 0 || b < 0 ? -1 : find_block(hp, a, b, "find_clique_offsets");
+        h(c, i, j) = hp.offset(a, b, "find_clique_offsets");
       }
   copy_to_device(offsets, h);
   return offsets;
@@ -203,7 +195,7 @@ void convert_offsets(const CrsPattern& pattern, const CliqueSet& cl, const RowLa
           if (g >= 0) {
             g -= fs(r);
           } else {
-            g = find_block(hp, a, b, "convert_offsets");
+            g = hp.offset(a, b, "convert_offsets");
           }
         }
         h(c, i, j) = to.whole() ? g : ts(r) == RowLayout::kAbsent ? -1 : g + ts(r);

@@ -140,25 +140,6 @@ std::vector<int> element_parts(const Mesh& mesh, int size, PartitionMethod metho
   return range_parts(ne, size);
 }
 
-// The CRS offset of block (a, b) (its (0, 0) entry) in the pattern, -1 for
-// a negative id (the layout of core/crs_pattern.hpp), from the block
-// structure (the scalar column indices are never built on several ranks).
-struct OffsetFinder {
-  HostBlockPattern hp;
-  Offset operator()(Ordinal a, Ordinal b) const {
-    if (a < 0 || b < 0) return -1;
-    const Offset k = hp.find(a, b);
-    if (k < 0)
-      throw_error("distribution: block (", a, ", ", b, ") is not in the Newton matrix pattern");
-    return k;
-  }
-  // The coefficients j of the blocks (c, j) of the pattern (block row c).
-  template <class F>
-  void for_each_block_column(Ordinal c, F&& f) const {
-    hp.for_each_block_column(c, f);
-  }
-};
-
 // Joint neighbourhoods on one rank where the labels allow: the parts of a
 // body are interchangeable (a permutation of the ranks keeps the balance and
 // the cut of the body's own split), so rank 0 relabels the parts of each
@@ -174,7 +155,7 @@ struct OffsetFinder {
 // (per coefficient, `size` for none yet) gains the body's coefficients,
 // each owned by the lowest rank whose elements touch it (as make() decides).
 void align_parts(std::vector<int>& part, const CliqueSet& cl, Ordinal lo, Ordinal hi,
-                 const OffsetFinder& pattern, std::vector<int>& owner, int size) {
+                 const HostBlockPattern& pattern, std::vector<int>& owner, int size) {
   const Ordinal ne = cl.count();
   const int k = cl.size;
   // Owners of the partners of each coefficient of the body coupled to
@@ -305,7 +286,7 @@ std::unique_ptr<Distribution> Distribution::make(Model& model, PartitionMethod p
   // block structure places every value), read in place on the CPU backends.
   const CrsPattern& p = model.block_pattern();
   d->pattern_ = &p;
-  OffsetFinder find{HostBlockPattern(p)};
+  const HostBlockPattern hp(p);
   const Ordinal nc = model.num_coefficients();
   std::vector<int> toucher(nc, size);  // lowest rank touching each coefficient
   std::vector<char> touched(nc, 0);    // by this rank's elements
@@ -341,7 +322,7 @@ std::unique_ptr<Distribution> Distribution::make(Model& model, PartitionMethod p
       bool by_metis = false;
       std::vector<int> p = element_parts(mesh, size, method, by_metis);
       const Ordinal lo = model.coefficient_offset(b);
-      align_parts(p, full.cliques(), lo, lo + mesh.num_coefficients(), find, placed, size);
+      align_parts(p, full.cliques(), lo, lo + mesh.num_coefficients(), hp, placed, size);
       std::copy(p.begin(), p.end(), part.begin());
       part[ne] = by_metis ? 1 : 0;
     }
@@ -369,7 +350,8 @@ std::unique_ptr<Distribution> Distribution::make(Model& model, PartitionMethod p
       for (int i = 0; i < k; ++i) {
         const Ordinal a = c.ids[static_cast<size_t>(e) * k + i];
         if (a >= 0) touched[a] = 1;
-        for (int j = 0; j < k; ++j) h(e, i, j) = find(a, c.ids[static_cast<size_t>(e) * k + j]);
+        for (int j = 0; j < k; ++j)
+          h(e, i, j) = hp.offset(a, c.ids[static_cast<size_t>(e) * k + j], "distribution");
       }
     copy_to_device(offsets, h);
     sub->set_matrix_offsets(p, offsets);
@@ -424,7 +406,7 @@ std::unique_ptr<Distribution> Distribution::make(Model& model, PartitionMethod p
       for (Ordinal c = model.coefficient_offset(b); c < hi; ++c) body_of[c] = b;
     }
     for (Ordinal c = 0; c < nc; ++c)
-      find.for_each_block_column(c, [&](Ordinal j) {
+      hp.for_each_block_column(c, [&](Ordinal j) {
         if (body_of[j] != body_of[c]) {
           ++d->info_.body_couplings;
           if (owner[j] != owner[c]) ++d->info_.body_couplings_cut;

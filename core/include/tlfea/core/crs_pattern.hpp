@@ -15,6 +15,7 @@
 #include <limits>
 #include <vector>
 
+#include "tlfea/core/error.hpp"
 #include "tlfea/core/host_device.hpp"
 #include "tlfea/core/types.hpp"
 
@@ -64,6 +65,14 @@ struct HostBlockPattern {
     const Ordinal* it = std::lower_bound(first, last, b);
     if (it == last || *it != b) return -1;
     return row_map(3 * a) + 3 * static_cast<Offset>(it - first);
+  }
+  // find(a, b) where the block must exist (Error naming `who` otherwise);
+  // -1 for a negative id (an eliminated slot of a clique).
+  Offset offset(Ordinal a, Ordinal b, const char* who) const {
+    if (a < 0 || b < 0) return -1;
+    const Offset k = find(a, b);
+    if (k < 0) throw_error(who, ": block (", a, ", ", b, ") is not in the Newton matrix pattern");
+    return k;
   }
   // f(b) for the block columns b of block row a, ascending.
   template <class F>
